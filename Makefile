@@ -1,0 +1,73 @@
+# hud — see README.md. `make test` is what CI runs.
+GO        ?= go
+PREFIX    ?= $(HOME)/.local
+BIN       := bin
+VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS   := -s -w -X github.com/capacitor-hud/hud/hud/cli.Version=$(VERSION)
+# The tray on Linux is pure Go (D-Bus); macOS needs cgo for Cocoa.
+UNAME_S   := $(shell uname -s)
+ifeq ($(UNAME_S),Linux)
+export CGO_ENABLED ?= 0
+endif
+# Packages that must cross-compile for macOS without cgo: all but the
+# systray adapter and the binary that links it.
+DARWIN_PKGS = $(shell $(GO) list ./... | grep -v -e '/hud/tray$$' -e '/cmd/hud$$')
+
+.PHONY: all build run test unit lint darwin-check fuzz e2e desktop-test bench install uninstall generate clean
+
+all: build
+
+build:
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/hud ./cmd/hud
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(BIN)/hud-hook ./cmd/hud-hook
+
+## run: build and start the tray (the main job)
+run: build
+	./$(BIN)/hud
+
+## test: every check CI runs
+test: lint darwin-check unit fuzz e2e desktop-test
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	  if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+darwin-check:
+	GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 $(GO) vet $(DARWIN_PKGS)
+	GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 $(GO) build $(DARWIN_PKGS)
+
+# -race needs cgo.
+unit:
+	CGO_ENABLED=1 $(GO) test -race -count=1 ./...
+
+## fuzz: each fuzz target briefly (longer: FUZZTIME=5m make fuzz)
+FUZZTIME ?= 10s
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeEvent$$' -fuzztime $(FUZZTIME) ./hud/hook
+	$(GO) test -run '^$$' -fuzz '^FuzzNormalizePath$$' -fuzztime $(FUZZTIME) ./resolver
+
+## e2e: the real Claude Code CLI in tmux against a local stand-in API
+e2e: build
+	./scripts/e2e/run.sh
+
+## desktop-test: the tray under Xvfb + xfce4-panel + dunst, read back over D-Bus
+desktop-test: build
+	./scripts/desktop/run.sh
+
+## bench: figures for docs/performance.md
+bench: build
+	$(GO) run ./scripts/bench
+
+install: build
+	install -d $(PREFIX)/bin
+	install -m 0755 $(BIN)/hud $(BIN)/hud-hook $(PREFIX)/bin/
+
+uninstall:
+	rm -f $(PREFIX)/bin/hud $(PREFIX)/bin/hud-hook
+
+generate:
+	$(GO) generate ./...
+
+clean:
+	rm -rf $(BIN)

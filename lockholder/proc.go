@@ -1,0 +1,88 @@
+package lockholder
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// Process is what the HUD needs to know about one process.
+type Process struct {
+	PID  int
+	PPID int
+	// Comm is the executable's short name, as the kernel reports it
+	// (truncated to 15 characters on Linux).
+	Comm string
+	// Started is the start time in Unix seconds: with PID, the process's
+	// identity, stable across calls and across processes.
+	Started int64
+	// StartTicks is the start time in clock ticks since boot where the OS
+	// reports one (Linux /proc/<pid>/stat field 22); Claude Code's own
+	// session files carry this as procStart. Zero elsewhere.
+	StartTicks uint64
+}
+
+// ErrNoProcess is returned for a pid that does not exist (any more).
+var ErrNoProcess = errors.New("no such process")
+
+// startedSlack absorbs the one-second jitter in Linux's boot time
+// (/proc/stat btime is recomputed from the wall clock and can move by a
+// second), which shifts every start time we derive from it. A pid reused
+// within the same second is not a case worth a false "dead".
+const startedSlack = 1
+
+// Alive reports whether the process pid is running and, when started is
+// non-zero, is the same process that started then (not a reused pid).
+func Alive(pid int, started int64) bool {
+	if pid <= 0 {
+		return false
+	}
+	p, err := Inspect(pid)
+	if err != nil {
+		// EPERM and the like: the process exists but we may not look at
+		// it. Without its start time we cannot tell reuse; trust kill(0).
+		return !errors.Is(err, ErrNoProcess) && signalZero(pid)
+	}
+	if started == 0 {
+		return true
+	}
+	d := p.Started - started
+	return d >= -startedSlack && d <= startedSlack
+}
+
+// shells are the programs Claude Code (or a user's wrapper) may put between
+// itself and the hook.
+var shells = map[string]bool{
+	"sh": true, "bash": true, "dash": true, "zsh": true, "fish": true,
+	"ksh": true, "mksh": true, "ash": true, "busybox": true, "env": true,
+	"timeout": true, "nice": true, "nohup": true,
+}
+
+// IsShell reports whether comm names a shell or a thin exec wrapper.
+func IsShell(comm string) bool {
+	return shells[strings.TrimPrefix(filepath.Base(comm), "-")]
+}
+
+// maxWalk bounds the walk up the process tree.
+const maxWalk = 8
+
+// FindClaude walks up from the process parent (normally the hook's own
+// parent) past shells and wrappers, and returns the first other process:
+// the Claude Code process that ran the hook. Claude runs command hooks as
+// `claude → /bin/sh -c <command> → hook`; with `args` it execs the hook
+// directly, and then parent is Claude itself.
+func FindClaude(parent int) (Process, error) {
+	pid := parent
+	for range maxWalk {
+		p, err := Inspect(pid)
+		if err != nil {
+			return Process{}, fmt.Errorf("finding claude above pid %d: %w", parent, err)
+		}
+		if !IsShell(p.Comm) || p.PPID <= 1 {
+			return p, nil
+		}
+		pid = p.PPID
+	}
+	return Process{}, fmt.Errorf("finding claude above pid %d: more than %d shells", parent, maxWalk)
+}

@@ -1,0 +1,43 @@
+package lockholder
+
+import (
+	"errors"
+	"fmt"
+
+	"golang.org/x/sys/unix"
+)
+
+// Inspect asks the kernel (sysctl kern.proc.pid) for pid's parent, name and
+// start time.
+func Inspect(pid int) (Process, error) {
+	kp, err := unix.SysctlKinfoProc("kern.proc.pid", pid)
+	if err != nil {
+		return Process{}, fmt.Errorf("pid %d: %w", pid, err)
+	}
+	// A pid that does not exist yields an all-zero record, not an error.
+	if kp.Proc.P_pid == 0 && pid != 0 {
+		return Process{}, fmt.Errorf("pid %d: %w", pid, ErrNoProcess)
+	}
+	if kp.Proc.P_stat == 5 { // SZOMB
+		return Process{}, fmt.Errorf("pid %d (zombie): %w", pid, ErrNoProcess)
+	}
+	comm := kp.Proc.P_comm[:]
+	for i, c := range comm {
+		if c == 0 {
+			comm = comm[:i]
+			break
+		}
+	}
+	return Process{
+		PID:     pid,
+		PPID:    int(kp.Eproc.Ppid),
+		Comm:    string(comm),
+		Started: kp.Proc.P_starttime.Sec,
+	}, nil
+}
+
+// signalZero asks the kernel whether pid exists: EPERM means it does.
+func signalZero(pid int) bool {
+	err := unix.Kill(pid, 0)
+	return err == nil || errors.Is(err, unix.EPERM)
+}

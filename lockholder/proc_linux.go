@@ -1,0 +1,98 @@
+package lockholder
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strconv"
+	"sync"
+
+	"golang.org/x/sys/unix"
+)
+
+// clockTicks is USER_HZ, the unit of /proc/<pid>/stat start times. It is
+// 100 on every Linux architecture Go supports (the kernel exports USER_HZ,
+// not HZ, to user space), and reading it would need cgo's sysconf.
+const clockTicks = 100
+
+var (
+	bootOnce sync.Once
+	bootTime int64
+	bootErr  error
+)
+
+// readBootTime reads btime, the boot time in Unix seconds, from /proc/stat.
+func readBootTime() (int64, error) {
+	bootOnce.Do(func() {
+		b, err := os.ReadFile("/proc/stat")
+		if err != nil {
+			bootErr = fmt.Errorf("reading boot time: %w", err)
+			return
+		}
+		for line := range bytes.SplitSeq(b, []byte("\n")) {
+			if v, ok := bytes.CutPrefix(line, []byte("btime ")); ok {
+				bootTime, bootErr = strconv.ParseInt(string(bytes.TrimSpace(v)), 10, 64)
+				return
+			}
+		}
+		bootErr = errors.New("reading boot time: no btime in /proc/stat")
+	})
+	return bootTime, bootErr
+}
+
+// Inspect reads pid's parent, name and start time from /proc/<pid>/stat.
+func Inspect(pid int) (Process, error) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return Process{}, fmt.Errorf("pid %d: %w", pid, ErrNoProcess)
+		}
+		return Process{}, fmt.Errorf("pid %d: %w", pid, err)
+	}
+	return parseStat(pid, b)
+}
+
+// parseStat parses /proc/<pid>/stat. The command name (field 2) is in
+// parentheses and may itself hold spaces and parentheses, so the fields
+// after it are found from the last ')'.
+func parseStat(pid int, b []byte) (Process, error) {
+	open := bytes.IndexByte(b, '(')
+	end := bytes.LastIndexByte(b, ')')
+	if open < 0 || end < open {
+		return Process{}, fmt.Errorf("pid %d: malformed stat", pid)
+	}
+	p := Process{PID: pid, Comm: string(b[open+1 : end])}
+	// After ")": state(3) ppid(4) ... starttime(22): index 0 is field 3.
+	fields := bytes.Fields(b[end+1:])
+	if len(fields) < 20 {
+		return Process{}, fmt.Errorf("pid %d: short stat", pid)
+	}
+	if bytes.Equal(fields[0], []byte("Z")) || bytes.Equal(fields[0], []byte("X")) {
+		// A zombie has exited; only its parent has not reaped it yet.
+		return Process{}, fmt.Errorf("pid %d (zombie): %w", pid, ErrNoProcess)
+	}
+	ppid, err := strconv.Atoi(string(fields[1]))
+	if err != nil {
+		return Process{}, fmt.Errorf("pid %d: bad ppid: %w", pid, err)
+	}
+	ticks, err := strconv.ParseUint(string(fields[19]), 10, 64)
+	if err != nil {
+		return Process{}, fmt.Errorf("pid %d: bad start time: %w", pid, err)
+	}
+	boot, err := readBootTime()
+	if err != nil {
+		return Process{}, err
+	}
+	p.PPID = ppid
+	p.StartTicks = ticks
+	p.Started = boot + int64(ticks/clockTicks)
+	return p, nil
+}
+
+// signalZero asks the kernel whether pid exists: EPERM means it does.
+func signalZero(pid int) bool {
+	err := unix.Kill(pid, 0)
+	return err == nil || errors.Is(err, unix.EPERM)
+}

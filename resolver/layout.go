@@ -1,0 +1,65 @@
+package resolver
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// Layout names every file the HUD shares, relative to one home directory.
+// Code takes a Layout instead of reading $HOME, so tests run in a temp dir.
+type Layout struct {
+	Home string
+}
+
+// StoreDir is ~/.capacitor.
+func (l Layout) StoreDir() string { return filepath.Join(l.Home, ".capacitor") }
+
+// StorePath is ~/.capacitor/sessions.json.
+func (l Layout) StorePath() string { return filepath.Join(l.StoreDir(), "sessions.json") }
+
+// StoreLockPath is the flock file that serialises writers of the store.
+func (l Layout) StoreLockPath() string { return l.StorePath() + ".lock" }
+
+// ClaudeDir is ~/.claude.
+func (l Layout) ClaudeDir() string { return filepath.Join(l.Home, ".claude") }
+
+// LockDir is ~/.claude/sessions, shared with Claude Code's own <pid>.json
+// files (which the HUD reads and never touches).
+func (l Layout) LockDir() string { return filepath.Join(l.ClaudeDir(), "sessions") }
+
+// DebugLogPath is the hook's debug log.
+func (l Layout) DebugLogPath() string { return filepath.Join(l.ClaudeDir(), "hud-hook-debug.log") }
+
+// LockName is the base name of the lock directory for a Claude process with
+// the given pid whose session runs in the (normalized) path:
+// <first 12 hex digits of SHA-256 of path>-<pid>.lock
+func LockName(path string, pid int) string {
+	sum := sha256.Sum256([]byte(path))
+	return hex.EncodeToString(sum[:])[:12] + "-" + strconv.Itoa(pid) + ".lock"
+}
+
+// ParseLockName splits a lock directory's base name into its path hash and
+// pid. It rejects anything else in the directory, Claude Code's own
+// <pid>.json files among them.
+func ParseLockName(name string) (hash string, pid int, err error) {
+	base, ok := strings.CutSuffix(name, ".lock")
+	if !ok {
+		return "", 0, fmt.Errorf("lock name %q: no .lock suffix", name)
+	}
+	hash, pidText, ok := strings.Cut(base, "-")
+	if !ok || len(hash) != 12 {
+		return "", 0, fmt.Errorf("lock name %q: want <12 hex>-<pid>.lock", name)
+	}
+	if _, err := hex.DecodeString(hash); err != nil {
+		return "", 0, fmt.Errorf("lock name %q: hash is not hex", name)
+	}
+	pid, err = strconv.Atoi(pidText)
+	if err != nil || pid <= 0 {
+		return "", 0, fmt.Errorf("lock name %q: bad pid", name)
+	}
+	return hash, pid, nil
+}

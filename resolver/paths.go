@@ -1,0 +1,136 @@
+package resolver
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// NormalizePath is the one path normalizer shared by the hook (when it
+// records cwd and names lock directories) and every reader (when it matches
+// a project path). It makes the path absolute and clean, drops trailing
+// slashes, resolves symlinks in the longest prefix that exists, and folds
+// case where the file system usually does (macOS).
+//
+// It never fails: a path that cannot be resolved is still cleaned, so two
+// spellings of a missing directory still compare equal.
+func NormalizePath(p string) string {
+	if p == "" {
+		return ""
+	}
+	if !filepath.IsAbs(p) {
+		if abs, err := filepath.Abs(p); err == nil {
+			p = abs
+		}
+	}
+	p = filepath.Clean(p)
+	p = resolveExistingPrefix(p)
+	return foldCase(p)
+}
+
+// NormalizeLexical cleans p without touching the file system: absolute
+// paths stay absolute, "." and ".." are resolved, trailing slashes go.
+// It is what NormalizePath does short of symlinks, for pure code and tests.
+func NormalizeLexical(p string) string {
+	if p == "" {
+		return ""
+	}
+	return foldCase(filepath.Clean(p))
+}
+
+// resolveExistingPrefix resolves symlinks in the longest existing prefix of
+// the clean absolute path p and re-appends the rest, so a project whose
+// directory was removed still normalizes the same way it did while it
+// existed, as long as its parent did not move.
+func resolveExistingPrefix(p string) string {
+	rest := ""
+	cur := p
+	for {
+		if resolved, err := filepath.EvalSymlinks(cur); err == nil {
+			if rest == "" {
+				return resolved
+			}
+			return filepath.Join(resolved, rest)
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return p
+		}
+		if rest == "" {
+			rest = filepath.Base(cur)
+		} else {
+			rest = filepath.Join(filepath.Base(cur), rest)
+		}
+		cur = parent
+	}
+}
+
+// Match says how a candidate path (a record's cwd, a lock's path) relates to
+// a queried project path.
+type Match int
+
+// Matches, best first. NoMatch is the zero value.
+const (
+	NoMatch Match = iota
+	MatchParent
+	MatchChild
+	MatchExact
+)
+
+func (m Match) String() string {
+	switch m {
+	case MatchExact:
+		return "exact"
+	case MatchChild:
+		return "child"
+	case MatchParent:
+		return "parent"
+	}
+	return "none"
+}
+
+// PathMatch compares two normalized paths: candidate equal to project is
+// exact, inside it is a child, and an ancestor of it is a parent ("/" is
+// everyone's parent). Both must already be normalized.
+func PathMatch(project, candidate string) Match {
+	switch {
+	case project == "" || candidate == "":
+		return NoMatch
+	case candidate == project:
+		return MatchExact
+	case isUnder(candidate, project):
+		return MatchChild
+	case isUnder(project, candidate):
+		return MatchParent
+	}
+	return NoMatch
+}
+
+// isUnder reports whether p is strictly inside dir.
+func isUnder(p, dir string) bool {
+	if dir == string(filepath.Separator) {
+		return p != dir && strings.HasPrefix(p, dir)
+	}
+	return len(p) > len(dir) && p[len(dir)] == filepath.Separator && strings.HasPrefix(p, dir)
+}
+
+// ProjectRoot returns the directory that names the project cwd belongs to:
+// claudeProjectDir when Claude Code set CLAUDE_PROJECT_DIR, else the nearest
+// ancestor of cwd (itself included) that holds a .git entry, else cwd. All
+// results are normalized.
+func ProjectRoot(cwd, claudeProjectDir string) string {
+	if claudeProjectDir != "" {
+		return NormalizePath(claudeProjectDir)
+	}
+	cwd = NormalizePath(cwd)
+	for dir := cwd; ; {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return cwd
+		}
+		dir = parent
+	}
+}

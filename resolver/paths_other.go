@@ -1,0 +1,6 @@
+//go:build !darwin
+
+package resolver
+
+// foldCase is the identity where file systems are case-sensitive.
+func foldCase(p string) string { return p }
