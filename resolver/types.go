@@ -48,6 +48,10 @@ const StoreVersion = 3
 type Store struct {
 	Version  int                `json:"version"`
 	Sessions map[string]*Record `json:"sessions"`
+	// Ended remembers, for a minute, the ids of sessions that ended
+	// (SessionEnd), so a late event of an async hook cannot bring a record
+	// back. Only the hook uses it; readers ignore it.
+	Ended map[string]Timestamp `json:"ended,omitempty"`
 }
 
 // LastEvent records the hook event that last touched a record.

@@ -62,6 +62,12 @@ type command struct {
 // Each lives in its own file of this package.
 var commands = []command{
 	{"run", "start the tray (the default when no command is given)", runTray},
+	{"install", "wire hud-hook into Claude Code's settings.json", runInstall},
+	{"uninstall", "remove what 'hud install' added to settings.json", runUninstall},
+	{"autostart", "start the tray at login: on, off or status", runAutostart},
+	{"status", "print what each live Claude Code session is doing", runStatus},
+	{"activity", "show what a session has done: todos, files, commits, agents", runActivity},
+	{"checkpoint", "write the project's checkpoint (.claude/.project-state.json) now", runCheckpoint},
 	{"version", "print the version", runVersion},
 }
 

@@ -1,0 +1,79 @@
+package activity
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/capacitor-hud/hud/resolver"
+)
+
+// All loads every session's activity, most recently updated first.
+// Unreadable files are skipped.
+func All(l resolver.Layout) ([]*Session, error) {
+	entries, err := os.ReadDir(Dir(l))
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("listing activity: %w", err)
+	}
+	var out []*Session
+	for _, e := range entries {
+		id, ok := strings.CutSuffix(e.Name(), ".json")
+		if !ok || e.IsDir() {
+			continue
+		}
+		if s, err := Load(l, id); err == nil && s != nil {
+			out = append(out, s)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return latest(out[i]).After(latest(out[j])) })
+	return out, nil
+}
+
+func latest(s *Session) (t time.Time) {
+	t = s.UpdatedAt
+	if s.StartedAt.After(t) {
+		t = s.StartedAt
+	}
+	if s.LastCheckpoint.After(t) {
+		t = s.LastCheckpoint
+	}
+	return t
+}
+
+// Find picks the session a person means: a session id or a unique prefix of
+// one, else a project path (the newest session whose project is that path,
+// or contains it).
+func Find(l resolver.Layout, query string) (*Session, error) {
+	all, err := All(l)
+	if err != nil {
+		return nil, err
+	}
+	var byID []*Session
+	for _, s := range all {
+		if s.SessionID == query {
+			return s, nil
+		}
+		if strings.HasPrefix(s.SessionID, query) {
+			byID = append(byID, s)
+		}
+	}
+	if len(byID) == 1 {
+		return byID[0], nil
+	}
+	if len(byID) > 1 && !strings.ContainsRune(query, filepath.Separator) {
+		return nil, fmt.Errorf("%q matches %d sessions; give more of the id", query, len(byID))
+	}
+	project := resolver.NormalizePath(query)
+	for _, s := range all {
+		if m := resolver.PathMatch(resolver.NormalizePath(s.ProjectDir), project); m == resolver.MatchExact || m == resolver.MatchChild {
+			return s, nil
+		}
+	}
+	return nil, nil
+}

@@ -1,0 +1,179 @@
+package activity
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"time"
+
+	"github.com/capacitor-hud/hud/hud/safefile"
+	"github.com/capacitor-hud/hud/resolver"
+)
+
+// MaxEditedFiles and MaxTodos are the seed's limits for a checkpoint.
+const (
+	MaxEditedFiles = 50
+	MaxTodos       = 50
+)
+
+// Todo is one item of Claude's TodoWrite list.
+type Todo struct {
+	Content    string `json:"content"`
+	Status     string `json:"status"` // pending, in_progress, completed
+	ActiveForm string `json:"activeForm,omitempty"`
+}
+
+// GitState is what the worker last saw of the session's repository.
+type GitState struct {
+	Branch string `json:"branch"`
+	Head   string `json:"head,omitempty"`
+	Dirty  bool   `json:"dirty"`
+}
+
+// Session is the per-session activity the hook keeps in
+// ~/.capacitor/activity/<session_id>.json.
+type Session struct {
+	SessionID  string    `json:"session_id"`
+	ProjectDir string    `json:"project_dir"`
+	StartedAt  time.Time `json:"started_at"`
+	UpdatedAt  time.Time `json:"updated_at"`
+	// EditedFiles are relative to ProjectDir where possible, most recent
+	// first, at most MaxEditedFiles.
+	EditedFiles   []string `json:"edited_files,omitempty"`
+	FilesCreated  int      `json:"files_created,omitempty"`
+	FilesModified int      `json:"files_modified,omitempty"`
+	Todos         []Todo   `json:"todos,omitempty"`
+	AgentRuns     int      `json:"agent_runs,omitempty"`
+	Commits       int      `json:"commits,omitempty"`
+	// Git is filled by the worker.
+	Git *GitState `json:"git,omitempty"`
+	// WorkingOn is the session's latest prompt, for the handoff.
+	WorkingOn      string    `json:"working_on,omitempty"`
+	LastCheckpoint time.Time `json:"last_checkpoint,omitzero"`
+	// CheckpointEvery is the config's [activity] checkpoint_every, read
+	// once at SessionStart so tool events never parse the config file.
+	CheckpointEvery time.Duration `json:"checkpoint_every,omitempty"`
+}
+
+// CheckpointDue reports whether a periodic checkpoint is due at now.
+func (s *Session) CheckpointDue(now time.Time) bool {
+	if s.CheckpointEvery <= 0 {
+		return false
+	}
+	last := s.LastCheckpoint
+	if last.IsZero() {
+		last = s.StartedAt
+	}
+	return !last.IsZero() && now.Sub(last) >= s.CheckpointEvery
+}
+
+// TodoCounts returns how many todos are completed, and how many there are.
+func (s *Session) TodoCounts() (done, total int) {
+	for _, t := range s.Todos {
+		if t.Status == "completed" {
+			done++
+		}
+	}
+	return done, len(s.Todos)
+}
+
+// OpenTodos returns the todos not completed.
+func (s *Session) OpenTodos() []Todo {
+	var open []Todo
+	for _, t := range s.Todos {
+		if t.Status != "completed" {
+			open = append(open, t)
+		}
+	}
+	return open
+}
+
+// validID accepts the session ids Claude Code uses (UUIDs) and anything
+// else made of safe characters; it rejects what could escape a directory.
+var validID = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$`)
+
+// ErrBadSessionID is returned for a session id unfit to name a file.
+var ErrBadSessionID = errors.New("invalid session id")
+
+// Dir is ~/.capacitor/activity.
+func Dir(l resolver.Layout) string { return filepath.Join(l.StoreDir(), "activity") }
+
+// Path returns the activity file of a session.
+func Path(l resolver.Layout, sessionID string) (string, error) {
+	if !validID.MatchString(sessionID) || sessionID == "." || sessionID == ".." {
+		return "", fmt.Errorf("%w: %q", ErrBadSessionID, sessionID)
+	}
+	return filepath.Join(Dir(l), sessionID+".json"), nil
+}
+
+// Load reads a session's activity; a missing file is (nil, nil).
+func Load(l resolver.Layout, sessionID string) (*Session, error) {
+	path, err := Path(l, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading activity: %w", err)
+	}
+	var s Session
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, fmt.Errorf("reading activity %s: %w", path, err)
+	}
+	return &s, nil
+}
+
+// lockTimeout bounds how long the hook waits for a peer updating the same
+// session (parallel tool calls fire their hooks at once).
+const lockTimeout = time.Second
+
+// Update applies fn to the session's activity under its lock and writes the
+// result when fn reports a change. A missing or unreadable file starts
+// empty: the activity is a convenience, never worth failing a hook over.
+func Update(l resolver.Layout, sessionID string, fn func(s *Session) (changed bool)) (*Session, error) {
+	path, err := Path(l, sessionID)
+	if err != nil {
+		return nil, err
+	}
+	unlock, err := safefile.Lock(path+".lock", lockTimeout)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	s, err := Load(l, sessionID)
+	if err != nil || s == nil {
+		s = &Session{SessionID: sessionID}
+	}
+	if !fn(s) {
+		return s, nil
+	}
+	b, err := json.Marshal(s)
+	if err != nil {
+		return nil, fmt.Errorf("encoding activity: %w", err)
+	}
+	if err := safefile.WriteFile(path, b, 0o600); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// Remove deletes a session's activity file and its lock.
+func Remove(l resolver.Layout, sessionID string) error {
+	path, err := Path(l, sessionID)
+	if err != nil {
+		return err
+	}
+	os.Remove(path + ".lock")
+	os.Remove(path + ".worker")
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("removing activity: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,72 @@
+package app
+
+import (
+	"time"
+
+	"github.com/capacitor-hud/hud/hud/present"
+	"github.com/capacitor-hud/hud/resolver"
+)
+
+// lockGrace is how long a session may run on a fresh record alone before
+// the tray doubts it: the hook starts the lock holder at SessionStart, so
+// a lock is normally there within milliseconds. Past this, the holder
+// failed to start (or the hooks are old) and the session disappears
+// silently when its record goes stale, so the icon says "unsure".
+const lockGrace = 10 * time.Second
+
+// toPresent turns the resolver's sessions into the presenter's.
+func toPresent(sessions []resolver.Session, now time.Time) []present.Session {
+	out := make([]present.Session, 0, len(sessions))
+	for _, s := range sessions {
+		p := present.Session{
+			ID:    s.SessionID,
+			State: s.State,
+			Since: s.Since,
+			CWD:   s.CWD,
+		}
+		if p.ID == "" && s.Lock != nil {
+			p.ID = "lock:" + s.Lock.Dir
+		}
+		if rec := s.Record; rec != nil {
+			p.Project = rec.Project()
+			p.WorkingOn = rec.WorkingOn
+			p.WaitingFor = rec.WaitingFor
+			p.TmuxPane = rec.TmuxPane
+		} else {
+			p.Project = s.CWD
+			p.Doubt = "no hook event recorded"
+		}
+		if s.Source == resolver.SourceFresh && s.Record != nil {
+			updated := s.Record.UpdatedAt.Time
+			doubtAt := updated.Add(lockGrace)
+			if now.Before(doubtAt) {
+				p.ChangesAt = doubtAt
+			} else {
+				p.Doubt = "no lock holder"
+				// The resolver keeps a record of age exactly FreshTTL;
+				// it drops it the next millisecond (store resolution).
+				p.ChangesAt = updated.Add(resolver.FreshTTL + time.Millisecond)
+			}
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// nextSnapshotChange is when resolving the same files gives another answer
+// by the clock alone, beyond what the sessions' own ChangesAt say: Claude
+// Code reporting "idle" long enough to overrule a record (see
+// resolver.SecondOpinion). Zero when nothing is pending.
+func nextSnapshotChange(snap resolver.Snapshot, now time.Time) time.Time {
+	var next time.Time
+	for _, c := range snap.Claude {
+		if c.Status != resolver.ClaudeStatusIdle {
+			continue
+		}
+		at := c.StatusSince().Add(resolver.ClaudeIdleAfter)
+		if at.After(now) {
+			next = earliest(next, at)
+		}
+	}
+	return next
+}

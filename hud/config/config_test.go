@@ -1,0 +1,414 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestTemplateParsesToDefaults(t *testing.T) {
+	cfg, problems := Parse("config.toml", Template())
+	if len(problems) != 0 {
+		t.Fatalf("the template has problems: %v", problems)
+	}
+	if !reflect.DeepEqual(cfg, Default()) {
+		t.Errorf("the template parses to\n%+v\nwant the defaults\n%+v", cfg, Default())
+	}
+}
+
+func TestTemplateDocumentsEveryKey(t *testing.T) {
+	tmpl := Template()
+	for _, s := range settings {
+		if !strings.Contains(tmpl, "\n"+s.key+" = ") || !strings.Contains(tmpl, "# "+s.why+"\n"+s.key+" = ") {
+			t.Errorf("template lacks %s with its comment", s.name())
+		}
+	}
+	for _, tb := range tables {
+		if !strings.Contains(tmpl, "\n["+tb.name+"]\n") {
+			t.Errorf("template lacks table [%s]", tb.name)
+		}
+	}
+}
+
+// TestEverySettingIsDistinct guards the registry: each setting must point
+// at its own field, or one key would silently set another's value.
+func TestEverySettingIsDistinct(t *testing.T) {
+	var c Config
+	seen := map[any]string{}
+	for _, s := range settings {
+		p := s.field(&c)
+		if other, dup := seen[p]; dup {
+			t.Errorf("%s and %s fill the same field", s.name(), other)
+		}
+		seen[p] = s.name()
+	}
+	if got, want := len(seen), countLeafFields(reflect.TypeOf(c)); got != want {
+		t.Errorf("%d settings for %d fields of Config: every field needs a key", got, want)
+	}
+}
+
+func countLeafFields(t reflect.Type) int {
+	n := 0
+	for i := range t.NumField() {
+		f := t.Field(i).Type
+		if f.Kind() == reflect.Struct && f != reflect.TypeOf(QuietHours{}) {
+			n += countLeafFields(f)
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
+func TestParse(t *testing.T) {
+	def := Default()
+	tests := []struct {
+		name     string
+		text     string
+		change   func(*Config)
+		problems []string // substrings, one per problem, in order
+	}{
+		{name: "empty file", text: ""},
+		{
+			name: "values",
+			text: `
+[notifications]
+permission = false
+still_waiting_after = "5m"
+done_after_turn = "1m30s"
+[tray]
+show_title = false
+[breaks]
+micro_interval = "10s"
+quiet_hours = "22:00-08:00"
+[work_session]
+remind_at = "1m"
+warn_at = "2m"
+timeout_at = "3m"
+strict = true
+[activity]
+checkpoint_every = "0s"
+`,
+			change: func(c *Config) {
+				c.Notifications.Permission = false
+				c.Notifications.StillWaitingAfter = 5 * time.Minute
+				c.Notifications.DoneAfterTurn = 90 * time.Second
+				c.Tray.ShowTitle = false
+				c.Breaks.MicroInterval = 10 * time.Second
+				c.Breaks.QuietHours = QuietHours{Start: 22 * 60, End: 8 * 60, Set: true}
+				c.WorkSession.RemindAt, c.WorkSession.WarnAt, c.WorkSession.TimeoutAt = time.Minute, 2*time.Minute, 3*time.Minute
+				c.WorkSession.Strict = true
+				c.Activity.CheckpointEvery = 0
+			},
+		},
+		{
+			name:     "broken file names the line and keeps every default",
+			text:     "[breaks]\nmicro_interval = \"10s\"\nfull_interval = \n",
+			problems: []string{"config.toml:3: "},
+		},
+		{
+			name:     "unclosed table header",
+			text:     "[notifications\npermission = false\n",
+			problems: []string{"config.toml:1: "},
+		},
+		{
+			name:     "negative duration keeps that key's default only",
+			text:     "[breaks]\nmicro_interval = \"-5m\"\nfull_interval = \"40m\"\n",
+			change:   func(c *Config) { c.Breaks.FullInterval = 40 * time.Minute },
+			problems: []string{`config.toml:2: breaks.micro_interval: "-5m" is negative; using the default "20m"`},
+		},
+		{
+			name:     "zero where zero means nothing",
+			text:     "[breaks]\nfull_duration = \"0s\"\n",
+			problems: []string{`config.toml:2: breaks.full_duration: "0s" must be longer than zero`},
+		},
+		{
+			name:     "zero turns the reminder off",
+			text:     "[notifications]\nstill_waiting_after = \"0s\"\n",
+			change:   func(c *Config) { c.Notifications.StillWaitingAfter = 0 },
+			problems: nil,
+		},
+		{
+			name:     "duration without unit",
+			text:     "[notifications]\n\nstill_waiting_after = 120\n",
+			problems: []string{`config.toml:3: notifications.still_waiting_after: "120" is not a duration`},
+		},
+		{
+			name:     "bool as string",
+			text:     "[notifications]\ndone = \"yes\"\n",
+			problems: []string{`config.toml:2: notifications.done: "yes" is not true or false; using the default true`},
+		},
+		{
+			name:     "malformed quiet hours",
+			text:     "[breaks]\nquiet_hours = \"22-8\"\n",
+			problems: []string{`config.toml:2: breaks.quiet_hours: quiet hours "22-8"`},
+		},
+		{
+			name:     "quiet hours that are never",
+			text:     "[breaks]\nquiet_hours = \"08:00-08:00\"\n",
+			problems: []string{"start and end are the same time"},
+		},
+		{
+			name:   "empty quiet hours mean none",
+			text:   "[breaks]\nquiet_hours = \"\"\n",
+			change: func(c *Config) {},
+		},
+		{
+			name: "unknown keys are named, the rest applies",
+			text: "colour = \"red\"\n[breaks]\nmicro_intervall = \"1m\"\nfull_interval = \"1h\"\n[brakes]\nx = 1\n",
+			change: func(c *Config) {
+				c.Breaks.FullInterval = time.Hour
+			},
+			problems: []string{
+				"config.toml: colour: unknown setting or table",
+				"breaks.micro_intervall: unknown setting; ignored (is it misspelled?)",
+				"brakes: unknown setting or table",
+			},
+		},
+		{
+			name:     "a table that is a value",
+			text:     "breaks = 5\n",
+			problems: []string{"config.toml: breaks: must be a table ([breaks]), not a single value"},
+		},
+		{
+			name: "ladder out of order",
+			text: "[work_session]\nremind_at = \"70m\"\n",
+			problems: []string{
+				"config.toml: work_session: remind_at (1h10m) < warn_at (1h) < timeout_at (1h30m) does not hold; using the defaults 40m, 1h, 1h30m",
+			},
+		},
+		{
+			name: "problems come in file order",
+			text: "[breaks]\nfull_interval = \"x\"\nmicro_interval = \"y\"\n",
+			problems: []string{
+				"config.toml:2: breaks.full_interval",
+				"config.toml:3: breaks.micro_interval",
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			want := def
+			if tt.change != nil {
+				tt.change(&want)
+			}
+			got, problems := Parse("config.toml", tt.text)
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("config:\n got %+v\nwant %+v", got, want)
+			}
+			if len(problems) != len(tt.problems) {
+				t.Fatalf("got %d problems, want %d: %q", len(problems), len(tt.problems), problems)
+			}
+			for i, p := range problems {
+				if !strings.Contains(p.String(), tt.problems[i]) {
+					t.Errorf("problem %d = %q, want it to contain %q", i, p.String(), tt.problems[i])
+				}
+			}
+		})
+	}
+}
+
+func TestEnvOverrides(t *testing.T) {
+	tests := []struct {
+		name     string
+		env      map[string]string
+		file     string
+		want     func(*Breaks)
+		problems []string
+	}{
+		{name: "none"},
+		{
+			name: "seconds override the file",
+			env: map[string]string{
+				"VIBE_CHECK_MICRO_INTERVAL":           "600",
+				"VIBE_CHECK_FULL_INTERVAL":            "3000",
+				"VIBE_CHECK_HYDRATION_INTERVAL":       "1200",
+				"VIBE_CHECK_MICRO_BREAK_DURATION":     "30",
+				"VIBE_CHECK_FULL_BREAK_DURATION":      "600",
+				"VIBE_CHECK_HYDRATION_BREAK_DURATION": "90",
+				"VIBE_CHECK_GAP_THRESHOLD":            "1.5",
+				"VIBE_CHECK_STALE_THRESHOLD":          " 7200 ",
+			},
+			file: "[breaks]\nmicro_interval = \"5s\"\n",
+			want: func(b *Breaks) {
+				b.MicroInterval = 10 * time.Minute
+				b.FullInterval = 50 * time.Minute
+				b.HydrationInterval = 20 * time.Minute
+				b.MicroDuration = 30 * time.Second
+				b.FullDuration = 10 * time.Minute
+				b.HydrationDuration = 90 * time.Second
+				b.GapThreshold = 1500 * time.Millisecond
+				b.StaleThreshold = 2 * time.Hour
+			},
+		},
+		{
+			name:     "bad values are ignored with a warning",
+			env:      map[string]string{"VIBE_CHECK_MICRO_INTERVAL": "ten", "VIBE_CHECK_FULL_INTERVAL": "-1", "VIBE_CHECK_GAP_THRESHOLD": "0"},
+			file:     "[breaks]\nfull_interval = \"1h\"\n",
+			want:     func(b *Breaks) { b.FullInterval = time.Hour },
+			problems: []string{"environment: VIBE_CHECK_MICRO_INTERVAL: \"ten\"", "VIBE_CHECK_FULL_INTERVAL: \"-1\"", "VIBE_CHECK_GAP_THRESHOLD: \"0\""},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "config.toml")
+			if tt.file != "" {
+				if err := os.WriteFile(path, []byte(tt.file), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got, problems := Load(path, func(k string) string { return tt.env[k] })
+			want := Default()
+			if tt.want != nil {
+				tt.want(&want.Breaks)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("config:\n got %+v\nwant %+v", got.Breaks, want.Breaks)
+			}
+			var texts []string
+			for _, p := range problems {
+				texts = append(texts, p.String())
+			}
+			if len(texts) != len(tt.problems) {
+				t.Fatalf("problems = %q, want %d", texts, len(tt.problems))
+			}
+			for _, w := range tt.problems {
+				if !strings.Contains(strings.Join(texts, "\n"), w) {
+					t.Errorf("problems %q lack %q", texts, w)
+				}
+			}
+		})
+	}
+}
+
+func TestLoadMissingAndUnreadable(t *testing.T) {
+	dir := t.TempDir()
+	cfg, problems := Load(filepath.Join(dir, "nope.toml"), nil)
+	if len(problems) != 0 || !reflect.DeepEqual(cfg, Default()) {
+		t.Errorf("missing file: %+v %v, want defaults and no problems", cfg, problems)
+	}
+	// A directory where the file should be cannot be read.
+	cfg, problems = Load(dir, nil)
+	if len(problems) != 1 || !strings.Contains(problems[0].String(), "cannot read the settings") || !reflect.DeepEqual(cfg, Default()) {
+		t.Errorf("unreadable file: %v", problems)
+	}
+}
+
+func TestDefaultPath(t *testing.T) {
+	tests := []struct {
+		xdg, want string
+	}{
+		{"", "/home/u/.config/hud/config.toml"},
+		{"/xdg", "/xdg/hud/config.toml"},
+		{"relative/dir", "/home/u/.config/hud/config.toml"}, // the XDG spec: ignore relative paths
+	}
+	for _, tt := range tests {
+		getenv := func(k string) string {
+			if k == "XDG_CONFIG_HOME" {
+				return tt.xdg
+			}
+			return ""
+		}
+		if got := DefaultPath("/home/u", getenv); got != tt.want {
+			t.Errorf("DefaultPath with XDG_CONFIG_HOME=%q = %q, want %q", tt.xdg, got, tt.want)
+		}
+	}
+	if got := DefaultPath("/home/u", nil); got != "/home/u/.config/hud/config.toml" {
+		t.Errorf("DefaultPath(nil getenv) = %q", got)
+	}
+}
+
+func TestEnsureFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "deep", "hud", "config.toml")
+	created, err := EnsureFile(path)
+	if err != nil || !created {
+		t.Fatalf("EnsureFile = %v, %v; want created", created, err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(data) != Template() {
+		t.Errorf("new file is not the template")
+	}
+	entries, _ := os.ReadDir(filepath.Dir(path))
+	if len(entries) != 1 {
+		t.Errorf("temp file left behind: %v", entries)
+	}
+
+	// An existing file, edited by the person, is left alone.
+	if err := os.WriteFile(path, []byte("[tray]\nshow_title = false\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	created, err = EnsureFile(path)
+	if err != nil || created {
+		t.Fatalf("second EnsureFile = %v, %v; want not created", created, err)
+	}
+	if data, _ := os.ReadFile(path); string(data) != "[tray]\nshow_title = false\n" {
+		t.Errorf("EnsureFile overwrote the person's file: %q", data)
+	}
+}
+
+func TestEnsureFileUnwritableDir(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root writes anywhere")
+	}
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o500); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chmod(dir, 0o700)
+	if _, err := EnsureFile(filepath.Join(dir, "hud", "config.toml")); err == nil {
+		t.Error("EnsureFile in a read-only directory succeeded")
+	}
+}
+
+func TestQuietHours(t *testing.T) {
+	at := func(h, m int) time.Time { return time.Date(2026, 3, 1, h, m, 0, 0, time.UTC) }
+	night, err := ParseQuietHours("22:00-08:00")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lunch, err := ParseQuietHours(" 12:30 - 13:15 ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		q       QuietHours
+		t       time.Time
+		in      bool
+		endsAt  time.Time
+		comment string
+	}{
+		{night, at(21, 59), false, at(21, 59), "before"},
+		{night, at(22, 0), true, at(8, 0).AddDate(0, 0, 1), "start is included"},
+		{night, at(23, 30), true, at(8, 0).AddDate(0, 0, 1), "before midnight"},
+		{night, at(3, 0), true, at(8, 0), "after midnight"},
+		{night, at(8, 0), false, at(8, 0), "end is excluded"},
+		{lunch, at(12, 45), true, at(13, 15), "same-day window"},
+		{lunch, at(13, 15), false, at(13, 15), "same-day end"},
+		{QuietHours{}, at(3, 0), false, at(3, 0), "none"},
+	}
+	for _, tt := range tests {
+		if got := tt.q.Contains(tt.t); got != tt.in {
+			t.Errorf("%s: %v.Contains(%v) = %v", tt.comment, tt.q, tt.t, got)
+		}
+		if got := tt.q.EndAfter(tt.t); !got.Equal(tt.endsAt) {
+			t.Errorf("%s: %v.EndAfter(%v) = %v, want %v", tt.comment, tt.q, tt.t, got, tt.endsAt)
+		}
+	}
+	if lunch.String() != "12:30-13:15" || (QuietHours{}).String() != "" {
+		t.Errorf("String: %q %q", lunch.String(), QuietHours{}.String())
+	}
+	for _, bad := range []string{"22:00", "25:00-08:00", "22:60-08:00", "22:00-8", "aa:bb-cc:dd", "22:00-08:00x", "22:00-08:00-09:00"} {
+		if _, err := ParseQuietHours(bad); err == nil {
+			t.Errorf("ParseQuietHours(%q) accepted", bad)
+		}
+	}
+	if q, err := ParseQuietHours("7:05-9:00"); err != nil || q.Start != 7*60+5 {
+		t.Errorf("ParseQuietHours(7:05-9:00) = %+v, %v", q, err)
+	}
+}

@@ -1,0 +1,17 @@
+// Package config reads the HUD's settings file,
+// $XDG_CONFIG_HOME/hud/config.toml (default ~/.config/hud/config.toml).
+//
+// Every threshold of the tray, the notifications, the break reminders and
+// the timed work sessions lives in that one file. It is created on first
+// run from a commented template (see [Template]) that lists every key with
+// its default and one line of why.
+//
+// Reading never fails: a file that does not parse gives the defaults and a
+// [Problem] naming the line; an unknown key or a bad value gives a Problem
+// and that key's default. Vibe Check's environment variables
+// (VIBE_CHECK_MICRO_INTERVAL and friends, in seconds) override [breaks], so
+// people who already tuned Vibe Check keep their settings.
+//
+// The package reads no globals: the caller passes the home directory and a
+// getenv function. It links nothing heavy, so the hook may use it too.
+package config

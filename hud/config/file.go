@@ -1,0 +1,66 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// DefaultPath is $XDG_CONFIG_HOME/hud/config.toml, or
+// <home>/.config/hud/config.toml when XDG_CONFIG_HOME is unset or not an
+// absolute path (the XDG spec says to ignore relative ones). The same path
+// is used on macOS, where people who set XDG_CONFIG_HOME expect it honoured.
+func DefaultPath(home string, getenv func(string) string) string {
+	if getenv != nil {
+		if dir := getenv("XDG_CONFIG_HOME"); dir != "" && filepath.IsAbs(dir) {
+			return filepath.Join(dir, "hud", "config.toml")
+		}
+	}
+	return filepath.Join(home, ".config", "hud", "config.toml")
+}
+
+// EnsureFile creates the settings file at path from [Template] when it does
+// not exist, and reports whether it did. An existing file is never touched.
+// The file appears whole or not at all: it is written under a temporary
+// name and linked into place, which also fails rather than overwrite a file
+// another process created meanwhile.
+func EnsureFile(path string) (created bool, err error) {
+	if _, err := os.Lstat(path); err == nil {
+		return false, nil
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return false, fmt.Errorf("checking the settings file: %w", err)
+	}
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return false, fmt.Errorf("creating the settings directory: %w", err)
+	}
+	tmp, err := os.CreateTemp(dir, ".config.toml.new-*")
+	if err != nil {
+		return false, fmt.Errorf("creating the settings file: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.WriteString(Template()); err != nil {
+		tmp.Close()
+		return false, fmt.Errorf("writing the settings file: %w", err)
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return false, fmt.Errorf("writing the settings file: %w", err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return false, fmt.Errorf("writing the settings file: %w", err)
+	}
+	if err := tmp.Close(); err != nil {
+		return false, fmt.Errorf("writing the settings file: %w", err)
+	}
+	if err := os.Link(tmp.Name(), path); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return false, nil // another process created it first
+		}
+		return false, fmt.Errorf("creating the settings file: %w", err)
+	}
+	return true, nil
+}

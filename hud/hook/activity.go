@@ -1,0 +1,138 @@
+package hook
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/capacitor-hud/hud/hud/activity"
+	"github.com/capacitor-hud/hud/hud/config"
+	"github.com/capacitor-hud/hud/resolver"
+)
+
+// trackActivity keeps the session's activity (issue 8). It is written for
+// the hot path: most events cost one switch; tool events that edit files,
+// todos or start agents cost one small locked file update; anything that
+// needs git goes to the detached worker.
+func trackActivity(ctx *Context) error {
+	ev := ctx.Event
+	if ev.SessionID == "" || ctx.After == nil {
+		return nil // SessionEnd: the activity stays for `hud activity`
+	}
+	switch ev.HookEventName {
+	case "SessionStart":
+		return activityStart(ctx)
+	case "UserPromptSubmit":
+		_, err := activity.Update(ctx.Layout, ev.SessionID, func(s *activity.Session) bool {
+			s.WorkingOn = ctx.After.WorkingOn
+			return true
+		})
+		if err != nil {
+			return err
+		}
+		return maybePeriodicCheckpoint(ctx)
+	case "Stop":
+		// Only the end of the main turn: a subagent's or a stop hook's
+		// Stop leaves the record working.
+		if ctx.After.State != resolver.StateReady {
+			return nil
+		}
+		return spawnActivityJob(ctx, activity.JobCheckpoint, activity.ReasonStop)
+	case "PreCompact":
+		return spawnActivityJob(ctx, activity.JobHandoff, "")
+	}
+	if !activity.Interesting(ev.HookEventName, ev.ToolName) {
+		if ev.HookEventName == "PostToolUse" || ev.HookEventName == "PostToolUseFailure" {
+			return maybePeriodicCheckpoint(ctx)
+		}
+		return nil
+	}
+	te := activity.ToolEvent{
+		Event:        ev.HookEventName,
+		ToolName:     ev.ToolName,
+		ToolInput:    ev.ToolInput,
+		ToolResponse: ev.ToolResponse,
+		AgentType:    ev.AgentType,
+		ProjectDir:   ctx.After.Project(),
+		Now:          ctx.Now,
+	}
+	if _, err := activity.Update(ctx.Layout, ev.SessionID, func(s *activity.Session) bool {
+		return activity.Apply(s, te)
+	}); err != nil {
+		return err
+	}
+	if inv, ok := activity.AgentInvocationFor(ev.SessionID, te); ok {
+		return activity.AppendJSONL(activity.AgentLogPath(ctx.Layout), inv)
+	}
+	return nil
+}
+
+// activityStart (re)starts the session's activity: it remembers the project
+// and the checkpoint interval, sets the git baseline in the worker, and
+// after a compaction hands the saved snapshot back to Claude when the
+// person asked for it.
+func activityStart(ctx *Context) error {
+	cfg, _ := config.Load(config.DefaultPath(ctx.Layout.Home, ctx.Getenv), ctx.Getenv)
+	if _, err := activity.Update(ctx.Layout, ctx.Event.SessionID, func(s *activity.Session) bool {
+		if s.StartedAt.IsZero() {
+			s.StartedAt = ctx.Now
+		}
+		s.ProjectDir = ctx.After.Project()
+		s.CheckpointEvery = cfg.Activity.CheckpointEvery
+		return true
+	}); err != nil {
+		return err
+	}
+	if ctx.Event.Source == "compact" && cfg.Activity.RestoreOnCompact {
+		h, err := activity.ReadHandoff(ctx.Layout, ctx.Event.SessionID)
+		if err != nil {
+			return err
+		}
+		if h != nil {
+			ctx.Say(h.RestoreNote())
+		}
+	}
+	return spawnActivityJob(ctx, activity.JobScan, "")
+}
+
+// maybePeriodicCheckpoint starts an automatic checkpoint when one is due.
+// The reader is cheap (one small file); the clock is moved forward under
+// the lock before the worker starts, so parallel tool calls start one
+// worker, not one each.
+func maybePeriodicCheckpoint(ctx *Context) error {
+	due := false
+	if _, err := activity.Update(ctx.Layout, ctx.Event.SessionID, func(s *activity.Session) bool {
+		if !s.CheckpointDue(ctx.Now) {
+			return false
+		}
+		s.LastCheckpoint = ctx.Now
+		due = true
+		return true
+	}); err != nil {
+		return err
+	}
+	if !due {
+		return nil
+	}
+	return spawnActivityJob(ctx, activity.JobCheckpoint, activity.ReasonAutomatic)
+}
+
+func spawnActivityJob(ctx *Context, kind, reason string) error {
+	if ctx.executable == nil {
+		return errors.New("activity worker: no executable")
+	}
+	exe, err := ctx.executable()
+	if err != nil {
+		return fmt.Errorf("activity worker: %w", err)
+	}
+	return activity.Spawn(exe, activity.Job{Home: ctx.Layout.Home, SessionID: ctx.Event.SessionID, Kind: kind, Reason: reason})
+}
+
+// runActivityWorker is the hidden mode the detached worker runs in.
+func runActivityWorker(args []string, env Env) int {
+	home := env.Getenv("HOME")
+	log := newDebugLog(resolver.Layout{Home: home}, env)
+	defer log.flush()
+	return activity.WorkerMain(args, env.Now, func(format string, a ...any) {
+		log.errorf("", format, a...)
+	})
+}

@@ -1,0 +1,119 @@
+package hook
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/capacitor-hud/hud/resolver"
+)
+
+// maxDebugLog is the size at which the debug log is rotated; one old file
+// (<name>.1) is kept, so it never takes more than twice this.
+const maxDebugLog = 1 << 20
+
+// debugLog collects the lines of one hook run and appends them to
+// ~/.claude/hud-hook-debug.log in one write when the run ends: one
+// O_APPEND write is atomic enough that concurrent hooks never interleave
+// within a line, and it is the cheapest thing the hook can do on every
+// tool call. `tail -f` on the file is how a person debugs.
+type debugLog struct {
+	path   string // "" when there is no home to log into
+	now    func() time.Time
+	stderr io.Writer
+	buf    []byte
+}
+
+func newDebugLog(l resolver.Layout, env Env) *debugLog {
+	d := &debugLog{now: env.Now, stderr: env.Stderr}
+	if l.Home != "" {
+		d.path = l.DebugLogPath()
+	}
+	return d
+}
+
+// eventf logs the one line that sums up an event.
+func (d *debugLog) eventf(session, format string, args ...any) {
+	d.line(session, fmt.Sprintf(format, args...))
+}
+
+// errorf logs a failure.
+func (d *debugLog) errorf(session, format string, args ...any) {
+	d.line(session, "error: "+fmt.Sprintf(format, args...))
+}
+
+// line appends "<time> <session> <message>"; a multi-line message (a
+// panic's stack) is indented below it so each entry still starts a line.
+func (d *debugLog) line(session, msg string) {
+	if session == "" {
+		session = "-"
+	}
+	d.buf = d.now().UTC().AppendFormat(d.buf, resolver.TimestampLayout)
+	d.buf = append(d.buf, ' ')
+	d.buf = append(d.buf, session...)
+	d.buf = append(d.buf, ' ')
+	d.buf = append(d.buf, strings.ReplaceAll(strings.TrimRight(msg, "\n"), "\n", "\n\t")...)
+	d.buf = append(d.buf, '\n')
+}
+
+// flush writes the collected lines, rotating the file first when it has
+// grown past maxDebugLog. When the log cannot be written (no home, a
+// read-only or full disk) the lines go to stderr, which Claude Code shows
+// nowhere for a hook that exits 0 but a person running the hook by hand
+// sees.
+func (d *debugLog) flush() {
+	if len(d.buf) == 0 {
+		return
+	}
+	defer func() { d.buf = d.buf[:0] }()
+	if d.path == "" {
+		d.stderr.Write(d.buf)
+		return
+	}
+	if err := d.append(); err != nil {
+		fmt.Fprintf(d.stderr, "hud-hook: writing debug log: %v\n", err)
+		d.stderr.Write(d.buf)
+	}
+}
+
+func (d *debugLog) append() error {
+	f, err := openLog(d.path)
+	if err != nil {
+		return err
+	}
+	if info, err := f.Stat(); err == nil && info.Size()+int64(len(d.buf)) > maxDebugLog {
+		// Rotate: the old file becomes <name>.1 and this run starts a new
+		// one. Two hooks rotating at once lose at most a line or two of
+		// the old file, which is a debug log's to lose.
+		if os.Rename(d.path, d.path+".1") == nil {
+			f.Close()
+			if f, err = openLog(d.path); err != nil {
+				return err
+			}
+		}
+	}
+	_, err = f.Write(d.buf)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// openLog opens the log for appending. ~/.claude may not exist yet (the
+// hook run by hand before Claude ever ran) and is then created, but never
+// the home directory itself.
+func openLog(path string) (*os.File, error) {
+	const flags = os.O_WRONLY | os.O_APPEND | os.O_CREATE
+	f, err := os.OpenFile(path, flags, 0o600)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err = os.Mkdir(filepath.Dir(path), 0o700); err == nil || errors.Is(err, fs.ErrExist) {
+			f, err = os.OpenFile(path, flags, 0o600)
+		}
+	}
+	return f, err
+}

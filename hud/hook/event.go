@@ -1,0 +1,93 @@
+package hook
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// Event is one hook payload as Claude Code sends it on stdin. Only the
+// fields the HUD uses are decoded; everything else is ignored.
+type Event struct {
+	SessionID      string `json:"session_id"`
+	TranscriptPath string `json:"transcript_path"`
+	CWD            string `json:"cwd"`
+	HookEventName  string `json:"hook_event_name"`
+	PermissionMode string `json:"permission_mode"`
+	PromptID       string `json:"prompt_id"`
+	// AgentID is set when the event fired inside a subagent (compaction
+	// runs as one).
+	AgentID   string `json:"agent_id"`
+	AgentType string `json:"agent_type"`
+
+	Source           string          `json:"source"`  // SessionStart
+	Reason           string          `json:"reason"`  // SessionEnd
+	Trigger          string          `json:"trigger"` // Pre/PostCompact
+	Prompt           string          `json:"prompt"`  // UserPromptSubmit
+	ToolName         string          `json:"tool_name"`
+	ToolInput        json.RawMessage `json:"tool_input"`
+	ToolUseID        string          `json:"tool_use_id"`
+	ToolResponse     json.RawMessage `json:"tool_response"`
+	Error            json.RawMessage `json:"error"` // string (PostToolUseFailure) or object (StopFailure)
+	IsInterrupt      bool            `json:"is_interrupt"`
+	Message          string          `json:"message"`           // Notification
+	NotificationType string          `json:"notification_type"` // Notification
+	StopHookActive   bool            `json:"stop_hook_active"`
+	OldCWD           string          `json:"old_cwd"` // CwdChanged
+	NewCWD           string          `json:"new_cwd"` // CwdChanged
+}
+
+// maxSessionID bounds a session id; Claude Code's are 36-byte UUIDs.
+const maxSessionID = 128
+
+// DecodeEvent parses one hook payload. It rejects what cannot be an event
+// from Claude Code: anything but a JSON object, a missing or unsafe
+// session_id (it names store keys and may one day name files, so only
+// letters, digits, '-', '_' and '.' are allowed, and never "." or ".."),
+// and a missing hook_event_name. A field of an unexpected type is not fatal:
+// a newer Claude Code may change a field the HUD barely uses, and the rest
+// of the event is still good.
+func DecodeEvent(b []byte) (*Event, error) {
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 {
+		return nil, errors.New("decoding event: empty input")
+	}
+	if b[0] != '{' {
+		return nil, errors.New("decoding event: not a JSON object")
+	}
+	var ev Event
+	if err := json.Unmarshal(b, &ev); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		if !errors.As(err, &typeErr) || typeErr.Field == "" {
+			return nil, fmt.Errorf("decoding event: %w", err)
+		}
+	}
+	if err := checkSessionID(ev.SessionID); err != nil {
+		return nil, fmt.Errorf("decoding event: %w", err)
+	}
+	if ev.HookEventName == "" {
+		return nil, errors.New("decoding event: no hook_event_name")
+	}
+	return &ev, nil
+}
+
+// checkSessionID accepts the ids Claude Code uses (UUIDs) and anything
+// else made of the same harmless characters.
+func checkSessionID(id string) error {
+	switch {
+	case id == "":
+		return errors.New("no session_id")
+	case len(id) > maxSessionID:
+		return fmt.Errorf("session_id longer than %d bytes", maxSessionID)
+	case id == "." || id == "..":
+		return fmt.Errorf("session_id %q", id)
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_' || c == '.') {
+			return fmt.Errorf("session_id %q: character %q not allowed", truncateRunes(id, 40), c)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,57 @@
+package hook
+
+import (
+	"time"
+
+	"github.com/capacitor-hud/hud/lockholder"
+	"github.com/capacitor-hud/hud/resolver"
+)
+
+// Context is what a follow-up sees of one hook run, after the store was
+// written.
+type Context struct {
+	Layout resolver.Layout
+	Event  *Event
+	// Before is the session's record before this event (nil for a new
+	// session); After is the record as written (nil when SessionEnd removed
+	// it).
+	Before, After *resolver.Record
+	// Claude is the Claude Code process that ran the hook; PID 0 when it
+	// could not be found.
+	Claude ClaudeProcess
+	Now    time.Time
+	Getenv func(string) string
+	// Logf writes to the debug log.
+	Logf func(format string, args ...any)
+
+	// process is Claude as lockholder sees it (for Ensure); executable
+	// names the running binary, which helpers are started from.
+	process    lockholder.Process
+	executable func() (string, error)
+	blocked    string
+	said       string
+}
+
+// ClaudeProcess identifies the Claude Code process above the hook.
+type ClaudeProcess struct {
+	PID     int
+	Started int64 // Unix seconds
+}
+
+// Block makes the hook exit with status 2 and reason on stderr, which
+// blocks the action for events that support it (UserPromptSubmit). Only
+// opt-in features may block (the strict work-session timeout).
+func (c *Context) Block(reason string) { c.blocked = reason }
+
+// Say adds text to what the hook prints on stdout, which Claude Code adds
+// to the session's context on SessionStart and UserPromptSubmit. Only
+// features the person switched on may say anything (the restore note after
+// a compaction); every other run prints nothing.
+func (c *Context) Say(text string) { c.said += text }
+
+// followUp is one piece of work done after the store is written. An error
+// is logged and never reaches Claude.
+type followUp struct {
+	name string
+	run  func(*Context) error
+}

@@ -1,0 +1,45 @@
+package hook
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/capacitor-hud/hud/lockholder"
+)
+
+// ensureLockHolder makes sure a lock holder watches the Claude process: on
+// SessionStart (after sweeping locks whose process is gone) and, in case
+// the holder died or the hook was installed mid-session, on a prompt when
+// the process has no live lock. Other events never pay for it.
+func ensureLockHolder(c *Context) error {
+	if c.process.PID == 0 {
+		return nil // not under Claude (or it could not be found): nothing to hold
+	}
+	switch c.Event.HookEventName {
+	case EventSessionStart:
+		if n, err := lockholder.Sweep(c.Layout); err != nil {
+			c.Logf("sweeping stale locks: %v", err)
+		} else if n > 0 {
+			c.Logf("swept %d stale lock(s)", n)
+		}
+	case EventUserPromptSubmit:
+		if lockholder.HasLiveLock(c.Layout, c.process) {
+			return nil
+		}
+	default:
+		return nil
+	}
+	executable := c.executable
+	if executable == nil {
+		executable = os.Executable
+	}
+	exe, err := executable()
+	if err != nil {
+		return fmt.Errorf("finding the hook binary: %w", err)
+	}
+	path := c.Event.CWD
+	if c.After != nil && c.After.CWD != "" {
+		path = c.After.CWD
+	}
+	return lockholder.Ensure(c.Layout, c.process, path, c.Event.SessionID, exe)
+}

@@ -1,0 +1,35 @@
+package hook
+
+import (
+	"github.com/capacitor-hud/hud/hud/activity"
+	"github.com/capacitor-hud/hud/lockholder"
+)
+
+// A helperMode is a hidden way to run the hook binary, for the helpers it
+// starts detached (the lock holder, the activity worker): the helper is
+// `hud-hook <name> <args...>`, so it shares the hook's small, fast binary
+// and nothing else needs installing. Claude Code never passes arguments
+// to the hook, so a name cannot collide with a hook run.
+type helperMode struct {
+	name string
+	// run executes the mode with the arguments after its name and returns
+	// the process exit status. Stdout is not the mode's to use either.
+	run func(args []string, env Env) int
+}
+
+// helperModes lists every hidden mode; each is one line, its code in the
+// package that owns the helper.
+var helperModes = []helperMode{
+	{lockholder.HoldMode, func(args []string, _ Env) int { return lockholder.HoldMain(args) }},
+	{activity.WorkerMode, runActivityWorker},
+}
+
+// lookupMode finds the helper mode called name.
+func lookupMode(name string) (helperMode, bool) {
+	for _, m := range helperModes {
+		if m.name == name {
+			return m, true
+		}
+	}
+	return helperMode{}, false
+}

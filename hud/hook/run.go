@@ -1,0 +1,245 @@
+package hook
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"time"
+
+	"github.com/capacitor-hud/hud/lockholder"
+	"github.com/capacitor-hud/hud/resolver"
+)
+
+// Limits that keep the hook from hurting the Claude session that runs it.
+const (
+	// maxInput bounds stdin; real events are a few KiB (a PostToolUse
+	// carries the tool's output, which Claude Code itself truncates).
+	maxInput = 1 << 20
+	// inputTimeout gives up on a stdin that never closes (someone ran the
+	// hook by hand in a terminal).
+	inputTimeout = 5 * time.Second
+)
+
+// Env is the outside world the hook touches. It has no stdout on purpose:
+// whatever the hook printed there, Claude Code would add to the person's
+// context on some events.
+type Env struct {
+	Stdin io.Reader
+	// Stdout receives only what a follow-up says through Context.Say, a
+	// feature the person switched on; by default the hook prints nothing.
+	Stdout io.Writer
+	Stderr io.Writer
+	Getenv func(string) string
+	Now    func() time.Time
+	// Parent is the hook's parent process; the Claude process is found by
+	// walking up from it past shells.
+	Parent int
+	// Executable is the path of the running binary, which the hook starts
+	// again in a helper mode (the lock holder).
+	Executable func() (string, error)
+}
+
+// OSEnv is the environment of the running process.
+func OSEnv() Env {
+	return Env{
+		Stdin:      os.Stdin,
+		Stdout:     os.Stdout,
+		Stderr:     os.Stderr,
+		Getenv:     os.Getenv,
+		Now:        time.Now,
+		Parent:     os.Getppid(),
+		Executable: os.Executable,
+	}
+}
+
+// followUps run, in order, after the store is written. Each is independent:
+// an error is logged to the debug log and the next one still runs.
+var followUps = []followUp{
+	{"lock holder", ensureLockHolder},
+	{"activity", trackActivity},
+	{"breaks", trackBreaks},
+	{"work session", trackWorkSession},
+}
+
+// Main runs the binary and returns its exit status: a helper mode when the
+// first argument names one, else the hook. The hook's status is 0 whatever
+// happens, unless a follow-up blocks the action (2).
+func Main(args []string, env Env) int {
+	if len(args) > 0 {
+		if m, ok := lookupMode(args[0]); ok {
+			return m.run(args[1:], env)
+		}
+	}
+	return runHook(env)
+}
+
+// runHook handles one hook event: read, decode, look around, update the
+// store, log, run the follow-ups. Every failure ends in the debug log and
+// exit status 0.
+func runHook(env Env) (status int) {
+	start := time.Now()
+	home := env.Getenv("HOME")
+	layout := resolver.Layout{Home: home}
+	log := newDebugLog(layout, env)
+	defer log.flush()
+	session := ""
+	defer func() {
+		if p := recover(); p != nil {
+			log.errorf(session, "panic: %v\n%s", p, debug.Stack())
+			status = 0
+		}
+	}()
+	if home == "" {
+		log.errorf("", "no home directory: $HOME is not set")
+		return 0
+	}
+
+	input, err := readInput(env.Stdin, maxInput, inputTimeout)
+	if err != nil {
+		log.errorf("", "%v", err)
+		return 0
+	}
+	ev, err := DecodeEvent(input)
+	if err != nil {
+		log.errorf("", "%v (%d bytes dropped)", err, len(input))
+		return 0
+	}
+	session = ev.SessionID
+	obs := observe(ev, env, log)
+	now := env.Now()
+
+	var u update
+	err = updateStore(layout, now, log, func(t *table) bool {
+		u = applyEvent(t, ev, obs, now)
+		return u.Dropped == ""
+	})
+	if err != nil {
+		log.errorf(session, "%s: %v", ev.HookEventName, err)
+		return 0
+	}
+	if u.Dropped != "" {
+		log.eventf(session, "%s ignored: %s (%s)", ev.HookEventName, u.Dropped, sinceMillis(start))
+		return 0
+	}
+
+	ctx := &Context{
+		Layout: layout,
+		Event:  ev,
+		Before: u.Before,
+		After:  u.After,
+		Claude: ClaudeProcess{PID: obs.Claude.PID, Started: obs.Claude.Started},
+		Now:    now,
+		Getenv: env.Getenv,
+		Logf: func(format string, args ...any) {
+			log.errorf(session, format, args...)
+		},
+		process:    obs.Claude,
+		executable: env.Executable,
+	}
+	runFollowUps(ctx, followUps)
+	log.eventf(session, "%s %s→%s (%s)", ev.HookEventName, stateName(u.Before), stateName(u.After), sinceMillis(start))
+	if ctx.blocked != "" {
+		fmt.Fprintln(env.Stderr, ctx.blocked)
+		return 2
+	}
+	if ctx.said != "" && env.Stdout != nil {
+		io.WriteString(env.Stdout, ctx.said)
+	}
+	return 0
+}
+
+// runFollowUps runs each follow-up, logging its error or panic, so one
+// broken follow-up never costs the others or the person's Claude.
+func runFollowUps(ctx *Context, list []followUp) {
+	for _, f := range list {
+		func() {
+			defer func() {
+				if p := recover(); p != nil {
+					ctx.Logf("%s: panic: %v\n%s", f.name, p, debug.Stack())
+				}
+			}()
+			if err := f.run(ctx); err != nil {
+				ctx.Logf("%s: %v", f.name, err)
+			}
+		}()
+	}
+}
+
+// observation is what the hook learns around an event rather than from
+// it, gathered before the store is locked so the lock is held briefly.
+type observation struct {
+	// Claude is the Claude Code process that ran the hook; PID 0 when it
+	// was not found.
+	Claude      lockholder.Process
+	ProjectDir  string
+	TmuxPane    string
+	TermProgram string
+	// Alive reports whether a process recorded earlier still runs.
+	Alive func(pid int, started int64) bool
+}
+
+// observe normalizes the event's paths in place and looks around.
+func observe(ev *Event, env Env, log *debugLog) observation {
+	ev.CWD = resolver.NormalizePath(ev.CWD)
+	ev.NewCWD = resolver.NormalizePath(ev.NewCWD)
+	obs := observation{
+		TmuxPane:    env.Getenv("TMUX_PANE"),
+		TermProgram: env.Getenv("TERM_PROGRAM"),
+		Alive:       lockholder.Alive,
+	}
+	if p, err := lockholder.FindClaude(env.Parent); err != nil {
+		log.errorf(ev.SessionID, "%v", err)
+	} else {
+		obs.Claude = p
+	}
+	cwd := ev.CWD
+	if ev.HookEventName == EventCwdChanged && ev.NewCWD != "" {
+		cwd = ev.NewCWD
+	}
+	if cwd != "" {
+		obs.ProjectDir = resolver.ProjectRoot(cwd, env.Getenv("CLAUDE_PROJECT_DIR"))
+	}
+	return obs
+}
+
+// readInput reads all of r, up to limit bytes, giving up after timeout.
+func readInput(r io.Reader, limit int, timeout time.Duration) ([]byte, error) {
+	type result struct {
+		b   []byte
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		b, err := io.ReadAll(io.LimitReader(r, int64(limit)+1))
+		done <- result{b, err}
+	}()
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	select {
+	case res := <-done:
+		switch {
+		case res.err != nil:
+			return nil, fmt.Errorf("reading stdin: %w", res.err)
+		case len(res.b) > limit:
+			return nil, fmt.Errorf("reading stdin: input over %d bytes dropped", limit)
+		}
+		return res.b, nil
+	case <-timer.C:
+		return nil, errors.New("reading stdin: no end of input after " + timeout.String())
+	}
+}
+
+// stateName is a record's state for the log, "-" for no record.
+func stateName(r *resolver.Record) string {
+	if r == nil {
+		return "-"
+	}
+	return string(r.State)
+}
+
+// sinceMillis formats the time since start in milliseconds.
+func sinceMillis(start time.Time) string {
+	return fmt.Sprintf("%.2fms", float64(time.Since(start).Microseconds())/1000)
+}

@@ -1,0 +1,108 @@
+package hook
+
+import (
+	"time"
+
+	"github.com/capacitor-hud/hud/resolver"
+)
+
+const (
+	// endedMemory is how long the id of an ended session is remembered.
+	// Async hooks have no ordering: a PostToolUse can land after the
+	// SessionEnd and must not bring the record back.
+	endedMemory = 60 * time.Second
+	// recordTTL bounds the store: a record not updated for this long
+	// belongs to a session that ended without a SessionEnd (a closed
+	// terminal, kill -9) and is dropped on the next write.
+	recordTTL = 24 * time.Hour
+)
+
+// update is what applying one event did to the store.
+type update struct {
+	// Before and After are the session's record before and after the
+	// event; nil for none.
+	Before, After *resolver.Record
+	// Dropped says why the event was ignored; empty when it was applied.
+	Dropped string
+	// Replaced lists the sessions that the event's Claude process ran
+	// before this one (the id /clear ended), removed now.
+	Replaced []string
+}
+
+// applyEvent applies ev to the store table: the state machine for the
+// session's record, the surroundings the hook observed, the memory of
+// ended sessions, and the 24-hour bound. It touches nothing outside its
+// arguments, so it is tested like the state machine.
+func applyEvent(t *table, ev *Event, obs observation, now time.Time) update {
+	at := resolver.At(now)
+	for id, ended := range t.ended {
+		if now.Sub(ended.Time) >= endedMemory {
+			delete(t.ended, id)
+		}
+	}
+	id := ev.SessionID
+	if ev.HookEventName == EventSessionStart {
+		// `claude --continue` right after /exit reuses the id.
+		delete(t.ended, id)
+	} else if _, ended := t.ended[id]; ended {
+		return update{Dropped: "the session ended less than a minute ago"}
+	}
+
+	// A record that no longer decodes (edited by hand) is replaced.
+	before, _ := t.get(id)
+	u := update{Before: before}
+	after := Transition(before, ev, now)
+	if after == nil {
+		t.remove(id)
+		t.ended[id] = at
+	} else {
+		observed(after, obs)
+		t.put(after)
+		u.After = after
+	}
+
+	if ev.HookEventName == EventSessionStart && obs.Claude.PID != 0 {
+		// One Claude process runs one session at a time: a record of the
+		// same process under another id is the session /clear (or
+		// /resume) just ended, whatever order the async SessionEnd and
+		// SessionStart arrive in.
+		for _, other := range t.ids() {
+			if other == id {
+				continue
+			}
+			if pid, started := t.process(other); pid == obs.Claude.PID && started == obs.Claude.Started {
+				t.remove(other)
+				t.ended[other] = at
+				u.Replaced = append(u.Replaced, other)
+			}
+		}
+	}
+
+	for _, other := range t.ids() {
+		if updated, ok := t.updatedAt(other); ok && now.Sub(updated) > recordTTL {
+			t.remove(other)
+		}
+	}
+	return u
+}
+
+// observed records in r what the hook saw around the event: the project,
+// and the Claude process with its terminal. The pid follows the newest
+// live process: `claude --continue` starts a new process under the old
+// id, but an event from an older process whose successor still lives
+// (two processes on one session) does not take the record back.
+func observed(r *resolver.Record, obs observation) {
+	if obs.ProjectDir != "" {
+		r.ProjectDir = obs.ProjectDir
+	}
+	p := obs.Claude
+	if p.PID == 0 {
+		return
+	}
+	same := p.PID == r.PID && p.Started == r.ProcStarted
+	if !same && r.PID != 0 && p.Started < r.ProcStarted && obs.Alive != nil && obs.Alive(r.PID, r.ProcStarted) {
+		return
+	}
+	r.PID, r.ProcStarted = p.PID, p.Started
+	r.TmuxPane, r.TermProgram = obs.TmuxPane, obs.TermProgram
+}

@@ -1,0 +1,192 @@
+package hook
+
+import (
+	"time"
+
+	"github.com/capacitor-hud/hud/resolver"
+)
+
+// The hook events the state machine knows. Any other name is a heartbeat.
+const (
+	EventSessionStart       = "SessionStart"
+	EventSessionEnd         = "SessionEnd"
+	EventUserPromptSubmit   = "UserPromptSubmit"
+	EventPreToolUse         = "PreToolUse"
+	EventPostToolUse        = "PostToolUse"
+	EventPostToolUseFailure = "PostToolUseFailure"
+	EventPermissionRequest  = "PermissionRequest"
+	EventNotification       = "Notification"
+	EventStop               = "Stop"
+	EventStopFailure        = "StopFailure"
+	EventSubagentStart      = "SubagentStart"
+	EventSubagentStop       = "SubagentStop"
+	EventPreCompact         = "PreCompact"
+	EventPostCompact        = "PostCompact"
+	EventCwdChanged         = "CwdChanged"
+)
+
+// Values of SessionStart's source, Pre/PostCompact's trigger and
+// Notification's notification_type that change the state.
+const (
+	sourceCompact           = "compact"
+	triggerManual           = "manual"
+	triggerAuto             = "auto"
+	notifyPermissionPrompt  = "permission_prompt"
+	notifyElicitationDialog = "elicitation_dialog"
+	notifyIdlePrompt        = "idle_prompt"
+)
+
+// Transition is the state machine: it applies one event to a session's
+// record and returns the new record, or nil when the event ends the
+// session. prev is nil for a session not in the store yet and is never
+// modified. The event's paths (cwd, new_cwd) must already be normalized;
+// Transition touches nothing outside its arguments.
+//
+// It sets updated_at and last_event on every event and state_changed_at
+// only when the state changes. Fields that depend on the hook's
+// surroundings (pid, project_dir, terminal) are the caller's.
+func Transition(prev *resolver.Record, ev *Event, now time.Time) *resolver.Record {
+	if ev.HookEventName == EventSessionEnd {
+		return nil
+	}
+	at := resolver.At(now)
+	var r resolver.Record
+	if prev != nil {
+		r = *prev
+	} else {
+		r = resolver.Record{SessionID: ev.SessionID, State: firstState(ev)}
+	}
+	r.UpdatedAt = at
+	r.LastEvent = &resolver.LastEvent{Event: ev.HookEventName, Timestamp: at}
+	if ev.CWD != "" {
+		r.CWD = ev.CWD
+	}
+	if ev.PermissionMode != "" {
+		r.PermissionMode = ev.PermissionMode
+	}
+	if ev.TranscriptPath != "" {
+		r.TranscriptPath = ev.TranscriptPath
+	}
+
+	next := r.State // heartbeat unless a rule below says otherwise
+	switch ev.HookEventName {
+	case EventSessionStart:
+		if ev.Source == sourceCompact {
+			next = afterCompaction(&r, ev.Trigger)
+		} else {
+			next = resolver.StateReady
+			r.ToolsInFlight, r.WaitingFor, r.CompactTrigger = 0, "", ""
+		}
+	case EventUserPromptSubmit:
+		next = resolver.StateWorking
+		r.WorkingOn = oneLine(ev.Prompt, maxWorkingOn)
+		r.TurnStartedAt = at
+		// A new turn: whatever the last one left (a tool interrupted with
+		// Esc fires nothing, nor does a dialog dismissed) is over.
+		r.ToolsInFlight, r.WaitingFor, r.LastError, r.CompactTrigger = 0, "", "", ""
+	case EventPreToolUse:
+		next = resolver.StateWorking
+		r.ToolsInFlight++
+		r.LastTool, r.WaitingFor = ev.ToolName, ""
+	case EventPostToolUse, EventPostToolUseFailure:
+		next = resolver.StateWorking
+		r.ToolsInFlight = max(r.ToolsInFlight-1, 0)
+		r.LastTool, r.WaitingFor = ev.ToolName, ""
+	case EventPermissionRequest:
+		next = resolver.StateWaiting
+		r.LastTool = ev.ToolName
+		r.WaitingFor = describeTool(ev.ToolName, ev.ToolInput, r.CWD)
+	case EventNotification:
+		switch ev.NotificationType {
+		case notifyPermissionPrompt, notifyElicitationDialog:
+			next = resolver.StateWaiting
+			if r.WaitingFor == "" || r.State != resolver.StateWaiting {
+				r.WaitingFor = oneLine(ev.Message, maxWaitingFor)
+			}
+		case notifyIdlePrompt:
+			if r.ToolsInFlight == 0 {
+				next = resolver.StateReady
+				r.WaitingFor = ""
+			}
+		}
+	case EventStop:
+		// A Stop fired by a subagent (compaction runs as one), by a Stop
+		// hook that continued the turn, or during compaction does not end
+		// the main turn.
+		if !ev.StopHookActive && ev.AgentID == "" && r.State != resolver.StateCompacting {
+			next = resolver.StateReady
+			r.ToolsInFlight, r.WaitingFor = 0, ""
+		}
+	case EventStopFailure:
+		next = resolver.StateReady
+		r.ToolsInFlight, r.WaitingFor = 0, ""
+		r.LastError = errorText(ev.Error)
+	case EventPreCompact:
+		next = resolver.StateCompacting
+		r.CompactTrigger = ev.Trigger
+	case EventPostCompact:
+		next = afterCompaction(&r, ev.Trigger)
+	case EventCwdChanged:
+		if ev.NewCWD != "" {
+			r.CWD = ev.NewCWD
+		}
+	}
+
+	// Only the end of compaction (PostCompact, SessionStart(compact)), a
+	// new prompt or the end of the session leaves compacting: compaction
+	// fires events of its own (a SubagentStop, fixture 18) that must not.
+	if r.State == resolver.StateCompacting && next != resolver.StateCompacting && !leavesCompacting(ev) {
+		next = resolver.StateCompacting
+	}
+	if next != r.State || prev == nil {
+		r.StateChangedAt = at
+	}
+	r.State = next
+	return &r
+}
+
+// leavesCompacting reports whether ev may end the compacting state.
+func leavesCompacting(ev *Event) bool {
+	switch ev.HookEventName {
+	case EventPostCompact, EventUserPromptSubmit, EventSessionEnd:
+		return true
+	case EventSessionStart:
+		return ev.Source == sourceCompact
+	}
+	return false
+}
+
+// afterCompaction is the state once compaction is over: ready after a
+// manual /compact (the person is at the prompt), working after an
+// automatic one (it ran in the middle of a turn that goes on). Outside
+// compaction the event is a heartbeat: Claude fires both PostCompact and
+// SessionStart(compact), and the first one already moved on.
+func afterCompaction(r *resolver.Record, trigger string) resolver.State {
+	if r.State != resolver.StateCompacting {
+		return r.State
+	}
+	if trigger == "" {
+		trigger = r.CompactTrigger
+	}
+	r.CompactTrigger = ""
+	if trigger == triggerAuto {
+		return resolver.StateWorking
+	}
+	return resolver.StateReady
+}
+
+// firstState is the state of a session first seen at ev (the hook was
+// installed mid-session, or the store was lost): the event's own state
+// where it has one, else what the event implies about the turn.
+func firstState(ev *Event) resolver.State {
+	switch ev.HookEventName {
+	case EventUserPromptSubmit, EventPreToolUse, EventPostToolUse, EventPostToolUseFailure,
+		EventSubagentStart, EventSubagentStop:
+		return resolver.StateWorking
+	case EventPermissionRequest:
+		return resolver.StateWaiting
+	case EventPreCompact:
+		return resolver.StateCompacting
+	}
+	return resolver.StateReady
+}

@@ -1,0 +1,257 @@
+package hook
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/capacitor-hud/hud/resolver"
+)
+
+// table is the store as one hook run edits it. The hook runs on every
+// tool call and the store holds every session of the last day, so it does
+// not decode and re-encode them all: a record stays the bytes read from
+// the file until the run touches it, and encode writes those bytes back
+// as they were. The output is byte for byte what resolver.EncodeStore
+// writes for the same store (a test holds it to that), so readers, which
+// decode the whole file, cannot tell the difference.
+type table struct {
+	// raw holds untouched records as read, each the indented JSON object
+	// exactly as it appears in the file; recs holds decoded ones. An id is
+	// in at most one of the two.
+	raw   map[string][]byte
+	recs  map[string]*resolver.Record
+	ended map[string]resolver.Timestamp
+}
+
+func newTable() *table {
+	return &table{
+		raw:   map[string][]byte{},
+		recs:  map[string]*resolver.Record{},
+		ended: map[string]resolver.Timestamp{},
+	}
+}
+
+// tableFromStore holds every record of s decoded.
+func tableFromStore(s *resolver.Store) *table {
+	t := newTable()
+	for id, r := range s.Sessions {
+		t.recs[id] = r
+	}
+	for id, at := range s.Ended {
+		t.ended[id] = at
+	}
+	return t
+}
+
+// get returns a copy of the record for id, or nil. A record that no
+// longer decodes is an error; the caller may replace it.
+func (t *table) get(id string) (*resolver.Record, error) {
+	if r, ok := t.recs[id]; ok {
+		c := *r
+		return &c, nil
+	}
+	b, ok := t.raw[id]
+	if !ok {
+		return nil, nil
+	}
+	var r resolver.Record
+	if err := json.Unmarshal(b, &r); err != nil {
+		return nil, fmt.Errorf("decoding record %s: %w", id, err)
+	}
+	return &r, nil
+}
+
+// put stores r under its session id.
+func (t *table) put(r *resolver.Record) {
+	delete(t.raw, r.SessionID)
+	t.recs[r.SessionID] = r
+}
+
+// remove deletes the record for id.
+func (t *table) remove(id string) {
+	delete(t.raw, id)
+	delete(t.recs, id)
+}
+
+// ids returns every session id, sorted.
+func (t *table) ids() []string {
+	ids := make([]string, 0, len(t.raw)+len(t.recs))
+	for id := range t.raw {
+		ids = append(ids, id)
+	}
+	for id := range t.recs {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// len is the number of records.
+func (t *table) len() int { return len(t.raw) + len(t.recs) }
+
+// updatedAt returns when the record for id was last updated, reading only
+// that field of an untouched record; ok is false when it has none.
+func (t *table) updatedAt(id string) (at time.Time, ok bool) {
+	if r, found := t.recs[id]; found {
+		return r.UpdatedAt.Time, !r.UpdatedAt.IsZero()
+	}
+	var ts resolver.Timestamp
+	if v := topField(t.raw[id], "updated_at"); v != nil && ts.UnmarshalJSON(v) == nil {
+		return ts.Time, !ts.IsZero()
+	}
+	return time.Time{}, false
+}
+
+// process returns the pid and proc_started recorded for id.
+func (t *table) process(id string) (pid int, started int64) {
+	if r, found := t.recs[id]; found {
+		return r.PID, r.ProcStarted
+	}
+	b := t.raw[id]
+	pid, _ = strconv.Atoi(string(topField(b, "pid")))
+	started, _ = strconv.ParseInt(string(topField(b, "proc_started")), 10, 64)
+	return pid, started
+}
+
+// topField returns the raw value of a top-level field of an indented
+// record: the rest of the line after `      "name": `, without the comma.
+// Inside a record only its own fields sit at six spaces of indentation,
+// and JSON strings cannot hold a raw newline, so the line is the field.
+func topField(rec []byte, name string) []byte {
+	key := make([]byte, 0, 12+len(name))
+	key = append(key, "\n      \""...)
+	key = append(key, name...)
+	key = append(key, "\": "...)
+	i := bytes.Index(rec, key)
+	if i < 0 {
+		return nil
+	}
+	v := rec[i+len(key):]
+	if end := bytes.IndexByte(v, '\n'); end >= 0 {
+		v = v[:end]
+	}
+	return bytes.TrimSuffix(v, []byte(","))
+}
+
+// encode renders the table as resolver.EncodeStore would render the same
+// store: two-space indentation, keys sorted, a final newline.
+func (t *table) encode() ([]byte, error) {
+	size := 64 + 64*len(t.ended)
+	for _, b := range t.raw {
+		size += len(b) + 64
+	}
+	out := make([]byte, 0, size+1024*len(t.recs))
+	out = append(out, "{\n  \"version\": 3,\n  \"sessions\": {"...)
+	ids := t.ids()
+	for i, id := range ids {
+		out = append(out, "\n    "...)
+		out = appendJSONString(out, id)
+		out = append(out, ": "...)
+		if b, ok := t.raw[id]; ok {
+			out = append(out, b...)
+		} else {
+			b, err := json.MarshalIndent(t.recs[id], "    ", "  ")
+			if err != nil {
+				return nil, fmt.Errorf("encoding record %s: %w", id, err)
+			}
+			out = append(out, b...)
+		}
+		if i < len(ids)-1 {
+			out = append(out, ',')
+		}
+	}
+	if len(ids) > 0 {
+		out = append(out, "\n  "...)
+	}
+	out = append(out, '}')
+	if len(t.ended) > 0 {
+		out = append(out, ",\n  \"ended\": {"...)
+		ended := make([]string, 0, len(t.ended))
+		for id := range t.ended {
+			ended = append(ended, id)
+		}
+		slices.Sort(ended)
+		for i, id := range ended {
+			out = append(out, "\n    "...)
+			out = appendJSONString(out, id)
+			out = append(out, ": "...)
+			ts, _ := t.ended[id].MarshalJSON()
+			out = append(out, ts...)
+			if i < len(ended)-1 {
+				out = append(out, ',')
+			}
+		}
+		out = append(out, "\n  }"...)
+	}
+	return append(out, "\n}\n"...), nil
+}
+
+// appendJSONString appends s as encoding/json writes a map key (with its
+// HTML escaping), so keys match EncodeStore's.
+func appendJSONString(out []byte, s string) []byte {
+	b, _ := json.Marshal(s) // a string always marshals
+	return append(out, b...)
+}
+
+// parseCanonical splits a store file that encode (or EncodeStore) wrote
+// into its records without decoding them. It reports false for anything
+// else, which the caller then decodes the slow, validating way. It relies
+// on the layout alone, so the caller must know the bytes are the hook's
+// own output (the checksum kept beside the lock says so).
+func parseCanonical(b []byte) (*table, bool) {
+	const head = "{\n  \"version\": 3,\n  \"sessions\": {"
+	rest, ok := bytes.CutPrefix(b, []byte(head))
+	if !ok {
+		return nil, false
+	}
+	t := newTable()
+	if r, ok := bytes.CutPrefix(rest, []byte("}")); ok {
+		rest = r // no sessions
+	} else {
+		for {
+			// `\n    "<id>": {` ... `\n    }` then `,` or `\n  }`.
+			r, ok := bytes.CutPrefix(rest, []byte("\n    "))
+			if !ok {
+				return nil, false
+			}
+			keyEnd := bytes.Index(r, []byte("\": {\n"))
+			if keyEnd < 0 {
+				return nil, false
+			}
+			var id string
+			if err := json.Unmarshal(r[:keyEnd+1], &id); err != nil {
+				return nil, false
+			}
+			body := r[keyEnd+3:]
+			end := bytes.Index(body, []byte("\n    }"))
+			if end < 0 {
+				return nil, false
+			}
+			t.raw[id] = body[:end+len("\n    }")]
+			rest = body[end+len("\n    }"):]
+			if r, ok := bytes.CutPrefix(rest, []byte(",")); ok {
+				rest = r
+				continue
+			}
+			if rest, ok = bytes.CutPrefix(rest, []byte("\n  }")); !ok {
+				return nil, false
+			}
+			break
+		}
+	}
+	if r, ok := bytes.CutPrefix(rest, []byte(",\n  \"ended\": ")); ok {
+		end := bytes.Index(r, []byte("\n  }"))
+		if end < 0 || json.Unmarshal(r[:end+len("\n  }")], &t.ended) != nil {
+			return nil, false
+		}
+		rest = r[end+len("\n  }"):]
+	}
+	if !bytes.Equal(rest, []byte("\n}\n")) {
+		return nil, false
+	}
+	return t, true
+}

@@ -1,0 +1,92 @@
+package hook
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/capacitor-hud/hud/hud/config"
+	"github.com/capacitor-hud/hud/hud/worksession"
+	"github.com/capacitor-hud/hud/resolver"
+)
+
+// trackWorkSession keeps the project's timed work session current (issue
+// 6, part C). Without a session, which is nearly always, it costs the
+// project lookup and one stat. With one, it counts the time since the last
+// event, turns long Task runs into pauses and sets the 40/60/90 flags;
+// the tray reads the flags and tells the person.
+//
+// With strict = true, a prompt sent while the session is timed out is
+// blocked until the person resumes it.
+func trackWorkSession(ctx *Context) error {
+	ev := ctx.Event
+	if ev.CWD == "" {
+		return nil
+	}
+	project := resolver.ProjectRoot(ev.CWD, "")
+	if _, err := os.Stat(worksession.Path(project)); err != nil {
+		return nil
+	}
+	cfg, _ := config.Load(config.DefaultPath(ctx.Layout.Home, ctx.Getenv), ctx.Getenv)
+	set := worksession.FromConfig(cfg.WorkSession)
+	act := workActivity(ctx)
+	var timedOut bool
+	var task string
+	err := worksession.Files{Layout: ctx.Layout}.Update(project, func(s *worksession.State) error {
+		worksession.Observe(s, ctx.Now, act, set)
+		timedOut, task = s.TimedOut(), s.Task
+		return nil
+	})
+	if errors.Is(err, worksession.ErrNoSession) {
+		return nil // stopped meanwhile
+	}
+	if err != nil {
+		return err
+	}
+	if timedOut && set.Strict && ev.HookEventName == EventUserPromptSubmit {
+		ctx.Block(fmt.Sprintf("hud: work session %q timed out after %d min of work; take a break, then run 'hud session resume'.",
+			task, int(set.TimeoutAt.Minutes())))
+	}
+	return nil
+}
+
+// workActivity is what the event means for the session's timing.
+func workActivity(ctx *Context) worksession.Activity {
+	ev := ctx.Event
+	var act worksession.Activity
+	switch ev.HookEventName {
+	case EventUserPromptSubmit:
+		act.TurnBoundary = true
+	case EventStop:
+		act.TurnBoundary = ctx.After != nil && ctx.After.State == resolver.StateReady
+	case EventPreToolUse:
+		if isTaskTool(ev.ToolName) && ev.AgentID == "" {
+			act.TaskStarted = "Task agent: " + taskDescription(ev.ToolInput)
+		}
+	case EventPostToolUse, EventPostToolUseFailure:
+		act.TaskEnded = isTaskTool(ev.ToolName) && ev.AgentID == ""
+	}
+	return act
+}
+
+// isTaskTool recognises the subagent tool: "Task", renamed "Agent" in
+// later Claude Code versions.
+func isTaskTool(name string) bool { return name == "Task" || name == "Agent" }
+
+// taskDescription is the Task call's short description, else its agent
+// type.
+func taskDescription(input json.RawMessage) string {
+	var in struct {
+		Description  string `json:"description"`
+		SubagentType string `json:"subagent_type"`
+	}
+	_ = json.Unmarshal(input, &in)
+	switch {
+	case in.Description != "":
+		return in.Description
+	case in.SubagentType != "":
+		return in.SubagentType
+	}
+	return "subagent"
+}

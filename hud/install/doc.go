@@ -1,0 +1,14 @@
+// Package install wires bin/hud-hook into a Claude Code settings.json and
+// takes it out again, without disturbing anything else in the file.
+//
+// A settings file is the person's own: it holds their permissions, their
+// other hooks, their environment, in an order they chose. So the file is
+// edited as an ordered tree that remembers the original bytes of every
+// value; only the objects and arrays on the path to a change are written
+// anew (with the file's own indentation), everything else comes out byte
+// for byte as it went in. A file that is not strict JSON is refused, never
+// "repaired". Every write is preceded by a backup and done by rename, and
+// running install twice changes nothing the second time.
+//
+// Inspect is the read-only check the tray and `hud doctor` use.
+package install

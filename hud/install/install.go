@@ -1,0 +1,259 @@
+package install
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// Options say which settings file to edit and how.
+type Options struct {
+	// SettingsPath is the settings.json to edit. A symlink is followed and
+	// its target edited, so dotfile managers keep their link.
+	SettingsPath string
+	// HookPath is the absolute path of hud-hook (Install only).
+	HookPath string
+	// Timeout is the handler timeout in seconds; 0 means DefaultTimeout.
+	Timeout int
+	// DryRun computes the change and its diff but writes nothing.
+	DryRun bool
+	// Now names the backup file; nil means time.Now.
+	Now func() time.Time
+}
+
+// Result describes what Install or Uninstall did (or, for a dry run,
+// would do).
+type Result struct {
+	// Path is the file edited, symlinks resolved.
+	Path string
+	// Changed is false when the file already was as wanted.
+	Changed bool
+	// Created is true when the file did not exist before.
+	Created bool
+	// Backup is the copy of the previous contents, if one was written.
+	Backup string
+	// Diff is a unified diff from the old contents to the new.
+	Diff string
+}
+
+// Error is a failure with a suggestion a person can act on.
+type Error struct {
+	Err  error
+	Hint string
+}
+
+func (e *Error) Error() string { return e.Err.Error() }
+func (e *Error) Unwrap() error { return e.Err }
+
+// HintOf returns the suggestion carried by err, or "".
+func HintOf(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Hint
+	}
+	var se *SyntaxError
+	if errors.As(err, &se) {
+		return se.Hint
+	}
+	return ""
+}
+
+// Install adds hud-hook to every event in Events.
+func Install(opts Options) (Result, error) {
+	if !filepath.IsAbs(opts.HookPath) {
+		return Result{}, fmt.Errorf("hook path %q is not absolute", opts.HookPath)
+	}
+	timeout := opts.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	command := ShellQuote(opts.HookPath)
+	return edit(opts, func(root *node) (bool, error) { return addHooks(root, command, timeout) })
+}
+
+// Uninstall removes every hud-hook handler from the file, and the groups,
+// event arrays and "hooks" object that held nothing else. A file without
+// our hooks (or no file at all) is left alone.
+func Uninstall(opts Options) (Result, error) {
+	return edit(opts, func(root *node) (bool, error) { return removeHooks(root), nil })
+}
+
+// edit reads the settings file, applies change to its tree and, if the
+// bytes differ, backs the file up and replaces it atomically.
+func edit(opts Options, change func(*node) (bool, error)) (Result, error) {
+	path, err := resolve(opts.SettingsPath)
+	if err != nil {
+		return Result{}, err
+	}
+	res := Result{Path: path}
+	old, mode, err := read(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		res.Created, mode = true, 0o600
+	case err != nil:
+		return res, err
+	}
+	doc, err := parseSettings(path, old)
+	if err != nil {
+		return res, err
+	}
+	changed, err := change(doc.root)
+	if err != nil {
+		return res, fmt.Errorf("%s: %w", path, err)
+	}
+	updated := doc.bytes()
+	if !changed || bytes.Equal(updated, old) {
+		return res, nil
+	}
+	res.Changed = true
+	res.Diff = unifiedDiff(path, path, old, updated)
+	if opts.DryRun {
+		return res, nil
+	}
+	if !res.Created {
+		if err := checkWritable(path, mode); err != nil {
+			return res, err
+		}
+		if len(bytes.TrimSpace(old)) > 0 {
+			now := time.Now
+			if opts.Now != nil {
+				now = opts.Now
+			}
+			if res.Backup, err = backup(path, old, mode, now()); err != nil {
+				return res, err
+			}
+		}
+	} else if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return res, fmt.Errorf("creating %s: %w", filepath.Dir(path), err)
+	}
+	if err := writeAtomic(path, updated, mode); err != nil {
+		return res, err
+	}
+	return res, nil
+}
+
+// parseSettings parses a settings file; an empty file is an empty object.
+func parseSettings(path string, data []byte) (*document, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return &document{root: newObject(), trail: []byte("\n"), style: defaultStyle}, nil
+	}
+	doc, err := parseDocument(data)
+	if err != nil {
+		var se *SyntaxError
+		if errors.As(err, &se) {
+			se.Path = path
+		}
+		return nil, err
+	}
+	return doc, nil
+}
+
+// resolve follows a symlinked settings file to the file it names.
+func resolve(path string) (string, error) {
+	if path == "" {
+		return "", errors.New("no settings file given")
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", fmt.Errorf("settings path %q: %w", path, err)
+	}
+	fi, err := os.Lstat(abs)
+	if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+		return abs, nil
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return "", &Error{Err: fmt.Errorf("%s is a symlink to a missing file: %w", abs, err),
+			Hint: "create the file it points to, or remove the link"}
+	}
+	return real, nil
+}
+
+func read(path string) ([]byte, fs.FileMode, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, 0, err
+		}
+		return nil, 0, &Error{Err: fmt.Errorf("reading settings: %w", err),
+			Hint: "check the file's permissions (ls -l " + path + ")"}
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, 0, fmt.Errorf("reading settings: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, 0, fmt.Errorf("%s is not a regular file", path)
+	}
+	return data, fi.Mode().Perm(), nil
+}
+
+// checkWritable refuses a file its owner made read-only. Replacing it by
+// rename would succeed (the directory is writable), which would silently
+// override the person's decision; root would not even be stopped by
+// access(2), so the mode bits are checked as well.
+func checkWritable(path string, mode fs.FileMode) error {
+	if mode&0o200 == 0 || unix.Access(path, unix.W_OK) != nil {
+		return &Error{Err: fmt.Errorf("%s is read-only", path),
+			Hint: "make it writable (chmod u+w '" + path + "'), or add the hooks yourself: 'hud install --dry-run' prints them"}
+	}
+	return nil
+}
+
+// backup writes the old contents next to the file as <name>.bak-<unix>,
+// never overwriting an earlier backup.
+func backup(path string, data []byte, mode fs.FileMode, now time.Time) (string, error) {
+	base := path + ".bak-" + strconv.FormatInt(now.Unix(), 10)
+	name := base
+	for i := 1; ; i++ {
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+		if errors.Is(err, fs.ErrExist) && i < 100 {
+			name = base + "." + strconv.Itoa(i)
+			continue
+		}
+		if err != nil {
+			return "", &Error{Err: fmt.Errorf("writing backup: %w", err),
+				Hint: "the directory " + filepath.Dir(path) + " must be writable"}
+		}
+		_, werr := f.Write(data)
+		if err := errors.Join(werr, f.Sync(), f.Close()); err != nil {
+			os.Remove(name)
+			return "", fmt.Errorf("writing backup %s: %w", name, err)
+		}
+		return name, nil
+	}
+}
+
+// writeAtomic replaces path with data: a temp file in the same directory,
+// written, synced and given mode, then renamed over it, so a reader (Claude
+// Code starting up) sees the old file or the new one, never half of one.
+func writeAtomic(path string, data []byte, mode fs.FileMode) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return &Error{Err: fmt.Errorf("writing settings: %w", err),
+			Hint: "the directory " + dir + " must be writable"}
+	}
+	tmp := f.Name()
+	_, werr := f.Write(data)
+	err = errors.Join(werr, f.Chmod(mode), f.Sync(), f.Close())
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("writing settings: %w", err)
+	}
+	if d, err := os.Open(dir); err == nil {
+		d.Sync() // durability of the rename; not fatal where unsupported
+		d.Close()
+	}
+	return nil
+}

@@ -1,0 +1,359 @@
+package install
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+const testHook = "/opt/hud/bin/hud-hook"
+
+var fixedNow = func() time.Time { return time.Unix(1790000000, 0) }
+
+// copyFixture puts testdata/install/<name>/settings.json into a temp dir
+// and returns its path there.
+func copyFixture(t *testing.T, name string) (path string, orig []byte) {
+	t.Helper()
+	orig, err := os.ReadFile(filepath.Join("testdata", "install", name, "settings.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path = filepath.Join(t.TempDir(), "settings.json")
+	if err := os.WriteFile(path, orig, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path, orig
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	file := filepath.Join("testdata", "install", name)
+	if *update {
+		if err := os.WriteFile(file, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from what was produced:\n%s", file, unifiedDiff(file, "got", want, got))
+	}
+}
+
+// decode parses JSON for comparisons of meaning.
+func decode(t *testing.T, b []byte) any {
+	t.Helper()
+	if len(bytes.TrimSpace(b)) == 0 {
+		return map[string]any{}
+	}
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, b)
+	}
+	return v
+}
+
+// TestInstallUninstallFixtures installs into every fixture, compares with
+// its golden file, checks that a second install changes no byte, and that
+// uninstall gives back the original (bytes where the golden
+// uninstalled.json is absent, else that file).
+func TestInstallUninstallFixtures(t *testing.T) {
+	dirs, err := os.ReadDir(filepath.Join("testdata", "install"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range dirs {
+		name := d.Name()
+		t.Run(name, func(t *testing.T) {
+			path, orig := copyFixture(t, name)
+			opts := Options{SettingsPath: path, HookPath: testHook, Now: fixedNow}
+			res, err := Install(opts)
+			if err != nil {
+				t.Fatalf("install: %v", err)
+			}
+			if !res.Changed {
+				t.Fatal("install changed nothing")
+			}
+			installed, _ := os.ReadFile(path)
+			golden(t, filepath.Join(name, "installed.json"), installed)
+
+			st, err := Inspect(path)
+			if err != nil || !st.Installed || len(st.MissingEvents) > 0 || st.HookPath != testHook {
+				t.Errorf("Inspect after install = %+v, %v", st, err)
+			}
+			if len(bytes.TrimSpace(orig)) > 0 {
+				backup, err := os.ReadFile(res.Backup)
+				if err != nil || !bytes.Equal(backup, orig) {
+					t.Errorf("backup %q does not hold the original: %v", res.Backup, err)
+				}
+			}
+
+			again, err := Install(opts)
+			if err != nil || again.Changed || again.Backup != "" {
+				t.Fatalf("second install = %+v, %v; want no change", again, err)
+			}
+			if b, _ := os.ReadFile(path); !bytes.Equal(b, installed) {
+				t.Fatal("second install changed the file")
+			}
+
+			if _, err := Uninstall(opts); err != nil {
+				t.Fatalf("uninstall: %v", err)
+			}
+			restored, _ := os.ReadFile(path)
+			want := orig
+			if w, err := os.ReadFile(filepath.Join("testdata", "install", name, "uninstalled.json")); err == nil {
+				want = w
+			} else if len(bytes.TrimSpace(orig)) == 0 {
+				want = []byte("{}\n")
+			}
+			if !bytes.Equal(restored, want) {
+				t.Errorf("uninstall did not restore the file:\n%s", unifiedDiff("want", "got", want, restored))
+			}
+			if st, _ := Inspect(path); len(st.Events) > 0 {
+				t.Errorf("hooks left after uninstall: %v", st.Events)
+			}
+		})
+	}
+}
+
+func TestInstallCreatesMissingFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "new dir", ".claude", "settings.json")
+	res, err := Install(Options{SettingsPath: path, HookPath: testHook})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Created || !res.Changed || res.Backup != "" {
+		t.Errorf("result = %+v; want created, changed, no backup", res)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode = %v; want 0600 for a new file", fi.Mode().Perm())
+	}
+	if _, err := Uninstall(Options{SettingsPath: path}); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "{}\n" {
+		t.Errorf("after uninstall = %q; want {}", b)
+	}
+}
+
+func TestUninstallWithoutFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	res, err := Uninstall(Options{SettingsPath: path})
+	if err != nil || res.Changed {
+		t.Fatalf("uninstall of a missing file = %+v, %v; want nothing done", res, err)
+	}
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		t.Error("uninstall created a file")
+	}
+}
+
+func TestInvalidJSONIsRefused(t *testing.T) {
+	tests := []struct {
+		name, text string
+		line, col  int
+		msg        string
+	}{
+		{"line comment", "{\n  // my settings\n  \"model\": \"opus\"\n}\n", 2, 3, "comments are not allowed"},
+		{"block comment", "{\"a\": 1, /* x */ \"b\": 2}", 1, 10, "comments are not allowed"},
+		{"trailing comma in object", "{\n  \"a\": 1,\n}\n", 3, 1, "trailing comma before }"},
+		{"trailing comma in array", "{\"a\": [1, 2, ]}", 1, 14, "trailing comma before ]"},
+		{"cut short", "{\"a\": [1, 2", 1, 12, "unexpected end of file"},
+		{"two values", "{} {}", 1, 5, "unexpected text after"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "settings.json")
+			os.WriteFile(path, []byte(tt.text), 0o644)
+			for _, run := range []func(Options) (Result, error){Install, Uninstall} {
+				_, err := run(Options{SettingsPath: path, HookPath: testHook})
+				var se *SyntaxError
+				if !errors.As(err, &se) {
+					t.Fatalf("err = %v; want a SyntaxError", err)
+				}
+				if se.Line != tt.line || se.Col != tt.col || !strings.Contains(se.Msg, tt.msg) || se.Hint == "" {
+					t.Errorf("got %d:%d %q (hint %q); want %d:%d %q", se.Line, se.Col, se.Msg, se.Hint, tt.line, tt.col, tt.msg)
+				}
+				if !strings.HasPrefix(err.Error(), path+":") {
+					t.Errorf("error %q does not name the file", err)
+				}
+			}
+			if b, _ := os.ReadFile(path); string(b) != tt.text {
+				t.Error("the file was changed")
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+				t.Errorf("files left beside it: %v", entries)
+			}
+		})
+	}
+}
+
+func TestWrongShapeIsRefused(t *testing.T) {
+	for _, text := range []string{`[]`, `{"hooks": []}`, `{"hooks": {"Stop": {}}}`} {
+		path := filepath.Join(t.TempDir(), "settings.json")
+		os.WriteFile(path, []byte(text), 0o644)
+		if _, err := Install(Options{SettingsPath: path, HookPath: testHook}); err == nil {
+			t.Errorf("install into %s succeeded", text)
+		}
+		if b, _ := os.ReadFile(path); string(b) != text {
+			t.Errorf("%s was changed", text)
+		}
+	}
+}
+
+func TestReadOnlyFileIsRefused(t *testing.T) {
+	path, orig := copyFixture(t, "claude-default")
+	os.Chmod(path, 0o444)
+	_, err := Install(Options{SettingsPath: path, HookPath: testHook})
+	if err == nil || !strings.Contains(err.Error(), "read-only") || HintOf(err) == "" {
+		t.Fatalf("err = %v (hint %q); want a read-only error with a hint", err, HintOf(err))
+	}
+	if b, _ := os.ReadFile(path); !bytes.Equal(b, orig) {
+		t.Error("the file was changed")
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(path)); len(entries) != 1 {
+		t.Errorf("files left beside it: %v", entries)
+	}
+}
+
+func TestKeepsModeAndFollowsSymlink(t *testing.T) {
+	path, _ := copyFixture(t, "claude-default")
+	os.Chmod(path, 0o640)
+	link := filepath.Join(t.TempDir(), "settings.json")
+	if err := os.Symlink(path, link); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Install(Options{SettingsPath: link, HookPath: testHook})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Path != path {
+		t.Errorf("edited %s; want the link's target %s", res.Path, path)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Error("the symlink was replaced")
+	}
+	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o640 {
+		t.Errorf("mode = %v; want 0640 kept", fi.Mode().Perm())
+	}
+	if fi, _ := os.Stat(res.Backup); fi == nil || fi.Mode().Perm() != 0o640 {
+		t.Error("backup missing or with another mode")
+	}
+}
+
+func TestDryRunWritesNothing(t *testing.T) {
+	path, orig := copyFixture(t, "own-hooks")
+	res, err := Install(Options{SettingsPath: path, HookPath: testHook, DryRun: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Changed || !strings.Contains(res.Diff, "+            \"command\": \""+testHook+"\",") {
+		t.Errorf("dry run diff:\n%s", res.Diff)
+	}
+	if b, _ := os.ReadFile(path); !bytes.Equal(b, orig) {
+		t.Error("dry run changed the file")
+	}
+	if entries, _ := os.ReadDir(filepath.Dir(path)); len(entries) != 1 {
+		t.Errorf("dry run left files: %v", entries)
+	}
+}
+
+func TestPathWithSpaces(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "My Settings")
+	hook := filepath.Join(t.TempDir(), "Ann's tools", "bin", "hud-hook")
+	os.MkdirAll(filepath.Dir(hook), 0o755)
+	os.WriteFile(hook, []byte("#!/bin/sh\n"), 0o755)
+	path := filepath.Join(dir, "settings.json")
+	if _, err := Install(Options{SettingsPath: path, HookPath: hook}); err != nil {
+		t.Fatal(err)
+	}
+	var s struct {
+		Hooks map[string][]struct {
+			Hooks []struct{ Command string }
+		}
+	}
+	b, _ := os.ReadFile(path)
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatal(err)
+	}
+	cmd := s.Hooks["Stop"][0].Hooks[0].Command
+	if want := ShellQuote(hook); cmd != want || !strings.HasPrefix(cmd, "'") {
+		t.Errorf("command = %q; want %q", cmd, want)
+	}
+	st, err := Inspect(path)
+	if err != nil || !st.Installed || st.HookPath != hook || !st.HookExecutable {
+		t.Errorf("Inspect = %+v, %v", st, err)
+	}
+}
+
+func TestInspectNoticesMissingBinary(t *testing.T) {
+	path, _ := copyFixture(t, "old-path")
+	st, err := Inspect(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Installed || st.HookExecutable || len(st.Events) != 2 || len(st.HookPaths) != 2 {
+		t.Errorf("Inspect = %+v", st)
+	}
+	if !strings.Contains(st.Problem(), "missing") {
+		t.Errorf("Problem() = %q", st.Problem())
+	}
+	if st, _ := Inspect(filepath.Join(t.TempDir(), "none.json")); st.Exists || st.Problem() != "Hooks not installed" {
+		t.Errorf("Inspect(missing) = %+v", st)
+	}
+}
+
+func TestInspectDisableAllHooks(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	os.WriteFile(path, []byte(`{"disableAllHooks": true}`), 0o644)
+	if st, err := Inspect(path); err != nil || !st.DisableAllHooks {
+		t.Errorf("Inspect = %+v, %v", st, err)
+	}
+}
+
+// TestUninstallKeepsForeignHooks checks that a handler of ours that a
+// person put in a group with their own loses only ours.
+func TestUninstallKeepsForeignHooks(t *testing.T) {
+	path, orig := copyFixture(t, "old-path")
+	if _, err := Uninstall(Options{SettingsPath: path}); err != nil {
+		t.Fatal(err)
+	}
+	got, _ := os.ReadFile(path)
+	want := map[string]any{"hooks": map[string]any{"PreToolUse": []any{map[string]any{
+		"matcher": "*", "hooks": []any{map[string]any{"type": "command", "command": "my-audit-log"}},
+	}}}}
+	if !reflect.DeepEqual(decode(t, got), want) {
+		t.Errorf("after uninstall:\n%s\nfrom:\n%s", got, orig)
+	}
+}
+
+func TestBackupNeverOverwrites(t *testing.T) {
+	path, _ := copyFixture(t, "tabs")
+	first, err := Install(Options{SettingsPath: path, HookPath: testHook, Now: fixedNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := Uninstall(Options{SettingsPath: path, Now: fixedNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Backup == second.Backup || second.Backup == "" {
+		t.Errorf("backups %q and %q", first.Backup, second.Backup)
+	}
+}

@@ -1,0 +1,225 @@
+package install
+
+import (
+	"fmt"
+	"path/filepath"
+	"reflect"
+)
+
+// Events are the hook events the HUD listens to, in the order install adds
+// them. Each one moves a session's state (see docs/architecture.md).
+var Events = []string{
+	"SessionStart", "SessionEnd", "UserPromptSubmit",
+	"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest",
+	"Notification", "Stop", "StopFailure",
+	"SubagentStart", "SubagentStop", "PreCompact", "PostCompact", "CwdChanged",
+}
+
+// toolEvents take a tool-name matcher; install matches every tool ("*").
+// The other events fire for everything when the matcher is left out.
+var toolEvents = map[string]bool{
+	"PreToolUse": true, "PostToolUse": true, "PostToolUseFailure": true, "PermissionRequest": true,
+}
+
+// HookName is the base name of the hook binary; a handler whose command
+// runs a program of this name is ours.
+const HookName = "hud-hook"
+
+// DefaultTimeout is the handler timeout in seconds. The hook takes about a
+// millisecond; the timeout only bounds a hook that hangs on a broken disk.
+// It must stay well under the ~1.5 s Claude gives all SessionEnd hooks.
+const DefaultTimeout = 5
+
+// handler is the hook entry install writes. It is synchronous on purpose:
+// async hooks run in no particular order, and the state machine needs
+// PreToolUse before PostToolUse.
+func handler(command string, timeout int) *node {
+	return newObject(
+		field("type", newScalar("command")),
+		field("command", newScalar(command)),
+		field("timeout", newScalar(timeout)),
+	)
+}
+
+// group is the matcher group holding our handler. Install always adds its
+// own group rather than joining the person's: uninstall can then take the
+// whole group away and leave theirs exactly as it was.
+func group(event, command string, timeout int) *node {
+	var ms []member
+	if toolEvents[event] {
+		ms = append(ms, field("matcher", newScalar("*")))
+	}
+	ms = append(ms, field("hooks", newArray(handler(command, timeout))))
+	return newObject(ms...)
+}
+
+// isOurs reports whether a handler object runs hud-hook.
+func isOurs(h *node) bool {
+	if h == nil || h.kind != kindObject {
+		return false
+	}
+	cmd, ok := h.get("command").str()
+	if !ok {
+		return false
+	}
+	prog, ok := firstWord(cmd)
+	return ok && filepath.Base(prog) == HookName
+}
+
+// ourCommands returns the commands of our handlers on event, in order.
+func ourCommands(hooks *node, event string) []string {
+	var out []string
+	forEachHandler(hooks.get(event), func(_, h *node) {
+		if isOurs(h) {
+			cmd, _ := h.get("command").str()
+			out = append(out, cmd)
+		}
+	})
+	return out
+}
+
+// forEachHandler calls fn for every handler object in an event's array of
+// matcher groups, skipping anything that does not have that shape.
+func forEachHandler(groups *node, fn func(group, handler *node)) {
+	if groups == nil || groups.kind != kindArray {
+		return
+	}
+	for _, g := range groups.elems {
+		if g.kind != kindObject {
+			continue
+		}
+		hs := g.get("hooks")
+		if hs == nil || hs.kind != kindArray {
+			continue
+		}
+		for _, h := range hs.elems {
+			fn(g, h)
+		}
+	}
+}
+
+// shapeError is a settings file whose "hooks" is not laid out as Claude
+// Code expects; install will not guess how to merge into it.
+func shapeError(where, want string) error {
+	return fmt.Errorf("%s is not %s; fix it by hand (Claude Code would not read it either)", where, want)
+}
+
+// addHooks makes root carry exactly one handler of ours, in a group of its
+// own, on every event in Events. Events that already have it in the right
+// form are left alone, so a second run changes nothing.
+func addHooks(root *node, command string, timeout int) (changed bool, err error) {
+	if root.kind != kindObject {
+		return false, shapeError("the settings file", "a JSON object")
+	}
+	hooks := root.get("hooks")
+	if hooks == nil {
+		hooks = newObject()
+		root.set("hooks", hooks)
+	}
+	if hooks.kind != kindObject {
+		return false, shapeError(`"hooks"`, "an object")
+	}
+	for _, event := range Events {
+		groups := hooks.get(event)
+		if groups == nil {
+			groups = newArray()
+			hooks.set(event, groups)
+		}
+		if groups.kind != kindArray {
+			return false, shapeError(fmt.Sprintf(`"hooks.%s"`, event), "an array")
+		}
+		want := group(event, command, timeout)
+		if hasExactly(groups, want) {
+			continue
+		}
+		removeOurs(groups)
+		groups.elems = append(groups.elems, want)
+		groups.dirty = true
+		changed = true
+	}
+	return changed, nil
+}
+
+// hasExactly reports whether our only handler on this event sits alone in
+// a group equal (in meaning, not spelling) to want.
+func hasExactly(groups, want *node) bool {
+	var found []*node
+	forEachHandler(groups, func(g, h *node) {
+		if isOurs(h) {
+			found = append(found, g)
+		}
+	})
+	return len(found) == 1 && reflect.DeepEqual(found[0].value(), want.value())
+}
+
+// removeOurs deletes our handlers from an event's groups, and the groups
+// that held nothing else. It reports whether it removed anything.
+func removeOurs(groups *node) bool {
+	if groups == nil || groups.kind != kindArray {
+		return false
+	}
+	removed := false
+	keptGroups := groups.elems[:0:0]
+	for _, g := range groups.elems {
+		hs := g.get("hooks")
+		if g.kind != kindObject || hs == nil || hs.kind != kindArray {
+			keptGroups = append(keptGroups, g)
+			continue
+		}
+		kept := hs.elems[:0:0]
+		for _, h := range hs.elems {
+			if !isOurs(h) {
+				kept = append(kept, h)
+			}
+		}
+		if len(kept) == len(hs.elems) {
+			keptGroups = append(keptGroups, g)
+			continue
+		}
+		removed = true
+		if len(kept) == 0 {
+			continue // the group was ours alone
+		}
+		hs.elems = kept
+		hs.dirty = true
+		keptGroups = append(keptGroups, g)
+	}
+	if removed {
+		groups.elems = keptGroups
+		groups.dirty = true
+	}
+	return removed
+}
+
+// removeHooks takes every handler of ours out of root, on any event, and
+// then the event arrays and the "hooks" object our removal left empty, so
+// a file install created them in reads as before. (An empty array the
+// person had written before install goes too; it meant nothing to Claude
+// Code either. Arrays and objects that were empty and that we did not
+// touch are kept.)
+func removeHooks(root *node) bool {
+	if root.kind != kindObject {
+		return false
+	}
+	hooks := root.get("hooks")
+	if hooks == nil || hooks.kind != kindObject {
+		return false
+	}
+	removed := false
+	for i := 0; i < len(hooks.members); i++ {
+		m := hooks.members[i]
+		if !removeOurs(m.value) {
+			continue
+		}
+		removed = true
+		if len(m.value.elems) == 0 {
+			hooks.members = append(hooks.members[:i], hooks.members[i+1:]...)
+			hooks.dirty = true
+			i--
+		}
+	}
+	if removed && len(hooks.members) == 0 {
+		root.remove("hooks")
+	}
+	return removed
+}

@@ -1,0 +1,420 @@
+package install
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// kind is the shape of a JSON value.
+type kind int
+
+const (
+	kindScalar kind = iota // string, number, true, false, null
+	kindObject
+	kindArray
+)
+
+// node is one JSON value that remembers where it came from. A node read
+// from the file keeps its original bytes in raw; a node that was never
+// modified (nor anything below it) is written back as raw, so its spacing,
+// escapes and number spelling survive. Nodes built by this package have no
+// raw and are always rendered.
+type node struct {
+	kind    kind
+	members []member // kindObject, in file order
+	elems   []*node  // kindArray
+	raw     []byte   // original text; nil for new nodes
+	dirty   bool     // this node's own members/elems were edited
+}
+
+// member is one key of an object. rawKey is the key exactly as written
+// (quotes and escapes included).
+type member struct {
+	key    string
+	rawKey []byte
+	value  *node
+}
+
+// changed reports whether n must be rendered rather than copied.
+func (n *node) changed() bool {
+	if n.dirty || n.raw == nil {
+		return true
+	}
+	for _, m := range n.members {
+		if m.value.changed() {
+			return true
+		}
+	}
+	for _, e := range n.elems {
+		if e.changed() {
+			return true
+		}
+	}
+	return false
+}
+
+// get returns the value of the first member named key, or nil.
+func (n *node) get(key string) *node {
+	for _, m := range n.members {
+		if m.key == key {
+			return m.value
+		}
+	}
+	return nil
+}
+
+// set appends key: v at the end of the object (where a person would look
+// for something added last) or replaces the first member of that name.
+func (n *node) set(key string, v *node) {
+	n.dirty = true
+	for i := range n.members {
+		if n.members[i].key == key {
+			n.members[i].value = v
+			return
+		}
+	}
+	n.members = append(n.members, member{key: key, rawKey: quote(key), value: v})
+}
+
+// remove deletes every member named key.
+func (n *node) remove(key string) {
+	kept := n.members[:0]
+	for _, m := range n.members {
+		if m.key != key {
+			kept = append(kept, m)
+		}
+	}
+	n.members = kept
+	n.dirty = true
+}
+
+// str returns the value of a string scalar and whether n is one.
+func (n *node) str() (string, bool) {
+	if n == nil || n.kind != kindScalar || len(n.raw) == 0 || n.raw[0] != '"' {
+		return "", false
+	}
+	var s string
+	if json.Unmarshal(n.raw, &s) != nil {
+		return "", false
+	}
+	return s, true
+}
+
+// value decodes n into plain Go values (map, slice, float64, ...), for
+// comparisons that must ignore formatting.
+func (n *node) value() any {
+	var b bytes.Buffer
+	n.render(&b, style{}, 0)
+	var v any
+	if err := json.Unmarshal(b.Bytes(), &v); err != nil {
+		panic(fmt.Sprintf("install: rendered invalid JSON: %v", err)) // a bug in render
+	}
+	return v
+}
+
+func quote(s string) []byte {
+	b, _ := json.Marshal(s) // a string always marshals
+	return b
+}
+
+// newObject, newArray and newScalar build nodes for values this package adds.
+func newObject(members ...member) *node { return &node{kind: kindObject, members: members} }
+func newArray(elems ...*node) *node     { return &node{kind: kindArray, elems: elems} }
+func newScalar(v any) *node {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("install: scalar %#v: %v", v, err))
+	}
+	return &node{kind: kindScalar, raw: b}
+}
+func field(key string, v *node) member { return member{key: key, rawKey: quote(key), value: v} }
+
+// document is a parsed settings file: the top-level value and the bytes
+// around it, with the style to render edits in.
+type document struct {
+	lead, trail []byte // whitespace before and after the top-level value
+	root        *node
+	style       style
+}
+
+// style is how a file is indented.
+type style struct {
+	indent string // one level; "" renders compactly on one line
+	space  bool   // a space after ':'
+	crlf   bool   // lines end in \r\n (a file saved on Windows)
+}
+
+// defaultStyle is what Claude Code itself writes (JSON.stringify(v, null, 2)).
+var defaultStyle = style{indent: "  ", space: true}
+
+// parseDocument reads a strict JSON document into a tree. Errors are
+// *SyntaxError with a line and column.
+func parseDocument(data []byte) (*document, error) {
+	if err := checkSyntax(data); err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	p := &parser{dec: dec, data: data}
+	root, err := p.value()
+	if err != nil {
+		return nil, err // checkSyntax accepted it, so this is unexpected
+	}
+	end := int(dec.InputOffset())
+	start := int(root.start)
+	doc := &document{lead: data[:start], trail: data[end:], root: root.node}
+	doc.style = detectStyle(root.node)
+	return doc, nil
+}
+
+// bytes renders the document.
+func (d *document) bytes() []byte {
+	var b bytes.Buffer
+	b.Write(d.lead)
+	d.root.render(&b, d.style, 0)
+	b.Write(d.trail)
+	return b.Bytes()
+}
+
+// parser turns json.Decoder tokens into nodes, slicing each value's
+// original text out of data by input offsets.
+type parser struct {
+	dec  *json.Decoder
+	data []byte
+}
+
+type parsed struct {
+	node  *node
+	start int64
+}
+
+// tokenStart finds where the token that ends at end begins, given that
+// the decoder stood at from before reading it: in between there is only
+// whitespace and at most one ',' or ':'.
+func (p *parser) tokenStart(from int64) int64 {
+	i := from
+	for i < int64(len(p.data)) && strings.IndexByte(" \t\r\n,:", p.data[i]) >= 0 {
+		i++
+	}
+	return i
+}
+
+func (p *parser) value() (parsed, error) {
+	from := p.dec.InputOffset()
+	tok, err := p.dec.Token()
+	if err != nil {
+		return parsed{}, err
+	}
+	start := p.tokenStart(from)
+	switch tok {
+	case json.Delim('{'):
+		n := &node{kind: kindObject}
+		for p.dec.More() {
+			kfrom := p.dec.InputOffset()
+			ktok, err := p.dec.Token()
+			if err != nil {
+				return parsed{}, err
+			}
+			key, ok := ktok.(string)
+			if !ok {
+				return parsed{}, errors.New("object key is not a string")
+			}
+			rawKey := p.data[p.tokenStart(kfrom):p.dec.InputOffset()]
+			v, err := p.value()
+			if err != nil {
+				return parsed{}, err
+			}
+			n.members = append(n.members, member{key: key, rawKey: rawKey, value: v.node})
+		}
+		if _, err := p.dec.Token(); err != nil { // '}'
+			return parsed{}, err
+		}
+		n.raw = p.data[start:p.dec.InputOffset()]
+		return parsed{n, start}, nil
+	case json.Delim('['):
+		n := &node{kind: kindArray}
+		for p.dec.More() {
+			v, err := p.value()
+			if err != nil {
+				return parsed{}, err
+			}
+			n.elems = append(n.elems, v.node)
+		}
+		if _, err := p.dec.Token(); err != nil { // ']'
+			return parsed{}, err
+		}
+		n.raw = p.data[start:p.dec.InputOffset()]
+		return parsed{n, start}, nil
+	}
+	return parsed{&node{kind: kindScalar, raw: p.data[start:p.dec.InputOffset()]}, start}, nil
+}
+
+// render writes n at nesting depth depth. Unchanged nodes are copied from
+// the file; their inner lines keep the indentation they had, which is
+// right because an edit never moves a value to another depth.
+func (n *node) render(b *bytes.Buffer, st style, depth int) {
+	if !n.changed() {
+		b.Write(n.raw)
+		return
+	}
+	switch n.kind {
+	case kindScalar:
+		b.Write(n.raw)
+	case kindObject:
+		if len(n.members) == 0 {
+			b.WriteString("{}")
+			return
+		}
+		b.WriteByte('{')
+		for i, m := range n.members {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			newline(b, st, depth+1)
+			b.Write(m.rawKey)
+			b.WriteByte(':')
+			if st.space {
+				b.WriteByte(' ')
+			}
+			m.value.render(b, st, depth+1)
+		}
+		newline(b, st, depth)
+		b.WriteByte('}')
+	case kindArray:
+		if len(n.elems) == 0 {
+			b.WriteString("[]")
+			return
+		}
+		b.WriteByte('[')
+		for i, e := range n.elems {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			newline(b, st, depth+1)
+			e.render(b, st, depth+1)
+		}
+		newline(b, st, depth)
+		b.WriteByte(']')
+	}
+}
+
+func newline(b *bytes.Buffer, st style, depth int) {
+	if st.indent == "" {
+		return
+	}
+	if st.crlf {
+		b.WriteByte('\r')
+	}
+	b.WriteByte('\n')
+	for range depth {
+		b.WriteString(st.indent)
+	}
+}
+
+// detectStyle reads the indentation of the top-level object's first
+// member. An empty or absent object gets Claude Code's own style; a
+// one-line object stays on one line.
+func detectStyle(root *node) style {
+	if root.kind != kindObject || len(root.members) == 0 || root.raw == nil {
+		return defaultStyle
+	}
+	raw := root.raw
+	inner := raw[1:] // after '{'
+	nl := bytes.IndexByte(inner, '\n')
+	key := bytes.Index(inner, root.members[0].rawKey)
+	st := style{crlf: bytes.Contains(raw, []byte("\r\n"))}
+	if nl >= 0 && nl < key {
+		ws := inner[nl+1 : key]
+		ws = bytes.TrimLeft(ws, "\r\n")
+		st.indent = string(ws)
+		if st.indent == "" {
+			st.indent = defaultStyle.indent
+		}
+	}
+	after := inner[key+len(root.members[0].rawKey):]
+	after = bytes.TrimLeft(after, " \t\r\n")
+	if len(after) > 1 && after[0] == ':' {
+		st.space = after[1] == ' ' || after[1] == '\t' || after[1] == '\n'
+	}
+	return st
+}
+
+// SyntaxError is a settings file that is not strict JSON.
+type SyntaxError struct {
+	Path      string
+	Line, Col int
+	Msg       string
+	Hint      string
+}
+
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("%s:%d:%d: %s", e.Path, e.Line, e.Col, e.Msg)
+}
+
+// checkSyntax validates data as one JSON value and turns encoding/json's
+// byte offset into a line and column with a hint for the two mistakes
+// people make in settings files: comments and trailing commas.
+func checkSyntax(data []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var v json.RawMessage
+	err := dec.Decode(&v)
+	if err == nil {
+		// One value and nothing but whitespace after it.
+		if _, terr := dec.Token(); terr != io.EOF {
+			off := int(dec.InputOffset())
+			line, col := lineCol(data, off)
+			return &SyntaxError{Line: line, Col: col, Msg: "unexpected text after the top-level value",
+				Hint: "a settings file holds exactly one JSON object"}
+		}
+		return nil
+	}
+	var se *json.SyntaxError
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		line, col := lineCol(data, len(data))
+		return &SyntaxError{Line: line, Col: col, Msg: "unexpected end of file",
+			Hint: "the file is cut short: a closing } or ] or \" is missing"}
+	}
+	if !errors.As(err, &se) {
+		return &SyntaxError{Line: 1, Col: 1, Msg: err.Error()}
+	}
+	off := int(se.Offset) - 1 // Offset is just past the bad byte
+	if off < 0 {
+		off = 0
+	}
+	line, col := lineCol(data, off)
+	e := &SyntaxError{Line: line, Col: col, Msg: se.Error(),
+		Hint: "Claude Code reads strict JSON; fix the file (or check it with 'python3 -m json.tool FILE') and run this again"}
+	switch {
+	case off < len(data) && data[off] == '/':
+		e.Msg = "comments are not allowed in JSON"
+		e.Hint = "remove the // or /* */ comment; Claude Code reads settings.json as strict JSON"
+	case off < len(data) && (data[off] == '}' || data[off] == ']') && prevNonSpace(data, off) == ',':
+		e.Msg = "trailing comma before " + string(data[off])
+		e.Hint = "remove the comma after the last item; Claude Code reads settings.json as strict JSON"
+	}
+	return e
+}
+
+func prevNonSpace(data []byte, off int) byte {
+	for i := off - 1; i >= 0; i-- {
+		if c := data[i]; c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			return c
+		}
+	}
+	return 0
+}
+
+// lineCol converts a byte offset into a 1-based line and column (columns
+// count bytes, as editors' "go to" commands accept).
+func lineCol(data []byte, off int) (line, col int) {
+	if off > len(data) {
+		off = len(data)
+	}
+	before := data[:off]
+	line = 1 + bytes.Count(before, []byte{'\n'})
+	col = off - bytes.LastIndexByte(before, '\n')
+	return line, col
+}

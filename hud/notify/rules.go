@@ -1,0 +1,279 @@
+package notify
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/capacitor-hud/hud/hud/config"
+	"github.com/capacitor-hud/hud/resolver"
+)
+
+// Session is what the rules need to know of one live session.
+type Session struct {
+	ID string
+	// Project is the project directory; its base name names the session.
+	Project string
+	State   resolver.State
+	// Since is when the session entered State (zero: unknown, taken as
+	// the moment the Tracker first sees it).
+	Since time.Time
+	// WaitingFor is what a waiting session waits for ("Bash: npm test").
+	WaitingFor string
+	// WorkingOn is the prompt of the current or last turn.
+	WorkingOn string
+	// TurnStartedAt is when the current turn began (zero: unknown).
+	TurnStartedAt time.Time
+	// Interrupted is true when the session is ready because Claude Code's
+	// own status said so, not a Stop hook: the person pressed Esc, so
+	// there is nothing to announce.
+	Interrupted bool
+}
+
+// FromResolved converts the resolver's live sessions.
+func FromResolved(sessions []resolver.Session) []Session {
+	out := make([]Session, 0, len(sessions))
+	for _, s := range sessions {
+		n := Session{ID: s.SessionID, Project: s.CWD, State: s.State, Since: s.Since}
+		if r := s.Record; r != nil {
+			n.Project = r.Project()
+			n.WaitingFor = r.WaitingFor
+			n.WorkingOn = r.WorkingOn
+			n.TurnStartedAt = r.TurnStartedAt.Time
+		}
+		if o := s.Opinion; o != nil {
+			if n.WaitingFor == "" && s.State == resolver.StateWaiting {
+				n.WaitingFor = o.WaitingFor
+			}
+			n.Interrupted = s.State == resolver.StateReady
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+// Kind is what a notification is about.
+type Kind string
+
+const (
+	KindWaiting      Kind = "waiting"       // started waiting for the person
+	KindStillWaiting Kind = "still-waiting" // the one reminder
+	KindDone         Kind = "done"          // a long turn ended
+)
+
+// Notification is one message to show. Title and Body are plain text; the
+// Sender makes them safe for its daemon.
+type Notification struct {
+	Kind      Kind
+	SessionID string
+	// Project is the name shown for the session (the directory's base).
+	Project string
+	Title   string
+	Body    string
+}
+
+// tracked is what the Tracker remembers of one session between updates.
+type tracked struct {
+	state resolver.State
+	since time.Time
+	// waitStart is when the current waiting episode began; remindAt when
+	// its one reminder is due (zero: none due, or already sent).
+	waitStart time.Time
+	remindAt  time.Time
+	// workStart is when the Tracker saw the current turn begin, for
+	// records that lack TurnStartedAt.
+	workStart time.Time
+}
+
+// Tracker applies the notification rules across updates. It is not safe
+// for concurrent use: call it from the app's event loop.
+type Tracker struct {
+	cfg      config.Notifications
+	sessions map[string]*tracked
+	primed   bool
+}
+
+// NewTracker returns a Tracker with the given settings.
+func NewTracker(cfg config.Notifications) *Tracker {
+	return &Tracker{cfg: cfg, sessions: make(map[string]*tracked)}
+}
+
+// SetConfig changes the settings (after the settings file was reloaded).
+// Reminders already due keep their time unless turned off.
+func (t *Tracker) SetConfig(cfg config.Notifications) {
+	t.cfg = cfg
+	for _, s := range t.sessions {
+		if !s.remindAt.IsZero() {
+			s.remindAt = t.reminderTime(s.waitStart)
+		}
+	}
+}
+
+// Update takes the live sessions as just resolved and the time, and
+// returns the notifications to send now and when Update must be called
+// again even if nothing changes (zero: not needed). Call it after every
+// re-resolution and when that moment comes.
+//
+// The first Update only learns the situation: sessions that were already
+// waiting when the tray started are not announced (a restart of the tray
+// must not repeat them), but their reminder still comes if it is not yet
+// due.
+func (t *Tracker) Update(sessions []Session, now time.Time) (out []Notification, next time.Time) {
+	seen := make(map[string]bool, len(sessions))
+	for _, s := range sessions {
+		seen[s.ID] = true
+		prev, known := t.sessions[s.ID]
+		if !known {
+			prev = &tracked{}
+			t.sessions[s.ID] = prev
+		}
+		out = append(out, t.step(prev, s, now)...)
+	}
+	for id := range t.sessions {
+		if !seen[id] {
+			delete(t.sessions, id) // ended: no reminder for a closed session
+		}
+	}
+	t.primed = true
+
+	ids := make([]string, 0, len(t.sessions))
+	for id, s := range t.sessions {
+		if !s.remindAt.IsZero() {
+			ids = append(ids, id)
+		}
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		if at := t.sessions[id].remindAt; next.IsZero() || at.Before(next) {
+			next = at
+		}
+	}
+	return out, next
+}
+
+// step applies the rules to one session; prev is what the Tracker knew of
+// it (the zero tracked for a session seen for the first time).
+func (t *Tracker) step(prev *tracked, s Session, now time.Time) []Notification {
+	since := s.Since
+	if since.IsZero() || since.After(now) {
+		since = now
+	}
+	// After the first Update anything new is news, a session that is
+	// already waiting when it first shows up included.
+	announce := t.primed
+	var out []Notification
+	switch s.State {
+	case resolver.StateWaiting:
+		newEpisode := prev.state != resolver.StateWaiting || !since.Equal(prev.since)
+		if newEpisode {
+			prev.waitStart = since
+			prev.remindAt = t.reminderTime(since)
+			if announce {
+				if t.cfg.Permission {
+					out = append(out, waitingNotification(s))
+				}
+				// The first word already went out late: a reminder at
+				// the same moment would say it twice.
+				if !prev.remindAt.After(now) {
+					prev.remindAt = time.Time{}
+				}
+			} else if !prev.remindAt.After(now) {
+				prev.remindAt = time.Time{} // long overdue at start: stay quiet
+			}
+		}
+		if !prev.remindAt.IsZero() && !prev.remindAt.After(now) {
+			out = append(out, stillWaitingNotification(s, now.Sub(prev.waitStart)))
+			prev.remindAt = time.Time{}
+		}
+	case resolver.StateWorking, resolver.StateCompacting:
+		prev.remindAt = time.Time{}
+		if prev.workStart.IsZero() || prev.state == resolver.StateReady {
+			prev.workStart = since
+		}
+	case resolver.StateReady:
+		prev.remindAt = time.Time{}
+		if prev.state == resolver.StateWorking && t.cfg.Done && !s.Interrupted {
+			start := s.TurnStartedAt
+			if start.IsZero() {
+				start = prev.workStart
+			}
+			if took := since.Sub(start); !start.IsZero() && took >= t.cfg.DoneAfterTurn {
+				out = append(out, doneNotification(s, took))
+			}
+		}
+		prev.workStart = time.Time{}
+	default:
+		prev.remindAt = time.Time{}
+	}
+	prev.state, prev.since = s.State, since
+	return out
+}
+
+// reminderTime is when a waiting episode that began at start gets its
+// reminder; zero when reminders are off.
+func (t *Tracker) reminderTime(start time.Time) time.Time {
+	if t.cfg.StillWaitingAfter <= 0 {
+		return time.Time{}
+	}
+	return start.Add(t.cfg.StillWaitingAfter)
+}
+
+// projectName is the base name of the session's project directory.
+func projectName(s Session) string {
+	if s.Project != "" {
+		if b := filepath.Base(s.Project); b != "." && b != string(filepath.Separator) {
+			return b
+		}
+		return s.Project
+	}
+	if len(s.ID) > 8 {
+		return "session " + s.ID[:8]
+	}
+	return "session " + s.ID
+}
+
+func waitingNotification(s Session) Notification {
+	name := projectName(s)
+	body := s.WaitingFor
+	if body == "" {
+		body = "Claude is waiting for you."
+	}
+	return Notification{Kind: KindWaiting, SessionID: s.ID, Project: name,
+		Title: name + " needs you", Body: body}
+}
+
+func stillWaitingNotification(s Session, waited time.Duration) Notification {
+	name := projectName(s)
+	body := "Waiting for " + roughDuration(waited)
+	if s.WaitingFor != "" {
+		body += ": " + s.WaitingFor
+	}
+	return Notification{Kind: KindStillWaiting, SessionID: s.ID, Project: name,
+		Title: name + " is still waiting", Body: body}
+}
+
+func doneNotification(s Session, took time.Duration) Notification {
+	name := projectName(s)
+	body := "Finished after " + roughDuration(took)
+	if s.WorkingOn != "" {
+		body += ": " + s.WorkingOn
+	}
+	return Notification{Kind: KindDone, SessionID: s.ID, Project: name,
+		Title: name + " is done", Body: body}
+}
+
+// roughDuration says d the way a person would: "45 s", "2 min", "1 h 5 min".
+func roughDuration(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%d s", int(d.Round(time.Second)/time.Second))
+	case d < time.Hour:
+		return fmt.Sprintf("%d min", int(d/time.Minute))
+	}
+	h, m := int(d/time.Hour), int(d%time.Hour/time.Minute)
+	if m == 0 {
+		return fmt.Sprintf("%d h", h)
+	}
+	return fmt.Sprintf("%d h %d min", h, m)
+}

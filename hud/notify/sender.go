@@ -1,0 +1,95 @@
+package notify
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/gen2brain/beeep"
+)
+
+// Sender shows notifications. Send may block for a while (a D-Bus round
+// trip, or a command when it falls back to one): call it off the event
+// loop.
+type Sender interface {
+	Send(Notification) error
+}
+
+// appName is how the HUD names itself to the notification daemon; beeep's
+// default is "DefaultAppName".
+const appName = "hud"
+
+// Desktop sends notifications to the desktop through beeep: on Linux
+// org.freedesktop.Notifications over D-Bus (then notify-send, then
+// kdialog), on macOS terminal-notifier if installed, else osascript.
+type Desktop struct {
+	icon  any // PNG bytes or a file path; beeep rejects nil
+	sound bool
+	// mu serialises sends: beeep opens a notifier per call, and two
+	// bubbles racing each other arrive in any order.
+	mu sync.Mutex
+}
+
+// NewDesktop returns a Desktop sender. icon is a PNG as []byte or the path
+// of a PNG file; sound plays the system's notification sound with each
+// (on Linux beeep marks such notifications critical, which most daemons
+// keep on screen until dismissed).
+func NewDesktop(icon any, sound bool) (*Desktop, error) {
+	switch v := icon.(type) {
+	case []byte:
+		if len(v) == 0 {
+			return nil, errors.New("notification icon: empty PNG")
+		}
+	case string:
+		if v == "" {
+			return nil, errors.New("notification icon: empty path")
+		}
+	default:
+		return nil, fmt.Errorf("notification icon: want PNG bytes or a path, got %T", icon)
+	}
+	beeep.AppName = appName
+	return &Desktop{icon: icon, sound: sound}, nil
+}
+
+// Send shows n. Text is flattened, bounded and, where the daemon renders
+// markup, escaped.
+func (d *Desktop) Send(n Notification) error {
+	title := plain(n.Title, maxTitle)
+	body := plain(n.Body, maxBody)
+	if bodyIsMarkup {
+		body = escapeMarkup(body)
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	send := beeep.Notify
+	if d.sound {
+		send = beeep.Alert
+	}
+	if err := send(title, body, d.icon); err != nil {
+		return fmt.Errorf("showing the %s notification for %s: %w", n.Kind, n.Project, err)
+	}
+	return nil
+}
+
+// Recorder is a Sender for tests: it keeps what it was given.
+type Recorder struct {
+	mu   sync.Mutex
+	sent []Notification
+	// Err, when set, is returned by every Send (after recording).
+	Err error
+}
+
+// Send records n.
+func (r *Recorder) Send(n Notification) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.sent = append(r.sent, n)
+	return r.Err
+}
+
+// Sent returns a copy of everything sent so far.
+func (r *Recorder) Sent() []Notification {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]Notification(nil), r.sent...)
+}

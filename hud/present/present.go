@@ -1,0 +1,298 @@
+package present
+
+import (
+	"cmp"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/capacitor-hud/hud/assets"
+	"github.com/capacitor-hud/hud/resolver"
+)
+
+// Session is one live Claude Code session, as the resolver found it.
+type Session struct {
+	ID    string
+	State resolver.State
+	// Project is the project directory (the record's project_dir, else its
+	// cwd); its base name labels the session.
+	Project string
+	CWD     string
+	// Since is when the session entered State.
+	Since      time.Time
+	WorkingOn  string
+	WaitingFor string
+	// TmuxPane is the pane Claude runs in ("%3"), when it runs in tmux.
+	TmuxPane string
+	// Doubt says why State cannot be trusted (no lock holder, an unknown
+	// state); empty when it can.
+	Doubt string
+	// ChangesAt is when the resolver's answer for this session changes by
+	// itself (a fresh record without a lock stops counting); zero if never.
+	ChangesAt time.Time
+}
+
+// Input is everything the presenter looks at.
+type Input struct {
+	Sessions []Session
+	Now      time.Time
+	// HooksProblem says what is wrong with our hooks in Claude Code's
+	// settings ("Hooks not installed"); "" when they are in place. With a
+	// problem nothing the tray shows can be trusted, and the menu offers to
+	// install them.
+	HooksProblem string
+	// ShowTitle puts the short summary next to the icon (macOS).
+	ShowTitle bool
+	// MaxRows caps the session rows; the rest are summed up in one row.
+	// Zero means DefaultMaxRows.
+	MaxRows int
+}
+
+// DefaultMaxRows is how many sessions the menu lists one by one.
+const DefaultMaxRows = 10
+
+// View is the tray's whole picture at one moment.
+type View struct {
+	// Icon is an assets icon name; Count the sessions for its badge.
+	Icon  string
+	Count int
+	// Title is the short text beside the icon on macOS ("" hides it).
+	Title   string
+	Tooltip string
+	// Status is a line above the sessions that cannot be clicked ("No
+	// Claude Code sessions"); empty when there is nothing to say.
+	Status string
+	// HooksProblem is Input.HooksProblem: the menu offers to install.
+	HooksProblem string
+	// Rows are the sessions, attention first.
+	Rows []Row
+	// More sums up the sessions beyond MaxRows ("" when none).
+	More string
+	// NextRefresh is when the view changes by itself; zero if never.
+	NextRefresh time.Time
+}
+
+// Row is one session's menu item.
+type Row struct {
+	// Key identifies the session across views (its session id).
+	Key     string
+	Label   string
+	Tooltip string
+	// Focus is what clicking the row brings forward.
+	Focus Focus
+}
+
+// Focus is where a session can be brought forward: its tmux pane, else its
+// project folder.
+type Focus struct {
+	TmuxPane string
+	Dir      string
+}
+
+// shownStates are the states the menu lists and the summary counts, in the
+// order of how much they need the person.
+var shownStates = []resolver.State{resolver.StateWaiting, resolver.StateWorking, resolver.StateCompacting, resolver.StateReady}
+
+// Present computes the view of in.
+func Present(in Input) View {
+	sessions := slices.Clone(in.Sessions)
+	sortByAttention(sessions)
+	maxRows := cmp.Or(in.MaxRows, DefaultMaxRows)
+
+	v := View{Count: len(sessions), HooksProblem: in.HooksProblem}
+	v.Icon = iconFor(sessions, in.HooksProblem == "")
+	summary := summarize(sessions)
+	if in.ShowTitle {
+		v.Title = summary
+	}
+	if len(sessions) == 0 {
+		v.Status = "No Claude Code sessions"
+	}
+
+	names := labelNames(sessions)
+	var next time.Time
+	tooltip := []string{"Claude Code: " + cmp.Or(summary, "no sessions")}
+	if in.HooksProblem != "" {
+		tooltip = append(tooltip, in.HooksProblem+": states may be missing or stale")
+	}
+	for i, s := range sessions {
+		age := in.Now.Sub(s.Since)
+		label := names[i] + " — " + stateText(s.State) + " " + FormatAge(age)
+		if detail := detailOf(s); detail != "" {
+			label += " — " + detail
+		}
+		if s.Doubt != "" {
+			label += " (unsure: " + s.Doubt + ")"
+		}
+		if i < maxRows {
+			v.Rows = append(v.Rows, Row{
+				Key:     s.ID,
+				Label:   label,
+				Tooltip: rowTooltip(s),
+				Focus:   Focus{TmuxPane: s.TmuxPane, Dir: cmp.Or(s.CWD, s.Project)},
+			})
+			tooltip = append(tooltip, label)
+		}
+		next = earliest(next, in.Now.Add(UntilAgeLabelChanges(age)))
+		if s.ChangesAt.After(in.Now) {
+			next = earliest(next, s.ChangesAt)
+		}
+	}
+	if extra := len(sessions) - maxRows; extra > 0 {
+		v.More = fmt.Sprintf("%d more — run 'hud status' to see all", extra)
+		tooltip = append(tooltip, fmt.Sprintf("and %d more", extra))
+	}
+	v.Tooltip = strings.Join(tooltip, "\n")
+	v.NextRefresh = next
+	return v
+}
+
+// sortByAttention orders sessions as the menu lists them: the most urgent
+// state first, then the longest in it, then by project and id so the order
+// never flickers between two equal sessions.
+func sortByAttention(sessions []Session) {
+	slices.SortStableFunc(sessions, func(a, b Session) int {
+		return cmp.Or(
+			cmp.Compare(b.State.Attention(), a.State.Attention()),
+			a.Since.Compare(b.Since),
+			cmp.Compare(baseName(a.Project), baseName(b.Project)),
+			cmp.Compare(a.ID, b.ID),
+		)
+	})
+}
+
+// iconFor picks the icon: unsure when the hooks are missing or the session
+// that decides the picture cannot be trusted, else the state of the session
+// that needs the person most, idle when none is live.
+func iconFor(sorted []Session, hooksInstalled bool) string {
+	switch {
+	case !hooksInstalled:
+		return assets.IconUnsure
+	case len(sorted) == 0:
+		return assets.IconIdle
+	}
+	top := sorted[0]
+	if top.Doubt != "" || !top.State.Valid() || top.State == resolver.StateIdle {
+		return assets.IconUnsure
+	}
+	return string(top.State)
+}
+
+// summarize counts the sessions per state, attention first:
+// "1 waiting · 2 working".
+func summarize(sessions []Session) string {
+	var parts []string
+	for _, st := range shownStates {
+		n := 0
+		for _, s := range sessions {
+			if s.State == st {
+				n++
+			}
+		}
+		if n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, st))
+		}
+	}
+	if other := len(sessions) - countShown(sessions); other > 0 {
+		parts = append(parts, fmt.Sprintf("%d unknown", other))
+	}
+	return strings.Join(parts, " · ")
+}
+
+func countShown(sessions []Session) int {
+	n := 0
+	for _, s := range sessions {
+		if slices.Contains(shownStates, s.State) {
+			n++
+		}
+	}
+	return n
+}
+
+// stateText is the state as the menu says it.
+func stateText(s resolver.State) string {
+	if slices.Contains(shownStates, s) {
+		return string(s)
+	}
+	return "state unknown"
+}
+
+// detailOf is what the session works on or waits for.
+func detailOf(s Session) string {
+	switch s.State {
+	case resolver.StateWaiting:
+		return oneLine(s.WaitingFor, 60)
+	case resolver.StateWorking:
+		if s.WorkingOn != "" {
+			return `"` + oneLine(s.WorkingOn, 60) + `"`
+		}
+	}
+	return ""
+}
+
+func rowTooltip(s Session) string {
+	lines := []string{cmp.Or(s.CWD, s.Project)}
+	if s.WorkingOn != "" {
+		lines = append(lines, "Prompt: "+oneLine(s.WorkingOn, 200))
+	}
+	if s.TmuxPane != "" {
+		lines = append(lines, "Click to switch to tmux pane "+s.TmuxPane)
+	} else {
+		lines = append(lines, "Click to open the project folder")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// labelNames names each session by its project's base name; sessions of
+// the same project get " (2)", " (3)"… in menu order.
+func labelNames(sorted []Session) []string {
+	names := make([]string, len(sorted))
+	seen := map[string]int{}
+	for i, s := range sorted {
+		name := cmp.Or(baseName(s.Project), baseName(s.CWD), "session "+shortID(s.ID))
+		seen[name]++
+		if n := seen[name]; n > 1 {
+			name = fmt.Sprintf("%s (%d)", name, n)
+		}
+		names[i] = name
+	}
+	return names
+}
+
+func baseName(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	b := filepath.Base(dir)
+	if b == "." || b == string(filepath.Separator) {
+		return dir
+	}
+	return b
+}
+
+func shortID(id string) string {
+	if len(id) > 8 {
+		return id[:8]
+	}
+	return id
+}
+
+// oneLine flattens s to one line of at most max runes, so a multi-line
+// prompt cannot stretch a menu item.
+func oneLine(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if len(r) > max {
+		return string(r[:max-1]) + "…"
+	}
+	return s
+}
+
+func earliest(a, b time.Time) time.Time {
+	if a.IsZero() || b.Before(a) {
+		return b
+	}
+	return a
+}

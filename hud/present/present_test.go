@@ -1,0 +1,199 @@
+package present
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/capacitor-hud/hud/assets"
+	"github.com/capacitor-hud/hud/resolver"
+)
+
+var now = time.Date(2026, 11, 22, 6, 0, 0, 0, time.UTC)
+
+func session(id, project string, st resolver.State, age time.Duration) Session {
+	return Session{ID: id, State: st, Project: "/home/dev/" + project, CWD: "/home/dev/" + project, Since: now.Add(-age)}
+}
+
+func TestPresent(t *testing.T) {
+	waitingAPI := session("s1", "api", resolver.StateWaiting, 2*time.Minute+5*time.Second)
+	waitingAPI.WaitingFor = "Bash: npm test"
+	waitingAPI.TmuxPane = "%3"
+	workingWeb := session("s2", "web", resolver.StateWorking, 42*time.Second)
+	workingWeb.WorkingOn = "fix the login form\nand the tests"
+	ready := session("s3", "docs", resolver.StateReady, 65*time.Minute)
+	compacting := session("s4", "api", resolver.StateCompacting, 3*time.Second)
+	doubtful := session("s5", "cli", resolver.StateWorking, time.Minute)
+	doubtful.Doubt = "no lock holder"
+	doubtful.ChangesAt = now.Add(12 * time.Second)
+
+	tests := []struct {
+		name      string
+		in        Input
+		icon      string
+		title     string
+		status    string
+		rows      []string
+		next      time.Duration // from now; 0 = never
+		install   string
+		tooltipHa string // a line the tooltip must hold
+	}{
+		{
+			name: "nothing live", in: Input{ShowTitle: true},
+			icon: assets.IconIdle, status: "No Claude Code sessions", tooltipHa: "Claude Code: no sessions",
+		},
+		{
+			name: "hooks missing, nothing live", in: Input{ShowTitle: true, HooksProblem: "Hooks not installed"},
+			icon: assets.IconUnsure, status: "No Claude Code sessions", install: "Hooks not installed",
+			tooltipHa: "Hooks not installed: states may be missing or stale",
+		},
+		{
+			name: "attention first",
+			in:   Input{ShowTitle: true, Sessions: []Session{ready, workingWeb, compacting, waitingAPI}},
+			icon: assets.IconWaiting, title: "1 waiting · 1 working · 1 compacting · 1 ready",
+			rows: []string{
+				"api — waiting 2m — Bash: npm test",
+				`web — working 40s — "fix the login form and the tests"`,
+				"api (2) — compacting now",
+				"docs — ready 1h05m",
+			},
+			next:      7 * time.Second, // compacting "now" becomes "10s"
+			tooltipHa: "api — waiting 2m — Bash: npm test",
+		},
+		{
+			name: "title off", in: Input{Sessions: []Session{ready}},
+			icon: assets.IconReady, rows: []string{"docs — ready 1h05m"}, next: time.Minute,
+			tooltipHa: "Claude Code: 1 ready",
+		},
+		{
+			name: "the deciding session is doubtful",
+			in:   Input{ShowTitle: true, Sessions: []Session{ready, doubtful}},
+			icon: assets.IconUnsure, title: "1 working · 1 ready",
+			rows: []string{"cli — working 1m (unsure: no lock holder)", "docs — ready 1h05m"},
+			next: 12 * time.Second, // the fresh record expires before any label moves
+		},
+		{
+			name: "waiting outranks a doubtful working session",
+			in:   Input{Sessions: []Session{doubtful, waitingAPI}},
+			icon: assets.IconWaiting,
+			rows: []string{"api — waiting 2m — Bash: npm test", "cli — working 1m (unsure: no lock holder)"},
+			next: 12 * time.Second,
+		},
+		{
+			name: "unknown state is unsure, never hidden",
+			in:   Input{ShowTitle: true, Sessions: []Session{session("s9", "x", "sleeping", 0)}},
+			icon: assets.IconUnsure, title: "1 unknown", rows: []string{"x — state unknown now"}, next: 10 * time.Second,
+		},
+		{
+			name: "hooks missing overrides a live state",
+			in:   Input{HooksProblem: "Hook binary missing: /x", Sessions: []Session{waitingAPI}},
+			icon: assets.IconUnsure, install: "Hook binary missing: /x", rows: []string{"api — waiting 2m — Bash: npm test"}, next: 55 * time.Second,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.in.Now = now
+			v := Present(tt.in)
+			if v.Icon != tt.icon {
+				t.Errorf("icon = %q, want %q", v.Icon, tt.icon)
+			}
+			if v.Count != len(tt.in.Sessions) {
+				t.Errorf("count = %d, want %d", v.Count, len(tt.in.Sessions))
+			}
+			if v.Title != tt.title {
+				t.Errorf("title = %q, want %q", v.Title, tt.title)
+			}
+			if v.Status != tt.status {
+				t.Errorf("status = %q, want %q", v.Status, tt.status)
+			}
+			if v.HooksProblem != tt.install {
+				t.Errorf("install hooks = %v, want %v", v.HooksProblem, tt.install)
+			}
+			var labels []string
+			for _, r := range v.Rows {
+				labels = append(labels, r.Label)
+			}
+			if strings.Join(labels, "\n") != strings.Join(tt.rows, "\n") {
+				t.Errorf("rows:\n%s\nwant:\n%s", strings.Join(labels, "\n"), strings.Join(tt.rows, "\n"))
+			}
+			var next time.Duration
+			if !v.NextRefresh.IsZero() {
+				next = v.NextRefresh.Sub(now)
+			}
+			if next != tt.next {
+				t.Errorf("next refresh in %v, want %v", next, tt.next)
+			}
+			if tt.tooltipHa != "" && !strings.Contains(v.Tooltip, tt.tooltipHa) {
+				t.Errorf("tooltip %q lacks %q", v.Tooltip, tt.tooltipHa)
+			}
+		})
+	}
+}
+
+func TestRowsCarryFocusAndKey(t *testing.T) {
+	s := session("abc", "api", resolver.StateReady, time.Minute)
+	s.TmuxPane = "%7"
+	s.CWD = "/home/dev/api/src"
+	v := Present(Input{Now: now, Sessions: []Session{s}})
+	want := Row{Key: "abc", Focus: Focus{TmuxPane: "%7", Dir: "/home/dev/api/src"}}
+	if got := v.Rows[0]; got.Key != want.Key || got.Focus != want.Focus {
+		t.Errorf("row = %+v, want key and focus of %+v", got, want)
+	}
+	if !strings.Contains(v.Rows[0].Tooltip, "tmux pane %7") {
+		t.Errorf("tooltip %q does not say what a click does", v.Rows[0].Tooltip)
+	}
+}
+
+func TestMoreThanMaxRows(t *testing.T) {
+	var sessions []Session
+	for i := range 13 {
+		sessions = append(sessions, session(fmt.Sprint(i), fmt.Sprintf("p%02d", i), resolver.StateReady, time.Hour))
+	}
+	v := Present(Input{Now: now, Sessions: sessions, MaxRows: 10})
+	if len(v.Rows) != 10 || v.More != "3 more — run 'hud status' to see all" || v.Count != 13 {
+		t.Errorf("rows %d, more %q, count %d", len(v.Rows), v.More, v.Count)
+	}
+}
+
+func TestLongPromptIsCut(t *testing.T) {
+	s := session("s", "api", resolver.StateWorking, 0)
+	s.WorkingOn = strings.Repeat("é", 200)
+	label := Present(Input{Now: now, Sessions: []Session{s}}).Rows[0].Label
+	if n := len([]rune(label)); n > 100 {
+		t.Errorf("label has %d runes: %q", n, label)
+	}
+}
+
+func TestFormatAge(t *testing.T) {
+	tests := []struct {
+		age   time.Duration
+		label string
+		next  time.Duration
+	}{
+		{0, "now", 10 * time.Second},
+		{9999 * time.Millisecond, "now", time.Millisecond},
+		{10 * time.Second, "10s", 10 * time.Second},
+		{59 * time.Second, "50s", time.Second},
+		{time.Minute, "1m", time.Minute},
+		{59*time.Minute + 30*time.Second, "59m", 30 * time.Second},
+		{time.Hour + 5*time.Minute, "1h05m", time.Minute},
+		{26 * time.Hour, "1d2h", time.Hour},
+		{-3 * time.Second, "now", 3 * time.Second},
+	}
+	for _, tt := range tests {
+		if got := FormatAge(tt.age); got != tt.label {
+			t.Errorf("FormatAge(%v) = %q, want %q", tt.age, got, tt.label)
+		}
+		if got := UntilAgeLabelChanges(tt.age); got != tt.next {
+			t.Errorf("UntilAgeLabelChanges(%v) = %v, want %v", tt.age, got, tt.next)
+		}
+		// The label must really change at the announced moment, and not before.
+		if tt.age >= 0 {
+			at := tt.age + UntilAgeLabelChanges(tt.age)
+			if FormatAge(at) == FormatAge(tt.age) || FormatAge(at-time.Millisecond) != FormatAge(tt.age) {
+				t.Errorf("label of %v changes elsewhere than at %v", tt.age, at)
+			}
+		}
+	}
+}

@@ -1,0 +1,66 @@
+package safefile
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+func TestWriteFileReplacesAndSetsMode(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sub", "f.json")
+	for _, content := range []string{"one", "two"} {
+		if err := WriteFile(path, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(path)
+		if err != nil || string(got) != content {
+			t.Fatalf("read %q, %v; want %q", got, err, content)
+		}
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode %v, want 0600", fi.Mode().Perm())
+	}
+	entries, _ := os.ReadDir(filepath.Dir(path))
+	if len(entries) != 1 {
+		t.Errorf("temp files left behind: %v", entries)
+	}
+}
+
+func TestWriteFileIntoReadOnlyDirFailsCleanly(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root ignores directory permissions")
+	}
+	dir := t.TempDir()
+	os.Chmod(dir, 0o500)
+	defer os.Chmod(dir, 0o700)
+	if err := WriteFile(filepath.Join(dir, "f"), []byte("x"), 0o600); err == nil {
+		t.Fatal("want an error writing into a read-only directory")
+	}
+}
+
+func TestLockExcludesAndTimesOut(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "x.lock")
+	unlock, err := Lock(path, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	if _, err := Lock(path, 50*time.Millisecond); !errors.Is(err, ErrLockTimeout) {
+		t.Fatalf("second lock: %v, want ErrLockTimeout", err)
+	}
+	if waited := time.Since(start); waited < 50*time.Millisecond {
+		t.Errorf("gave up after %v, before the timeout", waited)
+	}
+	unlock()
+	unlock2, err := Lock(path, 50*time.Millisecond)
+	if err != nil {
+		t.Fatalf("lock after release: %v", err)
+	}
+	unlock2()
+}

@@ -1,0 +1,95 @@
+package status
+
+import (
+	"encoding/json"
+	"io"
+
+	"github.com/capacitor-hud/hud/resolver"
+)
+
+// jsonView is the document `hud status --json` prints. Every field is
+// always present, so scripts need not guess.
+type jsonView struct {
+	State    resolver.State `json:"state"`
+	Sessions []jsonSession  `json:"sessions"`
+}
+
+type jsonSession struct {
+	SessionID  string             `json:"session_id"`
+	State      resolver.State     `json:"state"`
+	CWD        string             `json:"cwd"`
+	ProjectDir string             `json:"project_dir"`
+	Project    string             `json:"project"`
+	WorkingOn  string             `json:"working_on"`
+	WaitingFor string             `json:"waiting_for"`
+	PID        *int               `json:"pid"` // null when unknown
+	Since      resolver.Timestamp `json:"since"`
+	UpdatedAt  resolver.Timestamp `json:"updated_at"`
+	Source     resolver.Source    `json:"source"`
+}
+
+func toJSON(s *Session) jsonSession {
+	j := jsonSession{
+		SessionID:  s.SessionID,
+		State:      s.State,
+		CWD:        s.CWD,
+		ProjectDir: s.ProjectDir,
+		Project:    s.Project,
+		WorkingOn:  s.WorkingOn,
+		WaitingFor: s.WaitingFor,
+		Since:      resolver.At(s.Since),
+		UpdatedAt:  resolver.At(s.UpdatedAt),
+		Source:     s.Source,
+	}
+	if s.PID != 0 {
+		pid := s.PID
+		j.PID = &pid
+	}
+	return j
+}
+
+// WriteJSON prints {"state": <aggregate>, "sessions": [...]}.
+func WriteJSON(w io.Writer, v *View) error {
+	doc := jsonView{State: v.State, Sessions: make([]jsonSession, 0, len(v.Sessions))}
+	for i := range v.Sessions {
+		doc.Sessions = append(doc.Sessions, toJSON(&v.Sessions[i]))
+	}
+	return encode(w, doc)
+}
+
+type jsonProject struct {
+	Project  string        `json:"project"`
+	Resolved *jsonResolved `json:"resolved"`
+}
+
+type jsonResolved struct {
+	State      resolver.State `json:"state"`
+	IsFromLock bool           `json:"is_from_lock"`
+	SessionID  string         `json:"session_id"`
+	CWD        string         `json:"cwd"`
+	Match      string         `json:"match"`
+}
+
+// WriteProjectJSON prints {"project": PATH, "resolved": null} or
+// {"project": PATH, "resolved": {"state", "is_from_lock", "session_id",
+// "cwd", "match"}}.
+func WriteProjectJSON(w io.Writer, p *ProjectView) error {
+	doc := jsonProject{Project: p.Project}
+	if r := p.Resolved; r != nil {
+		doc.Resolved = &jsonResolved{
+			State:      r.State,
+			IsFromLock: r.IsFromLock,
+			SessionID:  r.SessionID,
+			CWD:        r.CWD,
+			Match:      r.Match.String(),
+		}
+	}
+	return encode(w, doc)
+}
+
+func encode(w io.Writer, doc any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(doc)
+}

@@ -1,0 +1,108 @@
+package status
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// NoSessions is what the text format prints when nothing is live.
+const NoSessions = "no Claude Code sessions"
+
+// WriteText prints one aligned line per session, attention first:
+//
+//	api  waiting 2m   Bash: npm test
+//	web  working 40s  "fix the login form"
+func WriteText(w io.Writer, v *View) error {
+	bw := bufio.NewWriter(w)
+	if len(v.Sessions) == 0 {
+		fmt.Fprintln(bw, NoSessions)
+		return bw.Flush()
+	}
+	rows := make([][4]string, len(v.Sessions))
+	for i := range v.Sessions {
+		rows[i] = textRow(&v.Sessions[i], v.Now)
+	}
+	writeRows(bw, rows)
+	return bw.Flush()
+}
+
+// WriteProjectText prints the session that decides the project's state, as
+// a WriteText line followed by how it was found, or says there is none.
+func WriteProjectText(w io.Writer, p *ProjectView) error {
+	bw := bufio.NewWriter(w)
+	if p.Resolved == nil {
+		fmt.Fprintf(bw, "no Claude Code session in %s\n", p.Project)
+		return bw.Flush()
+	}
+	r := p.Resolved
+	row := textRow(&r.Session, p.Now)
+	how := "fresh record, no lock yet"
+	if r.IsFromLock {
+		how = "lock"
+	}
+	row[3] = strings.TrimSpace(row[3] + "  (" + how + ", " + r.Match.String() + " match)")
+	writeRows(bw, [][4]string{row})
+	return bw.Flush()
+}
+
+// textRow is one session's columns: project, state, age, detail.
+func textRow(s *Session, now time.Time) [4]string {
+	name := s.Project
+	if name == "" {
+		name = s.SessionID
+	}
+	return [4]string{name, string(s.State), Age(now.Sub(s.Since)), detail(s)}
+}
+
+// detail says what the session is about: what it waits for when waiting,
+// else the prompt it works (or last worked) on.
+func detail(s *Session) string {
+	if s.WaitingFor != "" {
+		return s.WaitingFor
+	}
+	if s.WorkingOn != "" {
+		return `"` + s.WorkingOn + `"`
+	}
+	return ""
+}
+
+// writeRows aligns the columns: two spaces between name, "state age" and
+// detail, as a person scans them.
+func writeRows(w io.Writer, rows [][4]string) {
+	var width [3]int
+	for _, r := range rows {
+		for i := range width {
+			width[i] = max(width[i], utf8.RuneCountInString(r[i]))
+		}
+	}
+	for _, r := range rows {
+		line := pad(r[0], width[0]) + "  " + pad(r[1], width[1]) + " " + pad(r[2], width[2]) + "  " + r[3]
+		fmt.Fprintln(w, strings.TrimRight(line, " "))
+	}
+}
+
+func pad(s string, width int) string {
+	return s + strings.Repeat(" ", max(0, width-utf8.RuneCountInString(s)))
+}
+
+// Age renders a duration the way a person says it: 40s, 2m, 1h5m, 3d.
+// Negative durations (a clock that stepped back) read as 0s.
+func Age(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", max(0, int(d/time.Second)))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d/time.Minute))
+	case d < 24*time.Hour:
+		h, m := int(d/time.Hour), int(d%time.Hour/time.Minute)
+		if m == 0 {
+			return fmt.Sprintf("%dh", h)
+		}
+		return fmt.Sprintf("%dh%dm", h, m)
+	}
+	return fmt.Sprintf("%dd", int(d/(24*time.Hour)))
+}

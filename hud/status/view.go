@@ -1,0 +1,112 @@
+package status
+
+import (
+	"path/filepath"
+	"time"
+
+	"github.com/capacitor-hud/hud/resolver"
+)
+
+// View is everything a format may show: the aggregate state and one entry
+// per live session, the ones that need the person most first.
+type View struct {
+	// State sums the sessions up: waiting > working > compacting > ready,
+	// idle when none is live.
+	State    resolver.State
+	Sessions []Session
+	// Now is when the view was built; formats measure ages from it.
+	Now time.Time
+}
+
+// Session is one live session as a person reads it.
+type Session struct {
+	SessionID string
+	State     resolver.State
+	CWD       string
+	// ProjectDir is the project's root (the record's project_dir, else its
+	// cwd); Project is its last element, the name a person knows it by.
+	ProjectDir string
+	Project    string
+	// WorkingOn is the first line of the last prompt.
+	WorkingOn string
+	// WaitingFor says what a waiting session needs ("Bash: npm test");
+	// empty unless State is waiting.
+	WaitingFor string
+	// PID is the Claude process, 0 when unknown.
+	PID int
+	// Since is when State began; UpdatedAt is the last event.
+	Since     time.Time
+	UpdatedAt time.Time
+	Source    resolver.Source
+}
+
+// New builds the view of sessions (as resolver.ResolveAll returns them,
+// in that order) at now.
+func New(sessions []resolver.Session, now time.Time) *View {
+	v := &View{State: resolver.Aggregate(sessions), Now: now, Sessions: []Session{}}
+	for i := range sessions {
+		v.Sessions = append(v.Sessions, newSession(&sessions[i]))
+	}
+	return v
+}
+
+func newSession(s *resolver.Session) Session {
+	out := Session{
+		SessionID: s.SessionID,
+		State:     s.State,
+		CWD:       s.CWD,
+		PID:       s.PID,
+		Since:     s.Since,
+		UpdatedAt: s.UpdatedAt(),
+		Source:    s.Source,
+	}
+	if rec := s.Record; rec != nil {
+		out.ProjectDir = rec.Project()
+		out.WorkingOn = rec.WorkingOn
+		if s.State == resolver.StateWaiting {
+			out.WaitingFor = rec.WaitingFor
+		}
+	} else {
+		out.ProjectDir = s.CWD
+	}
+	if out.WaitingFor == "" && s.State == resolver.StateWaiting && s.Opinion != nil {
+		out.WaitingFor = s.Opinion.WaitingFor
+	}
+	out.Project = projectName(out.ProjectDir)
+	return out
+}
+
+// projectName is the last element of dir ("/" for the root itself).
+func projectName(dir string) string {
+	if dir == "" {
+		return ""
+	}
+	return filepath.Base(dir)
+}
+
+// ProjectView answers `hud status --project PATH`: the seed's
+// resolve_state for one path.
+type ProjectView struct {
+	Project string
+	// Resolved is nil when no session is active at or under Project.
+	Resolved *Resolved
+	Now      time.Time
+}
+
+// Resolved is a resolution as `hud status --project` shows it.
+type Resolved struct {
+	Session
+	IsFromLock bool
+	// Match is how the session's cwd relates to the project: exact,
+	// child or parent.
+	Match resolver.Match
+}
+
+// NewProject builds the view of the resolution of project (ok false: none).
+func NewProject(project string, res resolver.Resolution, ok bool, now time.Time) *ProjectView {
+	p := &ProjectView{Project: project, Now: now}
+	if ok {
+		p.Resolved = &Resolved{Session: newSession(&res.Session), IsFromLock: res.IsFromLock, Match: res.Match}
+	}
+	return p
+}

@@ -1,0 +1,204 @@
+package watch
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/capacitor-hud/hud/resolver"
+)
+
+// Change says which inputs may have changed since the last Change. Several
+// bits may be set at once; the receiver re-reads what they name.
+type Change struct {
+	// Store: sessions.json was replaced or written.
+	Store bool
+	// Locks: a lock directory (<12hex>-<pid>.lock) appeared or went away.
+	Locks bool
+	// ClaudeSessions: one of Claude Code's <pid>.json files changed.
+	ClaudeSessions bool
+	// Config: the settings file changed (only with Options.ConfigPath).
+	Config bool
+	// Rescan: events may have been lost; re-read everything.
+	Rescan bool
+}
+
+// Any reports whether c names anything at all.
+func (c Change) Any() bool {
+	return c.Store || c.Locks || c.ClaudeSessions || c.Config || c.Rescan
+}
+
+// merge adds the bits of o to c.
+func (c *Change) merge(o Change) {
+	c.Store = c.Store || o.Store
+	c.Locks = c.Locks || o.Locks
+	c.ClaudeSessions = c.ClaudeSessions || o.ClaudeSessions
+	c.Config = c.Config || o.Config
+	c.Rescan = c.Rescan || o.Rescan
+}
+
+// Defaults for Options.
+const (
+	// DefaultQuiet is the trailing debounce. The hook's write is a burst
+	// of events well under a millisecond apart; 5 ms of quiet closes it
+	// while leaving most of the 20 ms budget to resolve and draw.
+	DefaultQuiet = 5 * time.Millisecond
+	// DefaultMaxDelay bounds how long a steady stream of events can hold a
+	// Change back.
+	DefaultMaxDelay = 25 * time.Millisecond
+)
+
+// Options configures a Watcher.
+type Options struct {
+	// Layout names the store and lock directories.
+	Layout resolver.Layout
+	// ConfigPath, if set, is the settings file; its directory is watched
+	// too and changes to the file come as Change.Config. The directory is
+	// created (0700) if missing.
+	ConfigPath string
+	// Quiet is the trailing debounce; 0 means DefaultQuiet.
+	Quiet time.Duration
+	// MaxDelay bounds the delay from the first event of a burst to its
+	// Change; 0 means DefaultMaxDelay.
+	MaxDelay time.Duration
+	// Logf reports watcher errors and recoveries; nil discards them.
+	Logf func(format string, args ...any)
+}
+
+// Watcher delivers Changes on a channel until closed.
+type Watcher struct {
+	opts    Options
+	fsw     *fsnotify.Watcher
+	dirs    []watchedDir
+	changes chan Change
+	done    chan struct{}
+	wg      sync.WaitGroup
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// watchedDir is one directory the Watcher watches and how it names the
+// files it cares about.
+type watchedDir struct {
+	path     string
+	classify func(name string, op fsnotify.Op) Change
+}
+
+// New creates the watched directories if they are missing (0700; fsnotify
+// can only watch what exists), starts watching and returns the Watcher.
+// The first Change comes only after something changes: read the initial
+// state yourself after New returns, so nothing written in between is
+// missed.
+func New(opts Options) (*Watcher, error) {
+	w, err := newWatcher(opts)
+	if err != nil {
+		return nil, err
+	}
+	w.start(w.fsw.Events, w.fsw.Errors)
+	return w, nil
+}
+
+// newWatcher sets up the directories and the fsnotify watcher without
+// starting the loop; tests start it on channels of their own.
+func newWatcher(opts Options) (*Watcher, error) {
+	if opts.Quiet <= 0 {
+		opts.Quiet = DefaultQuiet
+	}
+	if opts.MaxDelay <= 0 {
+		opts.MaxDelay = DefaultMaxDelay
+	}
+	if opts.MaxDelay < opts.Quiet {
+		opts.MaxDelay = opts.Quiet
+	}
+	if opts.Logf == nil {
+		opts.Logf = func(string, ...any) {}
+	}
+	dirs := []watchedDir{
+		{path: opts.Layout.StoreDir(), classify: classifyStoreDir},
+		{path: opts.Layout.LockDir(), classify: classifyLockDir},
+	}
+	if opts.ConfigPath != "" {
+		base := filepath.Base(opts.ConfigPath)
+		dirs = append(dirs, watchedDir{path: filepath.Dir(opts.ConfigPath),
+			classify: func(name string, op fsnotify.Op) Change { return classifyConfigDir(base, name, op) }})
+	}
+	fsw, err := fsnotify.NewWatcher()
+	if err != nil {
+		return nil, fmt.Errorf("starting the file watcher: %w", err)
+	}
+	w := &Watcher{
+		opts:    opts,
+		fsw:     fsw,
+		dirs:    dirs,
+		changes: make(chan Change),
+		done:    make(chan struct{}),
+	}
+	for _, d := range dirs {
+		if err := w.addDir(d.path); err != nil {
+			fsw.Close()
+			return nil, err
+		}
+	}
+	return w, nil
+}
+
+// start runs the loop on the given event and error streams.
+func (w *Watcher) start(events <-chan fsnotify.Event, errs <-chan error) {
+	w.wg.Add(1)
+	go w.loop(events, errs)
+}
+
+// Changes delivers coalesced Changes. It is unbuffered: while the receiver
+// is busy, new events merge into the pending Change, so nothing is lost
+// and the watcher never blocks the kernel queue. Closed by Close.
+func (w *Watcher) Changes() <-chan Change { return w.changes }
+
+// Close stops watching and closes the Changes channel. It is safe to call
+// more than once and from any goroutine.
+func (w *Watcher) Close() error {
+	w.closeOnce.Do(func() {
+		close(w.done)
+		w.closeErr = w.fsw.Close()
+		w.wg.Wait()
+	})
+	return w.closeErr
+}
+
+// addDir creates dir if needed and watches it.
+func (w *Watcher) addDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("creating %s to watch it: %w", dir, err)
+	}
+	if err := w.fsw.Add(dir); err != nil {
+		return fmt.Errorf("watching %s: %w", dir, err)
+	}
+	return nil
+}
+
+// rewatch makes sure every directory exists and is watched, after an error
+// or after one was removed. fsnotify drops the watch of a removed
+// directory; a recreated one needs a new Add.
+func (w *Watcher) rewatch() {
+	watched := make(map[string]bool)
+	for _, p := range w.fsw.WatchList() {
+		watched[p] = true
+	}
+	for _, d := range w.dirs {
+		if watched[d.path] {
+			if _, err := os.Stat(d.path); err == nil {
+				continue
+			}
+			// Watched but gone: the removal event has not been handled yet.
+			_ = w.fsw.Remove(d.path)
+		}
+		if err := w.addDir(d.path); err != nil && !errors.Is(err, fsnotify.ErrClosed) {
+			w.opts.Logf("watch: %v", err)
+		}
+	}
+}

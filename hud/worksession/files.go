@@ -1,0 +1,117 @@
+package worksession
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/capacitor-hud/hud/hud/safefile"
+	"github.com/capacitor-hud/hud/resolver"
+)
+
+// lockTimeout bounds the wait for the lock; the hook must never hang.
+const lockTimeout = 2 * time.Second
+
+// ErrNoSession is returned when the project has no session running.
+var ErrNoSession = errors.New("no work session is running in this project")
+
+// ErrSessionExists is returned by Create when a session already runs.
+var ErrSessionExists = errors.New("a work session is already running in this project")
+
+// Path is <project>/.claude/session-state.json.
+func Path(project string) string {
+	return filepath.Join(project, ".claude", "session-state.json")
+}
+
+// Files reads and writes the session files of every project. One lock,
+// ~/.claude/hud-work-session.lock, serialises the writers (the hooks of
+// every session and the CLI), so nothing is left in the projects but the
+// state file itself.
+type Files struct {
+	Layout resolver.Layout
+}
+
+// LockPath is the writers' flock file.
+func (f Files) LockPath() string { return filepath.Join(f.Layout.ClaudeDir(), "hud-work-session.lock") }
+
+// Load reads the project's session; ErrNoSession when there is none.
+func Load(project string) (*State, error) {
+	data, err := os.ReadFile(Path(project))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, ErrNoSession
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading work session: %w", err)
+	}
+	s, err := Decode(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", Path(project), err)
+	}
+	return s, nil
+}
+
+// Create writes a new session; ErrSessionExists if one runs already.
+func (f Files) Create(project string, s *State) error {
+	return f.locked(func() error {
+		if _, err := os.Lstat(Path(project)); err == nil {
+			return ErrSessionExists
+		}
+		return save(project, s)
+	})
+}
+
+// Update loads the project's session, runs fn and saves the result. A
+// file that does not parse is left as it is, and reported.
+func (f Files) Update(project string, fn func(*State) error) error {
+	return f.locked(func() error {
+		s, err := Load(project)
+		if err != nil {
+			return err
+		}
+		before := string(s.Encode())
+		if err := fn(s); err != nil {
+			return err
+		}
+		if string(s.Encode()) == before {
+			return nil
+		}
+		return save(project, s)
+	})
+}
+
+// Remove deletes the project's session and returns what it held (nil if
+// the file did not parse: stop removes it anyway).
+func (f Files) Remove(project string) (*State, error) {
+	var s *State
+	err := f.locked(func() error {
+		var err error
+		s, err = Load(project)
+		if errors.Is(err, ErrNoSession) {
+			return err
+		}
+		if rmErr := os.Remove(Path(project)); rmErr != nil && !errors.Is(rmErr, fs.ErrNotExist) {
+			return fmt.Errorf("removing work session: %w", rmErr)
+		}
+		return nil
+	})
+	return s, err
+}
+
+func (f Files) locked(fn func() error) error {
+	unlock, err := safefile.Lock(f.LockPath(), lockTimeout)
+	if err != nil {
+		return fmt.Errorf("work session: %w", err)
+	}
+	defer unlock()
+	return fn()
+}
+
+func save(project string, s *State) error {
+	if err := safefile.WriteFile(Path(project), s.Encode(), 0o644); err != nil {
+		return fmt.Errorf("saving work session: %w", err)
+	}
+	return nil
+}

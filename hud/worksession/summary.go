@@ -1,0 +1,60 @@
+package worksession
+
+import (
+	"fmt"
+	"path/filepath"
+	"time"
+)
+
+// Summary is a running session as the tray shows it.
+type Summary struct {
+	Project string
+	State   *State
+	// Working is the working time now, climbing between hook events.
+	Working time.Duration
+}
+
+// Summarize reads the sessions of the given projects (the tray passes the
+// project directories of the live Claude sessions) and returns those that
+// run, in the order given. Projects without a session, or whose file does
+// not parse, are left out; errors other than "no session" go to logf.
+func Summarize(projects []string, now time.Time, set Settings, logf func(string, ...any)) []Summary {
+	var out []Summary
+	seen := map[string]bool{}
+	for _, p := range projects {
+		if p == "" || seen[p] {
+			continue
+		}
+		seen[p] = true
+		s, err := Load(p)
+		if err != nil {
+			if err != ErrNoSession && logf != nil {
+				logf("work session: %v", err)
+			}
+			continue
+		}
+		out = append(out, Summary{Project: p, State: s, Working: s.Working(now, set)})
+	}
+	return out
+}
+
+// Line is the menu row: "api · 42 min of work", "api · paused (lunch) ·
+// 42 min of work", "api · timed out at 90 min — take a break".
+func (sum Summary) Line() string {
+	name := sum.State.Scope
+	if name == "" {
+		name = filepath.Base(sum.Project)
+	}
+	work := fmt.Sprintf("%d min of work", int(sum.Working/time.Minute))
+	switch {
+	case sum.State.TimedOut():
+		return fmt.Sprintf("%s · timed out at %d min — take a break", name, int(sum.Working/time.Minute))
+	case sum.State.Status == Paused:
+		reason := "paused"
+		if p, ok := sum.State.OpenPause(); ok && p.Reason != "" {
+			reason = "paused (" + p.Reason + ")"
+		}
+		return fmt.Sprintf("%s · %s · %s", name, reason, work)
+	}
+	return name + " · " + work
+}

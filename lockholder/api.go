@@ -1,0 +1,197 @@
+package lockholder
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/capacitor-hud/hud/resolver"
+)
+
+// Ensure makes sure a detached holder keeps a lock for the Claude process
+// claude, whose session sessionID runs in path (already normalized with
+// resolver.NormalizePath). It returns quickly and never waits for the
+// holder. When the process already has a lock it only brings the lock's
+// session id up to date (after /clear a new session runs in the same
+// process) and starts a new holder if the old one died.
+// holderExe is the executable to start in hold mode (normally the hook's own
+// binary, from os.Executable).
+//
+// Races between hook events are settled by the kernel, never by waiting:
+// the atomic mkdir of the lock directory picks the one event that creates
+// the lock, and a non-blocking flock on the directory picks the one that
+// starts its holder (see startHolder).
+func Ensure(l resolver.Layout, claude Process, path, sessionID, holderExe string) error {
+	if claude.PID <= 0 {
+		return fmt.Errorf("ensuring lock: bad claude pid %d", claude.PID)
+	}
+	if path == "" {
+		return errors.New("ensuring lock: empty path")
+	}
+	if claude.Started == 0 {
+		p, err := Inspect(claude.PID)
+		if err != nil {
+			return fmt.Errorf("ensuring lock: %w", err)
+		}
+		claude = p
+	}
+	sessions := l.LockDir()
+	existing, err := locksOf(sessions, claude.PID)
+	if err != nil {
+		return fmt.Errorf("ensuring lock: %w", err)
+	}
+	for _, dir := range existing {
+		meta, err := readMeta(dir)
+		switch {
+		case err != nil && isYoung(dir, time.Now()):
+			// A racing Ensure made the directory and is writing meta.json;
+			// it starts the holder too.
+			return nil
+		case err != nil:
+			// Left half-made by a hook that died: adopt it.
+			meta = resolver.LockMeta{Path: path, Created: time.Now().Unix()}
+			return keepLock(dir, meta, claude, sessionID, holderExe, true)
+		case meta.ProcStarted != 0 && !sameStart(meta.ProcStarted, claude.Started):
+			// An earlier process that had the same pid: stale.
+			if err := removeLock(dir); err != nil {
+				return fmt.Errorf("ensuring lock: %w", err)
+			}
+		default:
+			return keepLock(dir, meta, claude, sessionID, holderExe, false)
+		}
+	}
+	return createLock(sessions, claude, path, sessionID, holderExe)
+}
+
+// createLock makes a new lock directory for claude and starts its holder.
+func createLock(sessions string, claude Process, path, sessionID, holderExe string) error {
+	// ~/.claude/sessions is Claude Code's; create it only if it is missing.
+	if err := os.MkdirAll(sessions, 0o700); err != nil {
+		return fmt.Errorf("creating lock directory: %w", err)
+	}
+	dir := filepath.Join(sessions, resolver.LockName(path, claude.PID))
+	if err := os.Mkdir(dir, 0o700); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return nil // a racing Ensure won the mkdir and does the rest
+		}
+		return fmt.Errorf("creating lock: %w", err)
+	}
+	meta := resolver.LockMeta{
+		Path:    path,
+		Created: time.Now().Unix(),
+	}
+	return keepLock(dir, meta, claude, sessionID, holderExe, true)
+}
+
+// keepLock brings an existing lock's files up to date (writing them all
+// when rewrite is set) and starts a holder when none holds it.
+func keepLock(dir string, meta resolver.LockMeta, claude Process, sessionID, holderExe string, rewrite bool) error {
+	if sessionID != "" && meta.SessionID != sessionID {
+		meta.SessionID = sessionID
+		rewrite = true
+	}
+	if rewrite {
+		meta.PID = claude.PID
+		meta.ProcStarted = claude.Started
+		if err := writeFileAtomic(dir, pidFile, []byte(strconv.Itoa(claude.PID)+"\n")); err != nil {
+			return fmt.Errorf("writing lock: %w", err)
+		}
+		if err := writeMeta(dir, meta); err != nil {
+			return fmt.Errorf("writing lock: %w", err)
+		}
+	}
+	return startHolder(dir, claude, holderExe)
+}
+
+// Sweep removes stale lock directories (dead pid, or pid reused by another
+// process) and returns how many it removed. It never touches Claude Code's
+// own <pid>.json files, nor anything else whose name is not a lock's.
+// A lock without a readable meta.json is judged by the pid in its name,
+// and left alone for a few seconds after it was made: an Ensure may be
+// writing it right now.
+func Sweep(l resolver.Layout) (int, error) {
+	entries, err := os.ReadDir(l.LockDir())
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("sweeping locks: %w", err)
+	}
+	now := time.Now()
+	removed := 0
+	var errs []error
+	for _, e := range entries {
+		_, pid, err := resolver.ParseLockName(e.Name())
+		if err != nil || !e.IsDir() {
+			continue
+		}
+		dir := filepath.Join(l.LockDir(), e.Name())
+		if !isStale(dir, pid, now) {
+			continue
+		}
+		if err := removeLock(dir); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		removed++
+	}
+	if err := errors.Join(errs...); err != nil {
+		return removed, fmt.Errorf("sweeping locks: %w", err)
+	}
+	return removed, nil
+}
+
+// isStale reports whether the lock directory dir, named for pid, outlived
+// its process.
+func isStale(dir string, pid int, now time.Time) bool {
+	meta, err := readMeta(dir)
+	if err != nil {
+		if isYoung(dir, now) {
+			return false
+		}
+		return !Alive(pid, 0)
+	}
+	started := meta.ProcStarted
+	if meta.PID != pid {
+		started = 0 // junk meta: trust only the name
+	}
+	return !Alive(pid, started)
+}
+
+// HasLiveLock reports whether the Claude process has a lock directory (for
+// any path) whose meta matches the process's start time and whose holder
+// is alive.
+func HasLiveLock(l resolver.Layout, claude Process) bool {
+	if claude.PID <= 0 {
+		return false
+	}
+	if claude.Started == 0 {
+		p, err := Inspect(claude.PID)
+		if err != nil {
+			return false
+		}
+		claude = p
+	}
+	dirs, err := locksOf(l.LockDir(), claude.PID)
+	if err != nil {
+		return false
+	}
+	for _, dir := range dirs {
+		meta, err := readMeta(dir)
+		if err == nil && sameStart(meta.ProcStarted, claude.Started) && holderAlive(dir) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameStart compares two start times in Unix seconds with the slack Alive
+// allows.
+func sameStart(a, b int64) bool {
+	d := a - b
+	return d >= -startedSlack && d <= startedSlack
+}

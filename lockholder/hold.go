@@ -1,0 +1,133 @@
+package lockholder
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+
+	"golang.org/x/sys/unix"
+)
+
+// handedLockFD is where Ensure puts the locked lock directory for the
+// holder (the first descriptor after stdin, stdout and stderr).
+const handedLockFD = 3
+
+// lockEvent is what ends a holder's wait.
+type lockEvent int
+
+const (
+	claudeExited lockEvent = iota + 1 // remove the lock, then exit
+	lockGone                          // someone removed the lock: just exit
+)
+
+// A lockWatch waits, without a timer where the OS allows, for the Claude
+// process to exit or the lock directory to be removed. There is one per OS
+// (wait_linux.go, wait_darwin.go) and a polling fallback (wait_poll.go).
+type lockWatch interface {
+	wait() (lockEvent, error)
+	close()
+}
+
+// errNoNotification says the OS cannot notify the holder of an exit here
+// (Linux before 5.3, a seccomp filter): the holder falls back to polling.
+var errNoNotification = errors.New("exit notification unavailable")
+
+// HoldMain runs the lock holder (hud-hook hold-lock <lock dir> <pid>
+// <started>) and returns its exit status. It keeps the lock directory until
+// the Claude process pid, started at started (Unix seconds), exits, then
+// removes it; it exits early, leaving everything as it is, when the lock
+// directory is removed or another holder holds it.
+func HoldMain(args []string) int {
+	if len(args) != 3 {
+		fmt.Fprintf(os.Stderr, "usage: hud-hook %s <lock dir> <pid> <started>\n", HoldMode)
+		return 2
+	}
+	pid, err1 := strconv.Atoi(args[1])
+	started, err2 := strconv.ParseInt(args[2], 10, 64)
+	if err := errors.Join(err1, err2); err != nil || pid <= 0 {
+		fmt.Fprintf(os.Stderr, "hud-hook %s: bad pid or start time: %q %q\n", HoldMode, args[1], args[2])
+		return 2
+	}
+	if err := hold(args[0], pid, started); err != nil {
+		// Stderr is /dev/null when Ensure started us; this is for a person
+		// running the mode by hand.
+		fmt.Fprintf(os.Stderr, "hud-hook %s: %v\n", HoldMode, err)
+		return 1
+	}
+	return 0
+}
+
+// hold is the holder's life.
+func hold(dir string, pid int, started int64) error {
+	fd, held, err := lockForHolding(dir)
+	if err != nil || !held {
+		return err
+	}
+	defer unix.Close(fd)
+
+	// Arm the watch first, then check the pid's identity: a process that
+	// exits after the check is then still seen exiting.
+	w, err := openLockWatch(pid, dir, fd)
+	switch {
+	case errors.Is(err, ErrNoProcess):
+		return removeIfOurs(dir, fd)
+	case errors.Is(err, errLockGone):
+		return nil
+	case errors.Is(err, errNoNotification):
+		w = newPollWatch(pid, started, dir, fd)
+	case err != nil:
+		return err
+	}
+	defer w.close()
+	if !Alive(pid, started) {
+		// Gone already, or the pid now belongs to another process.
+		return removeIfOurs(dir, fd)
+	}
+	ev, err := w.wait()
+	if err != nil {
+		return err
+	}
+	if ev == claudeExited {
+		return removeIfOurs(dir, fd)
+	}
+	return nil
+}
+
+// errLockGone says the lock directory went away before the holder watched
+// it.
+var errLockGone = errors.New("lock directory removed")
+
+// lockForHolding returns a descriptor of dir that holds the holder's
+// exclusive flock. Ensure hands one over as descriptor 3; a holder started
+// any other way takes the flock itself. held is false when another holder
+// has it.
+func lockForHolding(dir string) (fd int, held bool, err error) {
+	if sameDir(dir, handedLockFD) {
+		// Our copy of the lock Ensure took; re-taking it is a no-op that
+		// confirms it.
+		if got, err := flockNB(handedLockFD, unix.LOCK_EX); err == nil && got {
+			unix.CloseOnExec(handedLockFD)
+			return handedLockFD, true, nil
+		}
+	}
+	fd, err = openDir(dir)
+	if err != nil {
+		return -1, false, fmt.Errorf("holding lock: %w", err)
+	}
+	got, err := flockNB(fd, unix.LOCK_EX)
+	if err != nil || !got {
+		unix.Close(fd)
+		return -1, false, err
+	}
+	return fd, true, nil
+}
+
+// removeIfOurs removes the lock directory if dir still names the one the
+// holder holds open, never one made in its place since.
+func removeIfOurs(dir string, fd int) error {
+	if !sameDir(dir, fd) {
+		return nil
+	}
+	return removeLock(dir)
+}

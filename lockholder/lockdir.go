@@ -1,0 +1,198 @@
+package lockholder
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/capacitor-hud/hud/resolver"
+	"golang.org/x/sys/unix"
+)
+
+// The files of a lock directory. Anything else in it is a temporary file of
+// an atomic write.
+const (
+	pidFile  = "pid"
+	metaFile = "meta.json"
+)
+
+// creatingGrace is how long a lock directory without a readable meta.json
+// counts as being created by a racing Ensure rather than as junk. Creating
+// one takes well under a millisecond; the margin is for a loaded machine.
+const creatingGrace = 5 * time.Second
+
+// locksOf lists the lock directories in sessions named for pid, whatever
+// path hash they carry.
+func locksOf(sessions string, pid int) ([]string, error) {
+	entries, err := os.ReadDir(sessions)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("listing locks: %w", err)
+	}
+	suffix := "-" + strconv.Itoa(pid) + ".lock"
+	var dirs []string
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), suffix) || !e.IsDir() {
+			continue
+		}
+		if _, p, err := resolver.ParseLockName(e.Name()); err == nil && p == pid {
+			dirs = append(dirs, filepath.Join(sessions, e.Name()))
+		}
+	}
+	return dirs, nil
+}
+
+// readMeta reads dir's meta.json.
+func readMeta(dir string) (resolver.LockMeta, error) {
+	var m resolver.LockMeta
+	b, err := os.ReadFile(filepath.Join(dir, metaFile))
+	if err != nil {
+		return m, fmt.Errorf("reading lock meta: %w", err)
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return m, fmt.Errorf("reading lock meta %s: %w", dir, err)
+	}
+	return m, nil
+}
+
+// writeMeta replaces dir's meta.json atomically.
+func writeMeta(dir string, m resolver.LockMeta) error {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return fmt.Errorf("encoding lock meta: %w", err)
+	}
+	return writeFileAtomic(dir, metaFile, append(b, '\n'))
+}
+
+// writeFileAtomic replaces dir/name with data (mode 0600) through a
+// temporary file in dir and a rename, so a reader sees the old file or the
+// new one, never half of one. It does not fsync: a lock describes running
+// processes, which a crash of the machine ends anyway, and the hook that
+// writes it is on Claude's critical path.
+func writeFileAtomic(dir, name string, data []byte) error {
+	f, err := os.CreateTemp(dir, "."+name+".*.tmp") // mode 0600
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), filepath.Join(dir, name))
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return err
+	}
+	return nil
+}
+
+// isYoung reports whether dir changed within creatingGrace of now.
+func isYoung(dir string, now time.Time) bool {
+	info, err := os.Lstat(dir)
+	return err == nil && now.Sub(info.ModTime()) < creatingGrace
+}
+
+// removeLock removes a lock directory. A concurrent atomic write may add a
+// temporary file between RemoveAll's listing and its rmdir, hence the retry.
+func removeLock(dir string) error {
+	var err error
+	for range 3 {
+		if err = os.RemoveAll(dir); err == nil {
+			return nil
+		}
+	}
+	return fmt.Errorf("removing lock: %w", err)
+}
+
+// openDir opens dir for flock and, on macOS, kqueue.
+func openDir(dir string) (int, error) {
+	for {
+		fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err != nil {
+			return -1, &fs.PathError{Op: "open", Path: dir, Err: err}
+		}
+		return fd, nil
+	}
+}
+
+// flockNB tries to take a flock without waiting. It reports false when
+// another open file holds a conflicting lock.
+func flockNB(fd, how int) (bool, error) {
+	for {
+		err := unix.Flock(fd, how|unix.LOCK_NB)
+		switch {
+		case err == nil:
+			return true, nil
+		case errors.Is(err, unix.EWOULDBLOCK):
+			return false, nil
+		case errors.Is(err, unix.EINTR):
+			continue
+		}
+		return false, fmt.Errorf("flock: %w", err)
+	}
+}
+
+// A holder proves it is alive by an exclusive flock on its lock directory,
+// held for its whole life: the kernel drops it when the holder dies, even
+// by kill -9, so no pid file can go stale and no pid can be reused.
+//
+// holderAlive asks without disturbing it. It tries a shared lock, which
+// fails while the holder holds its exclusive one; when it succeeds there is
+// no holder, and the shared lock is dropped at once.
+func holderAlive(dir string) bool {
+	fd, err := openDir(dir)
+	if err != nil {
+		return false
+	}
+	defer unix.Close(fd)
+	got, err := flockNB(fd, unix.LOCK_SH)
+	return err == nil && !got
+}
+
+// startHolder starts a holder for dir unless one holds it already. The
+// caller takes the holder's flock itself, before starting the holder, and
+// hands the locked descriptor down: the lock never lapses between the two,
+// so of any number of racing callers exactly one sees the lock free and
+// starts a holder.
+func startHolder(dir string, claude Process, holderExe string) error {
+	fd, err := openDir(dir)
+	if err != nil {
+		return fmt.Errorf("starting lock holder: %w", err)
+	}
+	lockFile := os.NewFile(uintptr(fd), dir)
+	defer lockFile.Close() // the holder keeps its own copy
+	got, err := flockNB(fd, unix.LOCK_EX)
+	if err != nil {
+		return fmt.Errorf("starting lock holder: %w", err)
+	}
+	if !got {
+		return nil // a live holder, or a racing Ensure starting one
+	}
+	return spawnHolder(holderExe, dir, lockFile, claude)
+}
+
+// sameDir reports whether path still names the directory open as fd, and
+// not a directory made in its place.
+func sameDir(path string, fd int) bool {
+	var open, named unix.Stat_t
+	if err := unix.Fstat(fd, &open); err != nil {
+		return false
+	}
+	if err := unix.Lstat(path, &named); err != nil {
+		return false
+	}
+	return open.Dev == named.Dev && open.Ino == named.Ino && named.Mode&unix.S_IFMT == unix.S_IFDIR
+}

@@ -1,0 +1,90 @@
+package resolver
+
+import "time"
+
+// Claude Code's own statuses in ~/.claude/sessions/<pid>.json.
+const (
+	ClaudeStatusIdle    = "idle"
+	ClaudeStatusBusy    = "busy"
+	ClaudeStatusWaiting = "waiting"
+)
+
+// ClaudeIdleAfter is how long Claude Code must have said "idle" before the
+// HUD believes it over a record that says working or waiting. Claude writes
+// its file asynchronously and goes idle for a moment around compaction
+// (fixture 17), so a short idle proves nothing; an Esc interrupt (fixtures
+// 21→22), which fires no hook at all, stays idle.
+const ClaudeIdleAfter = 5 * time.Second
+
+// SecondOpinion decides whether Claude Code's own session file c should
+// override the state of rec, and returns the state to show and since when.
+//
+// Claude writes the file asynchronously, so at any moment it may lag a hook
+// (fixture 06: the prompt was submitted, the file still says idle). Its
+// status therefore wins only when it changed after our record learned
+// otherwise:
+//   - "idle" for ClaudeIdleAfter or more, with no event since it went idle
+//     (record updated_at not after the status change), turns working or
+//     waiting into ready: the interrupted turn whose Stop never fired.
+//   - "waiting" that began no earlier than the record's current state shows
+//     waiting: a dialog whose hook did not fire or was overtaken. A hook that
+//     moved the record on after the dialog (PostToolUse once approved) makes
+//     the status stale until Claude rewrites it.
+//
+// Anything else ("busy", an empty status in print mode, no status time)
+// leaves the hooks in charge.
+func SecondOpinion(rec *Record, c *ClaudeSession, now time.Time) (State, time.Time, bool) {
+	if rec == nil || c == nil {
+		return "", time.Time{}, false
+	}
+	since := c.StatusSince()
+	if since.IsZero() {
+		return "", time.Time{}, false
+	}
+	switch c.Status {
+	case ClaudeStatusIdle:
+		if rec.State != StateWorking && rec.State != StateWaiting {
+			break
+		}
+		if rec.UpdatedAt.After(since) || now.Sub(since) < ClaudeIdleAfter {
+			break
+		}
+		return StateReady, since.UTC(), true
+	case ClaudeStatusWaiting:
+		if rec.State == StateWaiting {
+			break
+		}
+		changed := rec.StateChangedAt.Time
+		if changed.IsZero() {
+			changed = rec.UpdatedAt.Time
+		}
+		if changed.After(since) {
+			break
+		}
+		return StateWaiting, since.UTC(), true
+	}
+	return "", time.Time{}, false
+}
+
+// claudeSessionFor finds Claude Code's file for the session running in
+// process pid. The file names the session the process runs now, which after
+// /clear or --resume is briefly the previous one (fixtures 23, 28): a file
+// naming another session says nothing about this one. With pid unknown (a
+// record from an older hook, no lock) the newest file naming the session is
+// taken.
+func (r *run) claudeSessionFor(sessionID string, pid int) *ClaudeSession {
+	if sessionID == "" {
+		return nil
+	}
+	var best *ClaudeSession
+	for i := range r.snap.Claude {
+		c := &r.snap.Claude[i]
+		if c.SessionID != sessionID || (pid != 0 && c.PID != pid) {
+			continue
+		}
+		if best == nil || c.UpdatedAt > best.UpdatedAt {
+			best = c
+		}
+	}
+	return best
+}

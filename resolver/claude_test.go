@@ -1,0 +1,157 @@
+package resolver
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+)
+
+// claudeAt is Claude Code's session file for process pid and session sid,
+// with status since statusAge ago.
+func claudeAt(pid int, sid, status string, statusAge time.Duration) ClaudeSession {
+	ms := now.Add(-statusAge).UnixMilli()
+	c := ClaudeSession{PID: pid, SessionID: sid, CWD: "/project", ProcStart: "68797", Status: status, UpdatedAt: ms, StatusUpdatedAt: ms}
+	if status == ClaudeStatusWaiting {
+		c.WaitingFor = "permission prompt"
+	}
+	return c
+}
+
+func TestSecondOpinion(t *testing.T) {
+	// The record's last event was 20 s ago, its state changed 30 s ago.
+	record := func(state State) *Record {
+		r := rec("s", state, "/project", 20*time.Second, ofProc(pidA, startedA))
+		r.StateChangedAt = At(now.Add(-30 * time.Second))
+		return r
+	}
+	tests := []struct {
+		name      string
+		record    *Record
+		claude    ClaudeSession
+		wantState State // "" means the hooks stay in charge
+	}{
+		{"Esc interrupt: idle 10 s, no event since, working → ready", record(StateWorking), claudeAt(pidA, "s", "idle", 10*time.Second), StateReady},
+		{"idle exactly 5 s", record(StateWorking), claudeAt(pidA, "s", "idle", 5*time.Second), StateReady},
+		{"idle only 4.9 s: not yet", record(StateWorking), claudeAt(pidA, "s", "idle", 4900*time.Millisecond), ""},
+		{"idle since the very instant of the last event", record(StateWorking), claudeAt(pidA, "s", "idle", 20*time.Second), StateReady},
+		{"idle, but an event came after it (the file lags a prompt)", record(StateWorking), claudeAt(pidA, "s", "idle", 25*time.Second), ""},
+		{"dialog dismissed with Esc: waiting → ready", record(StateWaiting), claudeAt(pidA, "s", "idle", 10*time.Second), StateReady},
+		{"idle while ready: nothing to correct", record(StateReady), claudeAt(pidA, "s", "idle", 10*time.Second), ""},
+		{"idle while compacting (manual /compact goes idle briefly)", record(StateCompacting), claudeAt(pidA, "s", "idle", 10*time.Second), ""},
+		{"waiting while the record says working", record(StateWorking), claudeAt(pidA, "s", "waiting", time.Second), StateWaiting},
+		{"waiting while the record says ready", record(StateReady), claudeAt(pidA, "s", "waiting", time.Second), StateWaiting},
+		{"waiting, then a heartbeat event: still waiting", record(StateWorking), claudeAt(pidA, "s", "waiting", 25*time.Second), StateWaiting},
+		{"waiting older than the record's state (approved, PostToolUse moved on)", record(StateWorking), claudeAt(pidA, "s", "waiting", 40*time.Second), ""},
+		{"waiting while waiting: no change", record(StateWaiting), claudeAt(pidA, "s", "waiting", time.Second), ""},
+		{"busy says nothing", record(StateReady), claudeAt(pidA, "s", "busy", time.Second), ""},
+		{"print mode: no status", record(StateWorking), ClaudeSession{PID: pidA, SessionID: "s"}, ""},
+		{"a status without a time", record(StateWorking), ClaudeSession{PID: pidA, SessionID: "s", Status: "idle"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			state, since, ok := SecondOpinion(tt.record, &tt.claude, now)
+			if tt.wantState == "" {
+				if ok {
+					t.Errorf("got %s since %v, want the record's own state", state, since)
+				}
+				return
+			}
+			if !ok || state != tt.wantState {
+				t.Errorf("got %q (ok %v), want %s", state, ok, tt.wantState)
+			}
+			if !since.Equal(tt.claude.StatusSince()) {
+				t.Errorf("since %v, want Claude's status time %v", since, tt.claude.StatusSince())
+			}
+		})
+	}
+	if _, _, ok := SecondOpinion(nil, &ClaudeSession{}, now); ok {
+		t.Error("nil record")
+	}
+	if _, _, ok := SecondOpinion(record(StateWorking), nil, now); ok {
+		t.Error("nil Claude session")
+	}
+}
+
+// TestSecondOpinionInResolution follows the recorded Esc interrupt
+// (fixtures 21→22): a prompt, Claude busy, then Esc and no Stop.
+func TestSecondOpinionInResolution(t *testing.T) {
+	// Fixture 21's file, as Claude wrote it during the slow answer.
+	const fixture21 = `{"pid":12975,"sessionId":"7261fbe8-c132-4197-8154-4b9c1e3e818d","cwd":"/home/dev/proj","startedAt":1795323455725,"procStart":"68797","version":"2.1.197","peerProtocol":1,"kind":"interactive","entrypoint":"cli","name":"proj-81","nameSource":"derived","status":"busy","updatedAt":1795323488062,"statusUpdatedAt":1795323488062}`
+	var busy ClaudeSession
+	if err := json.Unmarshal([]byte(fixture21), &busy); err != nil {
+		t.Fatal(err)
+	}
+	const pid, started = 12975, 1795323400
+	promptAt := time.UnixMilli(busy.StatusUpdatedAt).Add(-50 * time.Millisecond)
+	record := &Record{
+		SessionID: busy.SessionID, State: StateWorking, CWD: busy.CWD, WorkingOn: "SLOW:30 take your time",
+		UpdatedAt: At(promptAt), StateChangedAt: At(promptAt), PID: pid, ProcStarted: started,
+	}
+	lk := Lock{Dir: "/x/" + LockName(busy.CWD, pid), LockMeta: LockMeta{PID: pid, Path: busy.CWD, ProcStarted: started, SessionID: busy.SessionID}}
+	live := func(p int, s int64) bool { return p == pid && (s == 0 || s == started) }
+	snap := func(c ClaudeSession) Snapshot {
+		s := snapshot([]Lock{lk}, record)
+		s.Claude = []ClaudeSession{c}
+		return s
+	}
+
+	// While the answer streams, Claude says busy: working.
+	at := promptAt.Add(8 * time.Second)
+	if res, ok := ResolveState(snap(busy), busy.CWD, at, live); !ok || res.State != StateWorking || res.Opinion != nil {
+		t.Fatalf("while busy: %+v %v", res.Session, ok)
+	}
+
+	// Esc at +10 s: Claude writes idle, no hook fires.
+	escAt := promptAt.Add(10 * time.Second)
+	idle := busy
+	idle.Status, idle.StatusUpdatedAt, idle.UpdatedAt = ClaudeStatusIdle, escAt.UnixMilli(), escAt.UnixMilli()
+	for _, tt := range []struct {
+		after time.Duration
+		want  State
+	}{
+		{time.Second, StateWorking},
+		{4 * time.Second, StateWorking},
+		{5 * time.Second, StateReady},
+		{time.Minute, StateReady},
+	} {
+		sessions := ResolveAll(snap(idle), escAt.Add(tt.after), live)
+		if len(sessions) != 1 || sessions[0].State != tt.want {
+			t.Errorf("%v after Esc: %s, want %s", tt.after, summary(sessions), tt.want)
+			continue
+		}
+		if tt.want == StateReady && (!sessions[0].Since.Equal(escAt.Truncate(time.Millisecond)) || sessions[0].Opinion == nil) {
+			t.Errorf("ready since %v (opinion %v), want since the Esc at %v", sessions[0].Since, sessions[0].Opinion, escAt)
+		}
+	}
+
+	// A file naming another session of the same process (the lag right
+	// after /clear, fixture 23) or another process says nothing.
+	other := idle
+	other.SessionID = "e18a1245-1727-4a9c-8229-75a4d16ce53b"
+	if res, _ := ResolveState(snap(other), busy.CWD, escAt.Add(time.Minute), live); res.State != StateWorking {
+		t.Errorf("file of another session: %s, want working", res.State)
+	}
+	other = idle
+	other.PID = 999
+	if res, _ := ResolveState(snap(other), busy.CWD, escAt.Add(time.Minute), live); res.State != StateWorking {
+		t.Errorf("file of another process: %s, want working", res.State)
+	}
+}
+
+func TestSecondOpinionWaitingWinsAttention(t *testing.T) {
+	// Two sessions in one project, both working by their records; Claude
+	// says one of them shows a dialog. That one decides the project.
+	snap := snapshot(
+		[]Lock{lock("/p", pidA, startedA, "a"), lock("/p", pidB, startedB, "b")},
+		rec("a", StateWorking, "/p", 10*time.Second, ofProc(pidA, startedA)),
+		rec("b", StateWorking, "/p", time.Minute, ofProc(pidB, startedB)),
+	)
+	snap.Claude = []ClaudeSession{claudeAt(pidB, "b", ClaudeStatusWaiting, 5*time.Second)}
+	res, ok := ResolveState(snap, "/p", now, alive)
+	if !ok || res.SessionID != "b" || res.State != StateWaiting {
+		t.Errorf("got %s %s, want b waiting", res.SessionID, res.State)
+	}
+	if got := Aggregate(ResolveAll(snap, now, alive)); got != StateWaiting {
+		t.Errorf("aggregate %s, want waiting", got)
+	}
+}

@@ -1,0 +1,169 @@
+package resolver
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// ErrCorruptStore marks a store that exists but cannot be read as v3: the
+// hook moves such a file aside on its next write.
+var ErrCorruptStore = errors.New("corrupt store")
+
+// ProcessStart reports the start time of process pid in clock ticks since
+// boot (Linux /proc/<pid>/stat field 22), with running false when the
+// process is gone. ticks is 0 where the OS gives no such figure or the
+// process may not be inspected. The real one wraps lockholder.Inspect.
+type ProcessStart func(pid int) (ticks uint64, running bool)
+
+// LoadSnapshot reads the store, the lock directories and Claude Code's own
+// session files of layout l. Files that vanish while it reads (a holder
+// removing its lock, Claude exiting) are skipped, as is anything it cannot
+// parse in the lock directory.
+//
+// A missing store is an empty one. A store that cannot be decoded returns
+// an error wrapping ErrCorruptStore, together with a snapshot holding an
+// empty store and the locks and Claude sessions that could be read, so a
+// caller that wants to keep going can.
+//
+// procStart checks that a Claude session file's pid still names the
+// process that wrote it (its procStart): files of dead or reused pids are
+// dropped. A nil procStart keeps every file.
+func LoadSnapshot(l Layout, procStart ProcessStart) (Snapshot, error) {
+	snap := Snapshot{Store: NewStore()}
+	var errs []error
+	store, err := LoadStore(l.StorePath())
+	if err != nil {
+		errs = append(errs, err)
+	} else {
+		snap.Store = store
+	}
+	if snap.Locks, err = LoadLocks(l.LockDir()); err != nil {
+		errs = append(errs, err)
+	}
+	if snap.Claude, err = LoadClaudeSessions(l.LockDir(), procStart); err != nil {
+		errs = append(errs, err)
+	}
+	return snap, errors.Join(errs...)
+}
+
+// LoadStore reads the v3 store at path; a missing file is an empty store.
+func LoadStore(path string) (*Store, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return NewStore(), nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading store: %w", err)
+	}
+	s, err := DecodeStore(b)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w: %w", path, ErrCorruptStore, err)
+	}
+	return s, nil
+}
+
+// LoadLocks lists the lock directories in dir (~/.claude/sessions) with
+// their meta.json. A lock being created (no meta.json yet) or removed, and
+// anything whose name, meta or pid does not add up, is skipped: the fresh
+// record fallback covers a session in those moments. A missing dir holds
+// no locks.
+func LoadLocks(dir string) ([]Lock, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("listing locks: %w", err)
+	}
+	var locks []Lock
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		_, pid, err := ParseLockName(e.Name())
+		if err != nil {
+			continue
+		}
+		lockDir := filepath.Join(dir, e.Name())
+		b, err := os.ReadFile(filepath.Join(lockDir, "meta.json"))
+		if err != nil {
+			continue
+		}
+		var meta LockMeta
+		if json.Unmarshal(b, &meta) != nil || meta.PID != pid || meta.Path == "" {
+			continue
+		}
+		locks = append(locks, Lock{Dir: lockDir, LockMeta: meta})
+	}
+	return locks, nil
+}
+
+// LoadClaudeSessions reads Claude Code's <pid>.json files in dir, keeping
+// those whose process is still the one that wrote them (see LoadSnapshot).
+// Lock directories and anything unparseable are skipped; a missing dir
+// holds none.
+func LoadClaudeSessions(dir string, procStart ProcessStart) ([]ClaudeSession, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("listing Claude sessions: %w", err)
+	}
+	var out []ClaudeSession
+	for _, e := range entries {
+		pid, ok := claudeSessionPID(e)
+		if !ok {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			continue
+		}
+		var c ClaudeSession
+		if json.Unmarshal(b, &c) != nil || c.PID != pid || c.SessionID == "" {
+			continue
+		}
+		if procStart != nil && !sameStart(c, procStart) {
+			continue
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// claudeSessionPID accepts regular files named <pid>.json.
+func claudeSessionPID(e fs.DirEntry) (int, bool) {
+	if !e.Type().IsRegular() {
+		return 0, false
+	}
+	base, ok := strings.CutSuffix(e.Name(), ".json")
+	if !ok {
+		return 0, false
+	}
+	pid, err := strconv.Atoi(base)
+	if err != nil || pid <= 0 || strconv.Itoa(pid) != base {
+		return 0, false
+	}
+	return pid, true
+}
+
+// sameStart reports whether c's process still runs and, where both sides
+// know a start time in clock ticks, started when c says it did.
+func sameStart(c ClaudeSession, procStart ProcessStart) bool {
+	ticks, running := procStart(c.PID)
+	if !running {
+		return false
+	}
+	want, err := strconv.ParseUint(c.ProcStart, 10, 64)
+	if ticks == 0 || err != nil {
+		return true
+	}
+	return ticks == want
+}

@@ -1,0 +1,432 @@
+package resolver
+
+import (
+	"cmp"
+	"slices"
+	"time"
+)
+
+// FreshTTL is how long a record without a lock is trusted. It covers the
+// moments before a lock exists (the hook has written the record but the
+// holder has not taken its lock yet), never the time after a process died.
+const FreshTTL = 30 * time.Second
+
+// Liveness reports whether the process pid is running and, when started is
+// non-zero, is the process that started then (Unix seconds) rather than a
+// later process that reused the pid. lockholder.Alive is the real one; the
+// resolver never asks the OS itself, so its rules are table-testable.
+type Liveness func(pid int, started int64) bool
+
+// Snapshot is everything the resolver reads, as the loaders found it.
+type Snapshot struct {
+	// Store is never nil after LoadSnapshot; a nil Store reads as empty.
+	Store *Store
+	// Locks are the lock directories found, live or stale.
+	Locks []Lock
+	// Claude are Claude Code's own session files whose pid still names the
+	// process that wrote them.
+	Claude []ClaudeSession
+}
+
+// Source says why a session counts as live.
+type Source string
+
+const (
+	// SourceLock: a lock holder vouches for a live Claude process.
+	SourceLock Source = "lock"
+	// SourceFresh: no lock yet, but the record was updated within FreshTTL
+	// by a process not known to be dead.
+	SourceFresh Source = "fresh"
+)
+
+// Session is one live session as the HUD shows it.
+type Session struct {
+	SessionID string
+	// State is what to show: the record's state, corrected by Claude Code's
+	// own session file when that is clearly newer (see Opinion).
+	State State
+	// Since is when State began: the record's state_changed_at, or the time
+	// Claude changed its status when the second opinion decided.
+	Since  time.Time
+	Source Source
+	// PID is the live Claude process: the lock's when there is one, else
+	// the record's (0 when unknown).
+	PID int
+	// CWD is the record's cwd, else the lock's path.
+	CWD string
+	// Record is nil for a live lock whose session has no record (yet).
+	Record *Record
+	// Lock is nil for SourceFresh.
+	Lock *Lock
+	// Opinion is the Claude Code session file that changed State; nil when
+	// State is the record's own.
+	Opinion *ClaudeSession
+}
+
+// UpdatedAt is when the session's record last changed, or when its lock was
+// taken if it has no record.
+func (s *Session) UpdatedAt() time.Time {
+	if s.Record != nil {
+		return s.Record.UpdatedAt.Time
+	}
+	if s.Lock != nil {
+		return time.Unix(s.Lock.Created, 0).UTC()
+	}
+	return time.Time{}
+}
+
+// Resolution answers "what is Claude doing in this project?" (the seed's
+// resolve_state_with_details).
+type Resolution struct {
+	Session
+	// IsFromLock is true when a live lock at or under the project decided.
+	IsFromLock bool
+	// Match is how the session's cwd relates to the queried path (for a
+	// lock whose session wandered elsewhere, how the lock's path does).
+	Match Match
+}
+
+// IsSessionRunning reports whether a live lock sits at or under project
+// (exact or child path). project must be normalized.
+func IsSessionRunning(snap Snapshot, project string, alive Liveness) bool {
+	project = NormalizeLexical(project)
+	r := newRun(snap, time.Time{}, alive)
+	for _, l := range r.live {
+		if m := PathMatch(project, NormalizeLexical(l.Path)); m == MatchExact || m == MatchChild {
+			return true
+		}
+	}
+	return false
+}
+
+// LockInfo returns the live lock at or under project that decides its
+// state: exact before child, then the one whose session needs the person
+// most, then the most recently updated (now matters only for that state).
+// project must be normalized.
+func LockInfo(snap Snapshot, project string, now time.Time, alive Liveness) (Lock, bool) {
+	r := newRun(snap, now, alive)
+	res, ok := r.resolveByLock(NormalizeLexical(project))
+	if !ok {
+		return Lock{}, false
+	}
+	return *res.Lock, true
+}
+
+// ResolveState applies the seed's rules to project (a normalized path):
+//
+//  1. A live lock at or under project (exact or child path) decides; its
+//     session's record is the one its meta names, else the one its process
+//     last wrote, else the closest by path (exact > child > parent).
+//  2. Without one, a record updated within FreshTTL whose cwd is project or
+//     under it (never a parent: a session started in / is not this
+//     project's), not idle, and whose process is not known to be dead.
+//
+// Among equally good candidates the one that needs the person most wins
+// (State.Attention), then the most recently updated. ok is false when no
+// session is active there.
+func ResolveState(snap Snapshot, project string, now time.Time, alive Liveness) (res Resolution, ok bool) {
+	project = NormalizeLexical(project)
+	r := newRun(snap, now, alive)
+	if res, ok := r.resolveByLock(project); ok {
+		return res, true
+	}
+	return r.resolveFresh(project)
+}
+
+// ResolveAll returns every live session, one per session id, the ones that
+// need the person most first. A session is live while a live lock names it
+// or its process (SourceLock), or, before any lock exists, while its record
+// is fresh (SourceFresh).
+func ResolveAll(snap Snapshot, now time.Time, alive Liveness) []Session {
+	r := newRun(snap, now, alive)
+	var out []Session
+	index := map[string]int{} // session key → position in out
+	for _, l := range r.live {
+		s := r.session(r.recordForLock(l), l, SourceLock)
+		key := s.SessionID
+		if key == "" {
+			key = "lock:" + l.Dir
+		}
+		if i, dup := index[key]; dup {
+			// `claude --resume` while the old process still runs: two
+			// locks, one session. Show the process the record follows.
+			if preferLock(&s, &out[i]) {
+				out[i] = s
+			}
+			continue
+		}
+		index[key] = len(out)
+		out = append(out, s)
+	}
+	for _, rec := range r.records {
+		if _, shown := index[rec.SessionID]; shown || r.lockOfProcess(rec) != nil {
+			// A process with a live lock is shown through its lock, with
+			// the session it ran last.
+			continue
+		}
+		if r.fresh(rec) {
+			index[rec.SessionID] = len(out)
+			out = append(out, r.session(rec, nil, SourceFresh))
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Session) int {
+		return cmp.Or(
+			cmp.Compare(b.State.Attention(), a.State.Attention()),
+			b.UpdatedAt().Compare(a.UpdatedAt()),
+			cmp.Compare(a.SessionID, b.SessionID),
+		)
+	})
+	return out
+}
+
+// Aggregate is the one state that sums up sessions: the one that needs the
+// person most (waiting > working > compacting > ready), idle when none is
+// live.
+func Aggregate(sessions []Session) State {
+	agg := StateIdle
+	for _, s := range sessions {
+		if s.State.Attention() > agg.Attention() {
+			agg = s.State
+		}
+	}
+	return agg
+}
+
+// run is one resolution over one snapshot: the live locks are found once
+// and liveness is asked at most once per process.
+type run struct {
+	snap    Snapshot
+	now     time.Time
+	alive   Liveness
+	asked   map[[2]int64]bool
+	records []*Record // sorted by session id, for deterministic ties
+	live    []*Lock   // live locks, sorted by directory
+	// named holds the session ids that live locks name in their meta.
+	named map[string]bool
+}
+
+func newRun(snap Snapshot, now time.Time, alive Liveness) *run {
+	r := &run{snap: snap, now: now, alive: alive, asked: map[[2]int64]bool{}, named: map[string]bool{}}
+	if snap.Store != nil {
+		for _, rec := range snap.Store.Sessions {
+			if rec != nil {
+				r.records = append(r.records, rec)
+			}
+		}
+	}
+	slices.SortFunc(r.records, func(a, b *Record) int { return cmp.Compare(a.SessionID, b.SessionID) })
+	for i := range snap.Locks {
+		l := &snap.Locks[i]
+		if l.PID > 0 && l.Path != "" && r.isAlive(l.PID, l.ProcStarted) {
+			r.live = append(r.live, l)
+			if l.SessionID != "" {
+				r.named[l.SessionID] = true
+			}
+		}
+	}
+	slices.SortFunc(r.live, func(a, b *Lock) int { return cmp.Compare(a.Dir, b.Dir) })
+	return r
+}
+
+// isAlive asks the Liveness function, once per (pid, start time).
+func (r *run) isAlive(pid int, started int64) bool {
+	key := [2]int64{int64(pid), started}
+	if v, ok := r.asked[key]; ok {
+		return v
+	}
+	v := r.alive != nil && r.alive(pid, started)
+	r.asked[key] = v
+	return v
+}
+
+// sameProcess reports whether rec was last written by l's process. Start
+// times may differ by a second: both derive from the boot time, which
+// Linux recomputes from the wall clock.
+func sameProcess(rec *Record, l *Lock) bool {
+	if rec.PID == 0 || rec.PID != l.PID {
+		return false
+	}
+	if rec.ProcStarted == 0 || l.ProcStarted == 0 {
+		return true
+	}
+	d := rec.ProcStarted - l.ProcStarted
+	return d >= -1 && d <= 1
+}
+
+// lockOfProcess returns the live lock of the process that last wrote rec.
+func (r *run) lockOfProcess(rec *Record) *Lock {
+	for _, l := range r.live {
+		if sameProcess(rec, l) {
+			return l
+		}
+	}
+	return nil
+}
+
+// recordForLock finds the session a live lock stands for. A process runs
+// one session at a time, so among the records its meta names (the session
+// id, which follows /clear) or that its process wrote (the record's pid,
+// which follows --resume) the most recently updated is its current one.
+// Failing both, the seed's rule: the record closest to the lock's path,
+// exact > child > parent, leaving out records that another live lock names
+// or another process wrote.
+func (r *run) recordForLock(l *Lock) *Record {
+	var best *Record
+	for _, rec := range r.records {
+		if (l.SessionID != "" && rec.SessionID == l.SessionID) || sameProcess(rec, l) {
+			if best == nil || rec.UpdatedAt.After(best.UpdatedAt.Time) {
+				best = rec
+			}
+		}
+	}
+	if best != nil {
+		return best
+	}
+	lockPath := NormalizeLexical(l.Path)
+	bestMatch := NoMatch
+	for _, rec := range r.records {
+		if r.named[rec.SessionID] || rec.PID != 0 {
+			continue
+		}
+		m := PathMatch(lockPath, NormalizeLexical(rec.CWD))
+		if m == NoMatch {
+			continue
+		}
+		if best == nil || betterCandidate(m, rec, bestMatch, best) {
+			best, bestMatch = rec, m
+		}
+	}
+	return best
+}
+
+// betterCandidate orders candidates for one query: the better path match,
+// then the state that needs the person most, then the newer update.
+func betterCandidate(m Match, rec *Record, bestMatch Match, best *Record) bool {
+	if m != bestMatch {
+		return m > bestMatch
+	}
+	if a, b := rec.State.Attention(), best.State.Attention(); a != b {
+		return a > b
+	}
+	return rec.UpdatedAt.After(best.UpdatedAt.Time)
+}
+
+// preferLock decides between two live locks that resolved to one session:
+// the lock of the process the record follows, else the newer lock.
+func preferLock(a, b *Session) bool {
+	if a.Record != nil {
+		aOwns, bOwns := sameProcess(a.Record, a.Lock), sameProcess(b.Record, b.Lock)
+		if aOwns != bOwns {
+			return aOwns
+		}
+	}
+	if a.Lock.Created != b.Lock.Created {
+		return a.Lock.Created > b.Lock.Created
+	}
+	return a.Lock.Dir < b.Lock.Dir
+}
+
+// fresh reports whether rec may stand in for a lock that does not exist
+// yet: updated within FreshTTL (either side of now, for a clock that
+// stepped back), not idle, and not written by a process known to be gone.
+func (r *run) fresh(rec *Record) bool {
+	if rec.State == StateIdle || !rec.State.Valid() {
+		return false
+	}
+	age := r.now.Sub(rec.UpdatedAt.Time)
+	if age > FreshTTL || age < -FreshTTL {
+		return false
+	}
+	return rec.PID == 0 || r.isAlive(rec.PID, rec.ProcStarted)
+}
+
+// resolveByLock is step 1 of ResolveState.
+func (r *run) resolveByLock(project string) (Resolution, bool) {
+	var best Resolution
+	bestMatch := NoMatch
+	for _, l := range r.live {
+		m := PathMatch(project, NormalizeLexical(l.Path))
+		if m != MatchExact && m != MatchChild {
+			continue
+		}
+		s := r.session(r.recordForLock(l), l, SourceLock)
+		if bestMatch != NoMatch && !betterSession(m, &s, bestMatch, &best.Session) {
+			continue
+		}
+		match := PathMatch(project, NormalizeLexical(s.CWD))
+		if match == NoMatch {
+			match = m
+		}
+		best, bestMatch = Resolution{Session: s, IsFromLock: true, Match: match}, m
+	}
+	return best, bestMatch != NoMatch
+}
+
+// betterSession orders lock-based candidates like betterCandidate, with
+// the resolved state and, for two locks of one session, preferLock.
+func betterSession(m Match, s *Session, bestMatch Match, best *Session) bool {
+	if m != bestMatch {
+		return m > bestMatch
+	}
+	if a, b := s.State.Attention(), best.State.Attention(); a != b {
+		return a > b
+	}
+	if c := s.UpdatedAt().Compare(best.UpdatedAt()); c != 0 {
+		return c > 0
+	}
+	return preferLock(s, best)
+}
+
+// resolveFresh is step 2 of ResolveState.
+func (r *run) resolveFresh(project string) (Resolution, bool) {
+	var best *Record
+	bestMatch := NoMatch
+	for _, rec := range r.records {
+		m := PathMatch(project, NormalizeLexical(rec.CWD))
+		if m != MatchExact && m != MatchChild {
+			continue
+		}
+		if !r.fresh(rec) {
+			continue
+		}
+		if best == nil || betterCandidate(m, rec, bestMatch, best) {
+			best, bestMatch = rec, m
+		}
+	}
+	if best == nil {
+		return Resolution{}, false
+	}
+	return Resolution{Session: r.session(best, nil, SourceFresh), Match: bestMatch}, true
+}
+
+// session builds the Session for a record and/or a lock, and lets Claude
+// Code's own session file correct the state.
+func (r *run) session(rec *Record, l *Lock, src Source) Session {
+	s := Session{Source: src, Record: rec, Lock: l}
+	if rec != nil {
+		s.SessionID = rec.SessionID
+		s.State = rec.State
+		s.Since = rec.StateChangedAt.Time
+		if s.Since.IsZero() {
+			s.Since = rec.UpdatedAt.Time
+		}
+		s.CWD = rec.CWD
+		s.PID = rec.PID
+	} else if l != nil {
+		// A live process whose record is not written yet, or was lost: it
+		// is running and, having done nothing we know of, ready.
+		s.SessionID = l.SessionID
+		s.State = StateReady
+		s.Since = time.Unix(l.Created, 0).UTC()
+		s.CWD = l.Path
+	}
+	if l != nil {
+		s.PID = l.PID
+	}
+	if c := r.claudeSessionFor(s.SessionID, s.PID); c != nil {
+		if state, since, ok := SecondOpinion(rec, c, r.now); ok {
+			s.State, s.Since, s.Opinion = state, since, c
+		}
+	}
+	return s
+}

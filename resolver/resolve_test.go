@@ -1,0 +1,477 @@
+package resolver
+
+import (
+	"fmt"
+	"testing"
+	"time"
+)
+
+// now is the fixed clock of every resolver test.
+var now = time.Date(2026, 1, 21, 10, 30, 0, 0, time.UTC)
+
+// Processes of the tests: pid → start time (Unix seconds). Pids not listed
+// are dead.
+const (
+	pidA, startedA = 1001, 1_700_000_001
+	pidB, startedB = 1002, 1_700_000_002
+	pidC, startedC = 1003, 1_700_000_003
+	pidDead        = 4004
+)
+
+var liveProcs = map[int]int64{pidA: startedA, pidB: startedB, pidC: startedC}
+
+// alive is the Liveness of the tests' process table.
+func alive(pid int, started int64) bool {
+	s, ok := liveProcs[pid]
+	return ok && (started == 0 || started == s)
+}
+
+// rec builds a record updated age ago, in state since then.
+func rec(id string, state State, cwd string, age time.Duration, opts ...func(*Record)) *Record {
+	r := &Record{
+		SessionID:      id,
+		State:          state,
+		CWD:            cwd,
+		UpdatedAt:      At(now.Add(-age)),
+		StateChangedAt: At(now.Add(-age)),
+	}
+	for _, o := range opts {
+		o(r)
+	}
+	return r
+}
+
+// ofProc marks a record as written by process pid.
+func ofProc(pid int, started int64) func(*Record) {
+	return func(r *Record) { r.PID, r.ProcStarted = pid, started }
+}
+
+// lock builds the lock of process pid at path naming session sid.
+func lock(path string, pid int, started int64, sid string) Lock {
+	return Lock{
+		Dir:      "/home/me/.claude/sessions/" + LockName(path, pid),
+		LockMeta: LockMeta{PID: pid, Path: path, Created: now.Add(-time.Hour).Unix(), ProcStarted: started, SessionID: sid},
+	}
+}
+
+func snapshot(locks []Lock, records ...*Record) Snapshot {
+	s := NewStore()
+	for _, r := range records {
+		s.Sessions[r.SessionID] = r
+	}
+	return Snapshot{Store: s, Locks: locks}
+}
+
+// want is the expected outcome of ResolveState; nil means no session.
+type want struct {
+	state     State
+	fromLock  bool
+	sessionID string
+	match     Match
+}
+
+func (w *want) String() string {
+	if w == nil {
+		return "none"
+	}
+	return fmt.Sprintf("%s lock=%v session=%q match=%s", w.state, w.fromLock, w.sessionID, w.match)
+}
+
+func got(res Resolution, ok bool) *want {
+	if !ok {
+		return nil
+	}
+	return &want{res.State, res.IsFromLock, res.SessionID, res.Match}
+}
+
+func TestResolveState(t *testing.T) {
+	tests := []struct {
+		name    string
+		locks   []Lock
+		records []*Record
+		query   string
+		want    *want
+	}{
+		// The seed's path-matching table, with a lock and as fresh records.
+		{
+			name:    "seed: exact record under an exact lock",
+			locks:   []Lock{lock("/project", pidA, startedA, "s1")},
+			records: []*Record{rec("s1", StateWorking, "/project", time.Hour, ofProc(pidA, startedA))},
+			query:   "/project",
+			want:    &want{StateWorking, true, "s1", MatchExact},
+		},
+		{
+			name:    "seed: record cd'd into a subdir, lock at the project",
+			locks:   []Lock{lock("/project", pidA, startedA, "s1")},
+			records: []*Record{rec("s1", StateReady, "/project/src", time.Hour, ofProc(pidA, startedA))},
+			query:   "/project",
+			want:    &want{StateReady, true, "s1", MatchChild},
+		},
+		{
+			name:    "seed: session started at /, lock there too: a parent lock does not count",
+			locks:   []Lock{lock("/", pidA, startedA, "s1")},
+			records: []*Record{rec("s1", StateWorking, "/", time.Second, ofProc(pidA, startedA))},
+			query:   "/project",
+			want:    nil,
+		},
+		{
+			name:    "seed: exact fresh record",
+			records: []*Record{rec("s1", StateWorking, "/project", 5*time.Second)},
+			query:   "/project",
+			want:    &want{StateWorking, false, "s1", MatchExact},
+		},
+		{
+			name:    "seed: child fresh record",
+			records: []*Record{rec("s1", StateWaiting, "/project/src", 5*time.Second)},
+			query:   "/project",
+			want:    &want{StateWaiting, false, "s1", MatchChild},
+		},
+		{
+			name:    "seed: parent fresh record never counts",
+			records: []*Record{rec("s1", StateWorking, "/", time.Second)},
+			query:   "/project",
+			want:    nil,
+		},
+
+		// Parent-only records.
+		{
+			name:    "parent-only record with a lock at the project: the lock's record by path",
+			locks:   []Lock{lock("/project", pidA, startedA, "")},
+			records: []*Record{rec("s1", StateWaiting, "/", time.Hour)},
+			query:   "/project",
+			want:    &want{StateWaiting, true, "s1", MatchParent},
+		},
+		{
+			name:    "parent-only record without a lock, fresh",
+			records: []*Record{rec("s1", StateWaiting, "/home", time.Second)},
+			query:   "/home/me/project",
+			want:    nil,
+		},
+		{
+			name:    "lock path fallback prefers exact over child over parent",
+			locks:   []Lock{lock("/project", pidA, startedA, "")},
+			records: []*Record{rec("p", StateWaiting, "/", time.Minute), rec("c", StateWaiting, "/project/a", time.Minute), rec("e", StateReady, "/project", time.Hour)},
+			query:   "/project",
+			want:    &want{StateReady, true, "e", MatchExact},
+		},
+		{
+			name:  "lock path fallback never takes another process's record",
+			locks: []Lock{lock("/project", pidA, startedA, "")},
+			// Left behind by a kill -9 of an earlier Claude in the same
+			// directory: its pid is dead, it is not this lock's session.
+			records: []*Record{rec("old", StateWorking, "/project", time.Hour, ofProc(pidDead, 1))},
+			query:   "/project",
+			want:    &want{StateReady, true, "", MatchExact},
+		},
+
+		// "/" and trailing slashes.
+		{
+			name:    "querying / finds a session anywhere (child lock)",
+			locks:   []Lock{lock("/project", pidA, startedA, "s1")},
+			records: []*Record{rec("s1", StateWorking, "/project", time.Hour, ofProc(pidA, startedA))},
+			query:   "/",
+			want:    &want{StateWorking, true, "s1", MatchChild},
+		},
+		{
+			name:    "querying / with a session at /",
+			records: []*Record{rec("s1", StateWorking, "/", time.Second)},
+			query:   "/",
+			want:    &want{StateWorking, false, "s1", MatchExact},
+		},
+		{
+			name:    "trailing slash on the query",
+			locks:   []Lock{lock("/project", pidA, startedA, "s1")},
+			records: []*Record{rec("s1", StateWorking, "/project", time.Hour, ofProc(pidA, startedA))},
+			query:   "/project/",
+			want:    &want{StateWorking, true, "s1", MatchExact},
+		},
+		{
+			name:    "trailing slash on the record and the lock",
+			locks:   []Lock{lock("/project/", pidA, startedA, "s1")},
+			records: []*Record{rec("s1", StateWorking, "/project//", time.Hour, ofProc(pidA, startedA))},
+			query:   "/project",
+			want:    &want{StateWorking, true, "s1", MatchExact},
+		},
+		{
+			name:    "a sibling sharing a prefix is no child",
+			locks:   []Lock{lock("/project-old", pidA, startedA, "s1")},
+			records: []*Record{rec("s1", StateWorking, "/project-old", time.Second, ofProc(pidA, startedA))},
+			query:   "/project",
+			want:    nil,
+		},
+
+		// The fresh window.
+		{
+			name:    "fresh at 29.9 s",
+			records: []*Record{rec("s1", StateWorking, "/project", 29900*time.Millisecond)},
+			query:   "/project",
+			want:    &want{StateWorking, false, "s1", MatchExact},
+		},
+		{
+			name:    "fresh at exactly 30 s",
+			records: []*Record{rec("s1", StateWorking, "/project", 30*time.Second)},
+			query:   "/project",
+			want:    &want{StateWorking, false, "s1", MatchExact},
+		},
+		{
+			name:    "stale at 30.1 s",
+			records: []*Record{rec("s1", StateWorking, "/project", 30100*time.Millisecond)},
+			query:   "/project",
+			want:    nil,
+		},
+		{
+			name:    "fresh but idle",
+			records: []*Record{rec("s1", StateIdle, "/project", time.Second)},
+			query:   "/project",
+			want:    nil,
+		},
+		{
+			name:    "fresh, its process alive",
+			records: []*Record{rec("s1", StateReady, "/project", time.Second, ofProc(pidA, startedA))},
+			query:   "/project",
+			want:    &want{StateReady, false, "s1", MatchExact},
+		},
+		{
+			name:    "fresh, but its process is dead",
+			records: []*Record{rec("s1", StateWorking, "/project", time.Second, ofProc(pidDead, 5))},
+			query:   "/project",
+			want:    nil,
+		},
+		{
+			name:    "fresh, but its pid now names another process",
+			records: []*Record{rec("s1", StateWorking, "/project", time.Second, ofProc(pidA, startedA-60))},
+			query:   "/project",
+			want:    nil,
+		},
+		{
+			name:    "a clock that stepped back: updated 10 s in the future is fresh",
+			records: []*Record{rec("s1", StateWorking, "/project", -10*time.Second)},
+			query:   "/project",
+			want:    &want{StateWorking, false, "s1", MatchExact},
+		},
+
+		// Stale locks.
+		{
+			name:    "stale lock: dead pid, old record",
+			locks:   []Lock{lock("/project", pidDead, 5, "s1")},
+			records: []*Record{rec("s1", StateWorking, "/project", time.Hour, ofProc(pidDead, 5))},
+			query:   "/project",
+			want:    nil,
+		},
+		{
+			name:    "stale lock: pid alive but started at another time",
+			locks:   []Lock{lock("/project", pidA, startedA-3600, "s1")},
+			records: []*Record{rec("s1", StateWorking, "/project", time.Hour)},
+			query:   "/project",
+			want:    nil,
+		},
+		{
+			name:    "stale lock, fresh record of a live process: the fallback still answers",
+			locks:   []Lock{lock("/project", pidDead, 5, "old")},
+			records: []*Record{rec("s1", StateWorking, "/project", time.Second, ofProc(pidA, startedA))},
+			query:   "/project",
+			want:    &want{StateWorking, false, "s1", MatchExact},
+		},
+		{
+			name:    "lock start time one second off (boot time jitter) is live",
+			locks:   []Lock{lock("/project", pidA, startedA, "s1")},
+			records: []*Record{rec("s1", StateWorking, "/project", time.Hour, ofProc(pidA, startedA+1))},
+			query:   "/project",
+			want:    &want{StateWorking, true, "s1", MatchExact},
+		},
+
+		// Several sessions.
+		{
+			name: "two sessions in one project: the one waiting wins",
+			locks: []Lock{
+				lock("/project", pidA, startedA, "s1"),
+				lock("/project", pidB, startedB, "s2"),
+			},
+			records: []*Record{
+				rec("s1", StateWorking, "/project", time.Second, ofProc(pidA, startedA)),
+				rec("s2", StateWaiting, "/project", time.Hour, ofProc(pidB, startedB)),
+			},
+			query: "/project",
+			want:  &want{StateWaiting, true, "s2", MatchExact},
+		},
+		{
+			name: "two sessions in one project, same state: the most recently updated wins",
+			locks: []Lock{
+				lock("/project", pidA, startedA, "s1"),
+				lock("/project", pidB, startedB, "s2"),
+			},
+			records: []*Record{
+				rec("s1", StateReady, "/project", time.Minute, ofProc(pidA, startedA)),
+				rec("s2", StateReady, "/project", time.Hour, ofProc(pidB, startedB)),
+			},
+			query: "/project",
+			want:  &want{StateReady, true, "s1", MatchExact},
+		},
+		{
+			name: "an exact lock beats a child lock that needs more attention",
+			locks: []Lock{
+				lock("/project", pidA, startedA, "s1"),
+				lock("/project/sub", pidB, startedB, "s2"),
+			},
+			records: []*Record{
+				rec("s1", StateReady, "/project", time.Hour, ofProc(pidA, startedA)),
+				rec("s2", StateWaiting, "/project/sub", time.Second, ofProc(pidB, startedB)),
+			},
+			query: "/project",
+			want:  &want{StateReady, true, "s1", MatchExact},
+		},
+		{
+			name:  "a lock beats a fresh exact record",
+			locks: []Lock{lock("/project/sub", pidA, startedA, "s1")},
+			records: []*Record{
+				rec("s1", StateReady, "/project/sub", time.Hour, ofProc(pidA, startedA)),
+				rec("s2", StateWaiting, "/project", time.Second, ofProc(pidB, startedB)),
+			},
+			query: "/project",
+			want:  &want{StateReady, true, "s1", MatchChild},
+		},
+		{
+			name: "fresh records: exact beats child, then waiting beats working",
+			records: []*Record{
+				rec("c", StateWaiting, "/project/sub", time.Second),
+				rec("e1", StateWorking, "/project", time.Second),
+				rec("e2", StateWaiting, "/project", 20*time.Second),
+			},
+			query: "/project",
+			want:  &want{StateWaiting, false, "e2", MatchExact},
+		},
+
+		// A session that moved into a subdirectory.
+		{
+			name:    "moved into a subdir: the project still resolves through its lock",
+			locks:   []Lock{lock("/project", pidA, startedA, "s1")},
+			records: []*Record{rec("s1", StateWorking, "/project/web", time.Minute, ofProc(pidA, startedA))},
+			query:   "/project",
+			want:    &want{StateWorking, true, "s1", MatchChild},
+		},
+		{
+			name:    "moved into a subdir: the subdir itself, record fresh",
+			locks:   []Lock{lock("/project", pidA, startedA, "s1")},
+			records: []*Record{rec("s1", StateWorking, "/project/web", time.Second, ofProc(pidA, startedA))},
+			query:   "/project/web",
+			want:    &want{StateWorking, false, "s1", MatchExact},
+		},
+		{
+			name:    "moved into a subdir: the subdir itself once the record is stale (the lock is a parent)",
+			locks:   []Lock{lock("/project", pidA, startedA, "s1")},
+			records: []*Record{rec("s1", StateWorking, "/project/web", time.Minute, ofProc(pidA, startedA))},
+			query:   "/project/web",
+			want:    nil,
+		},
+		{
+			name:    "moved out of the project entirely: the lock's own path gives the match",
+			locks:   []Lock{lock("/project", pidA, startedA, "s1")},
+			records: []*Record{rec("s1", StateReady, "/tmp", time.Minute, ofProc(pidA, startedA))},
+			query:   "/project",
+			want:    &want{StateReady, true, "s1", MatchExact},
+		},
+
+		// Records and locks of one process.
+		{
+			name:    "a live lock with no record yet: running, ready",
+			locks:   []Lock{lock("/project", pidA, startedA, "s1")},
+			records: nil,
+			query:   "/project",
+			want:    &want{StateReady, true, "s1", MatchExact},
+		},
+		{
+			name:  "after /clear the lock still names the old session: the process's newest record",
+			locks: []Lock{lock("/project", pidA, startedA, "old")},
+			records: []*Record{
+				rec("old", StateWorking, "/project", time.Hour, ofProc(pidA, startedA)),
+				rec("new", StateReady, "/project", time.Minute, ofProc(pidA, startedA)),
+			},
+			query: "/project",
+			want:  &want{StateReady, true, "new", MatchExact},
+		},
+		{
+			name: "resume: two live locks name one session, the record follows the new process",
+			locks: []Lock{
+				lock("/project", pidA, startedA, "s1"),
+				lock("/project", pidB, startedB, "s1"),
+			},
+			records: []*Record{rec("s1", StateWorking, "/project", time.Hour, ofProc(pidB, startedB))},
+			query:   "/project",
+			want:    &want{StateWorking, true, "s1", MatchExact},
+		},
+		{
+			name: "resume: the old process is gone, the new one holds the session",
+			locks: []Lock{
+				lock("/project", pidDead, 7, "s1"),
+				lock("/project", pidB, startedB, "s1"),
+			},
+			records: []*Record{rec("s1", StateReady, "/project", time.Hour, ofProc(pidB, startedB))},
+			query:   "/project",
+			want:    &want{StateReady, true, "s1", MatchExact},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			snap := snapshot(tt.locks, tt.records...)
+			g := got(ResolveState(snap, tt.query, now, alive))
+			if g.String() != tt.want.String() {
+				t.Errorf("ResolveState(%q)\n got %v\nwant %v", tt.query, g, tt.want)
+			}
+			running := IsSessionRunning(snap, tt.query, alive)
+			if wantRunning := tt.want != nil && tt.want.fromLock; running != wantRunning {
+				t.Errorf("IsSessionRunning(%q) = %v, want %v", tt.query, running, wantRunning)
+			}
+			l, ok := LockInfo(snap, tt.query, now, alive)
+			if ok != running {
+				t.Errorf("LockInfo(%q) found %v, IsSessionRunning %v", tt.query, ok, running)
+			}
+			if ok && !alive(l.PID, l.ProcStarted) {
+				t.Errorf("LockInfo(%q) returned the stale lock %+v", tt.query, l)
+			}
+		})
+	}
+}
+
+func TestLockInfoPicksTheProcessTheRecordFollows(t *testing.T) {
+	old, resumed := lock("/project", pidA, startedA, "s1"), lock("/project", pidB, startedB, "s1")
+	resumed.Created = old.Created - 10 // even when its lock is older
+	for _, locks := range [][]Lock{{old, resumed}, {resumed, old}} {
+		snap := snapshot(locks, rec("s1", StateWorking, "/project", time.Minute, ofProc(pidB, startedB)))
+		l, ok := LockInfo(snap, "/project", now, alive)
+		if !ok || l.PID != pidB {
+			t.Errorf("LockInfo = pid %d (found %v), want %d", l.PID, ok, pidB)
+		}
+	}
+}
+
+func TestResolveStateNilStoreAndNilLiveness(t *testing.T) {
+	snap := Snapshot{Locks: []Lock{lock("/project", pidA, startedA, "s1")}}
+	if res, ok := ResolveState(snap, "/project", now, alive); !ok || res.State != StateReady {
+		t.Errorf("nil store: got %+v, %v; want a ready session from the lock", res, ok)
+	}
+	// Without a way to tell, no lock is trusted.
+	if _, ok := ResolveState(snap, "/project", now, nil); ok {
+		t.Error("nil liveness: a lock was trusted")
+	}
+}
+
+func TestLivenessAskedOncePerProcess(t *testing.T) {
+	asked := map[[2]int64]int{}
+	counting := func(pid int, started int64) bool {
+		asked[[2]int64{int64(pid), started}]++
+		return alive(pid, started)
+	}
+	var locks []Lock
+	var records []*Record
+	for i := range 5 {
+		id := fmt.Sprint("s", i)
+		locks = append(locks, lock(fmt.Sprint("/p", i), pidA, startedA, id))
+		records = append(records, rec(id, StateReady, fmt.Sprint("/p", i), time.Second, ofProc(pidA, startedA)))
+	}
+	ResolveAll(snapshot(locks, records...), now, counting)
+	for k, n := range asked {
+		if n > 1 {
+			t.Errorf("liveness of %v asked %d times", k, n)
+		}
+	}
+}

@@ -1,0 +1,174 @@
+package resolver
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+// summary renders sessions as "id:state:source:pid" in order.
+func summary(sessions []Session) string {
+	var parts []string
+	for _, s := range sessions {
+		parts = append(parts, fmt.Sprintf("%s:%s:%s:%d", s.SessionID, s.State, s.Source, s.PID))
+	}
+	return strings.Join(parts, " ")
+}
+
+func TestResolveAll(t *testing.T) {
+	tests := []struct {
+		name    string
+		locks   []Lock
+		records []*Record
+		want    string
+	}{
+		{
+			name: "nothing",
+			want: "",
+		},
+		{
+			name: "live, fresh, stale, dead and idle records; attention first",
+			locks: []Lock{
+				lock("/api", pidA, startedA, "api"),
+				lock("/gone", pidDead, 9, "gone"),
+			},
+			records: []*Record{
+				rec("api", StateReady, "/api", time.Hour, ofProc(pidA, startedA)),
+				rec("gone", StateWorking, "/gone", time.Hour, ofProc(pidDead, 9)),
+				rec("web", StateWaiting, "/web", 10*time.Second, ofProc(pidB, startedB)),
+				rec("old", StateWorking, "/old", time.Minute),
+				rec("killed", StateWorking, "/k", time.Second, ofProc(pidDead, 9)),
+				rec("idle", StateIdle, "/i", time.Second),
+			},
+			want: "web:waiting:fresh:1002 api:ready:lock:1001",
+		},
+		{
+			name: "same state: the most recently updated first",
+			locks: []Lock{
+				lock("/a", pidA, startedA, "a"),
+				lock("/b", pidB, startedB, "b"),
+			},
+			records: []*Record{
+				rec("a", StateWorking, "/a", time.Hour, ofProc(pidA, startedA)),
+				rec("b", StateWorking, "/b", time.Minute, ofProc(pidB, startedB)),
+			},
+			want: "b:working:lock:1002 a:working:lock:1001",
+		},
+		{
+			name: "two sessions in one project are two entries",
+			locks: []Lock{
+				lock("/p", pidA, startedA, "a"),
+				lock("/p", pidB, startedB, "b"),
+			},
+			records: []*Record{
+				rec("a", StateCompacting, "/p", time.Hour, ofProc(pidA, startedA)),
+				rec("b", StateWorking, "/p", time.Hour, ofProc(pidB, startedB)),
+			},
+			want: "b:working:lock:1002 a:compacting:lock:1001",
+		},
+		{
+			name: "resume: two live locks, one session, shown once with the process the record follows",
+			locks: []Lock{
+				lock("/p", pidA, startedA, "s"),
+				lock("/p", pidB, startedB, "s"),
+			},
+			records: []*Record{rec("s", StateWorking, "/p", time.Hour, ofProc(pidB, startedB))},
+			want:    "s:working:lock:1002",
+		},
+		{
+			name: "resume: the record lives while the old process's lock names it",
+			locks: []Lock{
+				lock("/p", pidA, startedA, "s"),
+				lock("/p", pidDead, 3, "s"),
+			},
+			// The record's pid is the resumed process, already gone; the
+			// old process still runs the session.
+			records: []*Record{rec("s", StateReady, "/p", time.Hour, ofProc(pidDead, 3))},
+			want:    "s:ready:lock:1001",
+		},
+		{
+			name:    "a lock without a session id finds its record by pid",
+			locks:   []Lock{lock("/p", pidA, startedA, "")},
+			records: []*Record{rec("s", StateWaiting, "/p/x", time.Hour, ofProc(pidA, startedA))},
+			want:    "s:waiting:lock:1001",
+		},
+		{
+			name:    "a live lock with no record is a ready session",
+			locks:   []Lock{lock("/p", pidA, startedA, "s")},
+			records: nil,
+			want:    "s:ready:lock:1001",
+		},
+		{
+			name:    "a lock naming no session and matching no record is still one entry",
+			locks:   []Lock{lock("/p", pidA, startedA, ""), lock("/q", pidB, startedB, "")},
+			records: nil,
+			want:    ":ready:lock:1001 :ready:lock:1002",
+		},
+		{
+			name:  "after /clear: the process shows its newest session, the old record is not a second entry",
+			locks: []Lock{lock("/p", pidA, startedA, "old")},
+			records: []*Record{
+				rec("old", StateWorking, "/p", 20*time.Second, ofProc(pidA, startedA)),
+				rec("new", StateReady, "/p", 10*time.Second, ofProc(pidA, startedA)),
+			},
+			want: "new:ready:lock:1001",
+		},
+		{
+			name:    "fresh record of a process with no lock yet",
+			records: []*Record{rec("s", StateReady, "/p", time.Second, ofProc(pidC, startedC))},
+			want:    "s:ready:fresh:1003",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sessions := ResolveAll(snapshot(tt.locks, tt.records...), now, alive)
+			if got := summary(sessions); got != tt.want {
+				t.Errorf("ResolveAll\n got %q\nwant %q", got, tt.want)
+			}
+			for _, s := range sessions {
+				if (s.Source == SourceLock) != (s.Lock != nil) {
+					t.Errorf("%s: source %s with lock %v", s.SessionID, s.Source, s.Lock)
+				}
+			}
+		})
+	}
+}
+
+func TestResolveAllSinceAndCWD(t *testing.T) {
+	r := rec("s", StateWorking, "/p/sub", time.Second, ofProc(pidA, startedA))
+	r.StateChangedAt = At(now.Add(-3 * time.Minute))
+	sessions := ResolveAll(snapshot([]Lock{lock("/p", pidA, startedA, "s")}, r), now, alive)
+	if len(sessions) != 1 {
+		t.Fatalf("got %d sessions, want 1", len(sessions))
+	}
+	s := sessions[0]
+	if !s.Since.Equal(now.Add(-3*time.Minute)) || s.CWD != "/p/sub" || !s.UpdatedAt().Equal(now.Add(-time.Second)) {
+		t.Errorf("since %v cwd %q updated %v", s.Since, s.CWD, s.UpdatedAt())
+	}
+}
+
+func TestAggregate(t *testing.T) {
+	tests := []struct {
+		states []State
+		want   State
+	}{
+		{nil, StateIdle},
+		{[]State{StateReady}, StateReady},
+		{[]State{StateReady, StateCompacting}, StateCompacting},
+		{[]State{StateCompacting, StateWorking, StateReady}, StateWorking},
+		{[]State{StateWorking, StateWaiting, StateReady}, StateWaiting},
+		{[]State{StateWaiting, StateWorking}, StateWaiting},
+		{[]State{StateIdle}, StateIdle},
+		{[]State{"bogus", StateReady}, StateReady},
+	}
+	for _, tt := range tests {
+		var sessions []Session
+		for _, s := range tt.states {
+			sessions = append(sessions, Session{State: s})
+		}
+		if got := Aggregate(sessions); got != tt.want {
+			t.Errorf("Aggregate(%v) = %s, want %s", tt.states, got, tt.want)
+		}
+	}
+}

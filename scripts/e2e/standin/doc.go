@@ -1,0 +1,21 @@
+// Package standin is a loopback stand-in for the Anthropic Messages API:
+// just enough of it for the real Claude Code CLI to run its interactive loop
+// against, with answers steered by the newest user text.
+//
+// Steering, read from the text of the last user message:
+//
+//	TOOL:<command>   one Bash tool_use running <command>
+//	SLOW:<seconds>   a text answer streamed slowly over that many seconds
+//	(tool_result)    a turn that carries a tool result gets "Done."
+//	anything else    a short text answer
+//
+// Requests without a Bash tool (titles, summaries and other side requests
+// the CLI makes) always get a plain text answer, and a compaction request gets
+// a summary, held back by Server.CompactDelay so a watcher can see it run.
+//
+// It speaks server-sent events the way the real API does (message_start,
+// content_block_start, content_block_delta with text_delta or
+// input_json_delta, content_block_stop, message_delta with a stop_reason,
+// message_stop, and pings), answers non-streaming requests in JSON and
+// /v1/messages/count_tokens, and logs every path it does not know.
+package standin

@@ -1,0 +1,269 @@
+package standin
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// request is the part of a Messages API request body the stand-in reads.
+type request struct {
+	Model     string          `json:"model"`
+	Messages  []message       `json:"messages"`
+	System    json.RawMessage `json:"system"`
+	Tools     []tool          `json:"tools"`
+	Stream    bool            `json:"stream"`
+	MaxTokens int             `json:"max_tokens"`
+	// OutputConfig.Format asks for structured output (Claude Code's
+	// session-title request does).
+	OutputConfig struct {
+		Format jsonFormat `json:"format"`
+	} `json:"output_config"`
+}
+
+type jsonFormat struct {
+	Type   string `json:"type"`
+	Schema struct {
+		Properties map[string]struct {
+			Type string `json:"type"`
+		} `json:"properties"`
+	} `json:"schema"`
+}
+
+// example returns a JSON object that satisfies a flat schema: "Stand-in
+// session" for strings, zero values for the rest.
+func (f jsonFormat) example() string {
+	obj := map[string]any{}
+	for name, p := range f.Schema.Properties {
+		switch p.Type {
+		case "string":
+			obj[name] = "Stand-in session"
+		case "boolean":
+			obj[name] = false
+		case "number", "integer":
+			obj[name] = 0
+		case "array":
+			obj[name] = []any{}
+		default:
+			obj[name] = nil
+		}
+	}
+	out, _ := json.Marshal(obj)
+	return string(out)
+}
+
+type message struct {
+	Role    string          `json:"role"`
+	Content json.RawMessage `json:"content"` // a string or a list of blocks
+}
+
+type tool struct {
+	Name string `json:"name"`
+}
+
+type block struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+// blocks returns a message's content as blocks: the API accepts a bare
+// string as shorthand for one text block.
+func (m message) blocks() ([]block, error) {
+	if len(m.Content) == 0 {
+		return nil, nil
+	}
+	var text string
+	if err := json.Unmarshal(m.Content, &text); err == nil {
+		return []block{{Type: "text", Text: text}}, nil
+	}
+	var bs []block
+	if err := json.Unmarshal(m.Content, &bs); err != nil {
+		return nil, fmt.Errorf("message content is neither a string nor a list of blocks: %w", err)
+	}
+	return bs, nil
+}
+
+// systemText flattens the system prompt (a string or a list of text blocks).
+func (r request) systemText() string {
+	if len(r.System) == 0 {
+		return ""
+	}
+	var text string
+	if err := json.Unmarshal(r.System, &text); err == nil {
+		return text
+	}
+	var bs []block
+	if err := json.Unmarshal(r.System, &bs); err != nil {
+		return ""
+	}
+	var sb strings.Builder
+	for _, b := range bs {
+		sb.WriteString(b.Text)
+		sb.WriteByte('\n')
+	}
+	return sb.String()
+}
+
+func (r request) hasTool(name string) bool {
+	for _, t := range r.Tools {
+		if t.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// replyKind says what shape an answer has.
+type replyKind int
+
+const (
+	replyText replyKind = iota
+	replyToolUse
+)
+
+// reply is the answer the stand-in chose for one request.
+type reply struct {
+	kind    replyKind
+	text    string        // replyText
+	command string        // replyToolUse: the Bash command
+	stream  time.Duration // how long the text takes to stream (SLOW)
+	compact bool          // a compaction summary: held back by CompactDelay
+	why     string        // for the log
+}
+
+// The maximum a SLOW answer may take, so a typo cannot hang a test run.
+const maxSlow = 5 * time.Minute
+
+var (
+	toolDirective = regexp.MustCompile(`TOOL:([^\r\n]+)`)
+	slowDirective = regexp.MustCompile(`SLOW:([0-9]+(?:\.[0-9]+)?)`)
+)
+
+// compactionMarkers are phrases of Claude Code's summarisation instruction.
+// Any one of them in the newest user text marks a compaction request.
+var compactionMarkers = []string{
+	"create a detailed summary of the conversation",
+	"summary of the conversation so far",
+	"<summary>",
+}
+
+// steer chooses the answer to a request from its newest user message.
+func steer(req request) (reply, error) {
+	last, ok := lastUserMessage(req.Messages)
+	if !ok {
+		return reply{kind: replyText, text: "Hello.", why: "no user message"}, nil
+	}
+	bs, err := last.blocks()
+	if err != nil {
+		return reply{}, err
+	}
+	var texts []string
+	toolResult := false
+	for _, b := range bs {
+		switch b.Type {
+		case "tool_result":
+			toolResult = true
+		case "text":
+			texts = append(texts, b.Text)
+		}
+	}
+	text := strings.Join(texts, "\n")
+
+	// A compaction request carries its instruction next to the last tool
+	// result, so it is recognised first.
+	for _, marker := range compactionMarkers {
+		if strings.Contains(text, marker) {
+			return reply{kind: replyText, compact: true, why: "compaction", text: "<analysis>\nThe person exercised the HUD.\n</analysis>\n" +
+				"<summary>\n1. Primary Request and Intent: an end-to-end test of the HUD.\n2. Pending Tasks: none.\n</summary>"}, nil
+		}
+	}
+	if schema := req.OutputConfig.Format; schema.Type == "json_schema" {
+		// Side requests that want JSON back (the session title).
+		return reply{kind: replyText, text: schema.example(), why: "json_schema"}, nil
+	}
+	if toolResult {
+		// "SLOW:<s> TOOL:<command>" makes the answer after the tool slow
+		// too: the prompt that started the turn says so.
+		rep := reply{kind: replyText, text: "Done.", why: "tool_result"}
+		if d, ok := slowFrom(turnPrompt(req.Messages)); ok {
+			rep.stream, rep.why = d, "tool_result, SLOW directive"
+			rep.text = "Done, slowly: the command ran and this answer takes its time."
+		}
+		return rep, nil
+	}
+	if m := toolDirective.FindStringSubmatch(text); m != nil && req.hasTool("Bash") {
+		return reply{kind: replyToolUse, command: strings.TrimSpace(m[1]), why: "TOOL directive"}, nil
+	}
+	if d, ok := slowFrom(text); ok {
+		return reply{kind: replyText, stream: d, why: "SLOW directive",
+			text: "This answer is slow on purpose: it streams one word at a time for the test."}, nil
+	}
+	return reply{kind: replyText, text: "Hello from the stand-in.", why: "plain text"}, nil
+}
+
+// slowFrom reads a SLOW:<seconds> directive, capped at maxSlow.
+func slowFrom(text string) (time.Duration, bool) {
+	m := slowDirective.FindStringSubmatch(text)
+	if m == nil {
+		return 0, false
+	}
+	secs, err := strconv.ParseFloat(m[1], 64)
+	if err != nil {
+		return 0, false // the pattern admits only numbers ParseFloat reads
+	}
+	return min(time.Duration(secs*float64(time.Second)), maxSlow), true
+}
+
+// turnPrompt returns the text of the newest user message that carries text
+// of its own (the person's prompt), skipping tool results.
+func turnPrompt(msgs []message) string {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role != "user" {
+			continue
+		}
+		bs, err := msgs[i].blocks()
+		if err != nil {
+			continue
+		}
+		var texts []string
+		for _, b := range bs {
+			if b.Type == "text" {
+				texts = append(texts, b.Text)
+			}
+		}
+		if hasDirective(texts) {
+			return strings.Join(texts, "\n")
+		}
+	}
+	return ""
+}
+
+func hasDirective(texts []string) bool {
+	for _, t := range texts {
+		if toolDirective.MatchString(t) || slowDirective.MatchString(t) {
+			return true
+		}
+	}
+	return false
+}
+
+func lastUserMessage(msgs []message) (message, bool) {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role == "user" {
+			return msgs[i], true
+		}
+	}
+	return message{}, false
+}
+
+// toolInput is the Bash tool's input for a command.
+func toolInput(command string) string {
+	in, _ := json.Marshal(struct {
+		Command     string `json:"command"`
+		Description string `json:"description"`
+	}{command, "Run the command the test asked for"})
+	return string(in)
+}
