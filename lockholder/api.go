@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"time"
 
 	"github.com/capacitor-hud/hud/resolver"
@@ -23,7 +22,7 @@ import (
 //
 // Races between hook events are settled by the kernel, never by waiting:
 // the atomic mkdir of the lock directory picks the one event that creates
-// the lock, and a non-blocking flock on the directory picks the one that
+// the lock, and a non-blocking flock on its pid file picks the one that
 // starts its holder (see startHolder).
 func Ensure(l resolver.Layout, claude Process, path, sessionID, holderExe string) error {
 	if claude.PID <= 0 {
@@ -87,19 +86,25 @@ func createLock(sessions string, claude Process, path, sessionID, holderExe stri
 	return keepLock(dir, meta, claude, sessionID, holderExe, true)
 }
 
-// keepLock brings an existing lock's files up to date (writing them all
-// when rewrite is set) and starts a holder when none holds it.
-func keepLock(dir string, meta resolver.LockMeta, claude Process, sessionID, holderExe string, rewrite bool) error {
+// keepLock brings an existing lock's files up to date and starts a holder
+// when none holds it. fresh says the directory was just made (or found
+// without meta.json): every file is written, the pid file first, so a lock
+// is complete once its meta.json exists.
+func keepLock(dir string, meta resolver.LockMeta, claude Process, sessionID, holderExe string, fresh bool) error {
+	rewrite := fresh
 	if sessionID != "" && meta.SessionID != sessionID {
 		meta.SessionID = sessionID
 		rewrite = true
 	}
+	if _, err := os.Lstat(filepath.Join(dir, pidFile)); fresh || err != nil {
+		// The pid file also carries the holder's flock: it must exist.
+		if err := writePID(dir, claude.PID); err != nil {
+			return fmt.Errorf("writing lock: %w", err)
+		}
+	}
 	if rewrite {
 		meta.PID = claude.PID
 		meta.ProcStarted = claude.Started
-		if err := writeFileAtomic(dir, pidFile, []byte(strconv.Itoa(claude.PID)+"\n")); err != nil {
-			return fmt.Errorf("writing lock: %w", err)
-		}
 		if err := writeMeta(dir, meta); err != nil {
 			return fmt.Errorf("writing lock: %w", err)
 		}

@@ -3,14 +3,16 @@ package lockholder
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 
 	"golang.org/x/sys/unix"
 )
 
-// handedLockFD is where Ensure puts the locked lock directory for the
-// holder (the first descriptor after stdin, stdout and stderr).
+// handedLockFD is where Ensure puts the lock's pid file, flock held, for
+// the holder (the first descriptor after stdin, stdout and stderr).
 const handedLockFD = 3
 
 // lockEvent is what ends a holder's wait.
@@ -38,21 +40,23 @@ var errNoNotification = errors.New("exit notification unavailable")
 // the Claude process pid, started at started (Unix seconds), exits, then
 // removes it; it exits early, leaving everything as it is, when the lock
 // directory is removed or another holder holds it.
-func HoldMain(args []string) int {
+func HoldMain(args []string) int { return holdMain(args, os.Stderr) }
+
+func holdMain(args []string, stderr io.Writer) int {
 	if len(args) != 3 {
-		fmt.Fprintf(os.Stderr, "usage: hud-hook %s <lock dir> <pid> <started>\n", HoldMode)
+		fmt.Fprintf(stderr, "usage: hud-hook %s <lock dir> <pid> <started>\n", HoldMode)
 		return 2
 	}
 	pid, err1 := strconv.Atoi(args[1])
 	started, err2 := strconv.ParseInt(args[2], 10, 64)
 	if err := errors.Join(err1, err2); err != nil || pid <= 0 {
-		fmt.Fprintf(os.Stderr, "hud-hook %s: bad pid or start time: %q %q\n", HoldMode, args[1], args[2])
+		fmt.Fprintf(stderr, "hud-hook %s: bad pid or start time: %q %q\n", HoldMode, args[1], args[2])
 		return 2
 	}
 	if err := hold(args[0], pid, started); err != nil {
 		// Stderr is /dev/null when Ensure started us; this is for a person
 		// running the mode by hand.
-		fmt.Fprintf(os.Stderr, "hud-hook %s: %v\n", HoldMode, err)
+		fmt.Fprintf(stderr, "hud-hook %s: %v\n", HoldMode, err)
 		return 1
 	}
 	return 0
@@ -60,36 +64,44 @@ func HoldMain(args []string) int {
 
 // hold is the holder's life.
 func hold(dir string, pid int, started int64) error {
-	fd, held, err := lockForHolding(dir)
+	lockFD, held, err := lockForHolding(dir)
 	if err != nil || !held {
 		return err
 	}
-	defer unix.Close(fd)
+	defer unix.Close(lockFD)
+	dirFD, err := openNoFollow(dir)
+	if err != nil {
+		return fmt.Errorf("holding lock: %w", err)
+	}
+	defer unix.Close(dirFD)
+	if !sameFile(filepath.Join(dir, pidFile), lockFD) {
+		return nil // the directory was replaced under us: not ours any more
+	}
 
 	// Arm the watch first, then check the pid's identity: a process that
 	// exits after the check is then still seen exiting.
-	w, err := openLockWatch(pid, dir, fd)
+	w, err := openLockWatch(pid, dir, dirFD)
 	switch {
 	case errors.Is(err, ErrNoProcess):
-		return removeIfOurs(dir, fd)
+		return removeIfOurs(dir, dirFD)
 	case errors.Is(err, errLockGone):
 		return nil
 	case errors.Is(err, errNoNotification):
-		w = newPollWatch(pid, started, dir, fd)
+		w = newPollWatch(pid, started, dir, dirFD)
 	case err != nil:
 		return err
 	}
 	defer w.close()
 	if !Alive(pid, started) {
 		// Gone already, or the pid now belongs to another process.
-		return removeIfOurs(dir, fd)
+		return removeIfOurs(dir, dirFD)
 	}
 	ev, err := w.wait()
 	if err != nil {
 		return err
 	}
 	if ev == claudeExited {
-		return removeIfOurs(dir, fd)
+		return removeIfOurs(dir, dirFD)
 	}
 	return nil
 }
@@ -98,12 +110,13 @@ func hold(dir string, pid int, started int64) error {
 // it.
 var errLockGone = errors.New("lock directory removed")
 
-// lockForHolding returns a descriptor of dir that holds the holder's
-// exclusive flock. Ensure hands one over as descriptor 3; a holder started
-// any other way takes the flock itself. held is false when another holder
-// has it.
+// lockForHolding returns a descriptor of dir's pid file that holds the
+// holder's exclusive flock. Ensure hands one over as descriptor 3; a
+// holder started any other way takes the flock itself. held is false when
+// another holder has it.
 func lockForHolding(dir string) (fd int, held bool, err error) {
-	if sameDir(dir, handedLockFD) {
+	pidPath := filepath.Join(dir, pidFile)
+	if sameFile(pidPath, handedLockFD) {
 		// Our copy of the lock Ensure took; re-taking it is a no-op that
 		// confirms it.
 		if got, err := flockNB(handedLockFD, unix.LOCK_EX); err == nil && got {
@@ -111,7 +124,7 @@ func lockForHolding(dir string) (fd int, held bool, err error) {
 			return handedLockFD, true, nil
 		}
 	}
-	fd, err = openDir(dir)
+	fd, err = openNoFollow(pidPath)
 	if err != nil {
 		return -1, false, fmt.Errorf("holding lock: %w", err)
 	}
@@ -126,7 +139,7 @@ func lockForHolding(dir string) (fd int, held bool, err error) {
 // removeIfOurs removes the lock directory if dir still names the one the
 // holder holds open, never one made in its place since.
 func removeIfOurs(dir string, fd int) error {
-	if !sameDir(dir, fd) {
+	if !sameFile(dir, fd) {
 		return nil
 	}
 	return removeLock(dir)

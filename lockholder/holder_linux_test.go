@@ -14,6 +14,12 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// holderExitTimeout bounds how long a holder takes to exit once its work is
+// done. A holder built with -race (the test binary) sleeps a second in exit
+// for the race detector's sake (GORACE atexit_sleep_ms), and holders get
+// an empty environment, so that cannot be turned off.
+const holderExitTimeout = 3 * time.Second
+
 func TestLockFollowsClaudeProcess(t *testing.T) {
 	home, project := newHome(t)
 	claude := startClaude(t, home, project)
@@ -69,7 +75,7 @@ func TestLockFollowsClaudeProcess(t *testing.T) {
 	claude.kill9()
 	took := eventually(t, time.Second, "lock removed after kill -9 of claude", func() bool { return !exists(dir) })
 	t.Logf("lock removed %v after claude died", took)
-	eventually(t, time.Second, "holder exits", func() bool { return len(holdersOf(t, dir)) == 0 })
+	eventually(t, holderExitTimeout, "holder exits", func() bool { return len(holdersOf(t, dir)) == 0 })
 	if entries, _ := os.ReadDir(claude.layout.LockDir()); len(entries) != 0 {
 		t.Errorf("sessions dir not empty: %v", entries)
 	}
@@ -87,9 +93,10 @@ func checkMode(t *testing.T, path string, mode os.FileMode) {
 	}
 }
 
-// checkDetached checks the holder has a session of its own and no file
-// descriptor but /dev/null and its lock directory (the stand-in Claude
-// leaked two pipes to its hooks, and reads their stdout to the end).
+// checkDetached checks the holder has a session of its own, /dev/null for
+// stdin, stdout and stderr, its lock's pid file as descriptor 3, no pipe
+// (the stand-in Claude leaked two pipes to its hooks). Other descriptors
+// are the holder's own: its Go runtime's cgroup files, pidfd, inotify.
 func checkDetached(t *testing.T, pid int, dir string) {
 	t.Helper()
 	sid, err := unix.Getsid(pid)
@@ -104,11 +111,16 @@ func checkDetached(t *testing.T, pid int, dir string) {
 	for _, name := range names {
 		target, _ := os.Readlink(filepath.Join(fdDir, name))
 		switch {
-		case (name == "0" || name == "1" || name == "2") && target == os.DevNull:
-		case target == dir:
-		case strings.HasPrefix(target, "anon_inode:"): // pidfd, inotify
-		default:
-			t.Errorf("holder fd %s -> %s", name, target)
+		case name == "0" || name == "1" || name == "2":
+			if target != os.DevNull {
+				t.Errorf("holder fd %s -> %s, want %s", name, target, os.DevNull)
+			}
+		case name == "3":
+			if want := filepath.Join(dir, pidFile); target != want {
+				t.Errorf("holder fd 3 -> %s, want its lock's %s", target, want)
+			}
+		case strings.HasPrefix(target, "pipe:"), strings.HasPrefix(target, "socket:"):
+			t.Errorf("holder fd %s -> %s: inherited", name, target)
 		}
 	}
 }
@@ -224,10 +236,36 @@ func TestHolderExitsWhenLockRemoved(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			eventually(t, time.Second, "holder exits", func() bool { return len(holdersOf(t, dir)) == 0 })
+			eventually(t, holderExitTimeout, "holder exits", func() bool { return len(holdersOf(t, dir)) == 0 })
 			if how == "mv" && !exists(dir+".old") {
 				t.Error("holder removed a lock that is no longer its")
 			}
 		})
+	}
+}
+
+// A lock whose pid file went missing (with its holder) is repaired by the
+// next event: the pid file carries the holder's flock.
+func TestLockWithoutPIDFileIsRepaired(t *testing.T) {
+	home, project := newHome(t)
+	claude := startClaude(t, home, project)
+	dir := claude.lockDir()
+	killHoldersAtCleanup(t, dir)
+	claude.fire(1, "s1")
+	holders := holdersOf(t, dir)
+	if len(holders) != 1 {
+		t.Fatalf("holders = %v, want one", holders)
+	}
+	syscall.Kill(holders[0], syscall.SIGKILL)
+	eventually(t, time.Second, "holder dies", func() bool { return len(holdersOf(t, dir)) == 0 })
+	if err := os.Remove(filepath.Join(dir, pidFile)); err != nil {
+		t.Fatal(err)
+	}
+	claude.fire(1, "s1")
+	if b, err := os.ReadFile(filepath.Join(dir, pidFile)); err != nil || strings.TrimSpace(string(b)) != strconv.Itoa(claude.pid()) {
+		t.Errorf("pid file = %q, %v; want %d", b, err, claude.pid())
+	}
+	if got := holdersOf(t, dir); len(got) != 1 {
+		t.Errorf("holders = %v, want one", got)
 	}
 }

@@ -72,6 +72,13 @@ func writeMeta(dir string, m resolver.LockMeta) error {
 	return writeFileAtomic(dir, metaFile, append(b, '\n'))
 }
 
+// writePID writes dir's pid file. It needs no atomic write: Ensure writes
+// it before meta.json, and a lock counts as complete only once meta.json
+// exists.
+func writePID(dir string, pid int) error {
+	return os.WriteFile(filepath.Join(dir, pidFile), []byte(strconv.Itoa(pid)+"\n"), 0o600)
+}
+
 // writeFileAtomic replaces dir/name with data (mode 0600) through a
 // temporary file in dir and a rename, so a reader sees the old file or the
 // new one, never half of one. It does not fsync: a lock describes running
@@ -114,15 +121,16 @@ func removeLock(dir string) error {
 	return fmt.Errorf("removing lock: %w", err)
 }
 
-// openDir opens dir for flock and, on macOS, kqueue.
-func openDir(dir string) (int, error) {
+// openNoFollow opens path read-only (a directory too) without following a
+// final symlink.
+func openNoFollow(path string) (int, error) {
 	for {
-		fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		fd, err := unix.Open(path, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 		if errors.Is(err, unix.EINTR) {
 			continue
 		}
 		if err != nil {
-			return -1, &fs.PathError{Op: "open", Path: dir, Err: err}
+			return -1, &fs.PathError{Op: "open", Path: path, Err: err}
 		}
 		return fd, nil
 	}
@@ -145,15 +153,20 @@ func flockNB(fd, how int) (bool, error) {
 	}
 }
 
-// A holder proves it is alive by an exclusive flock on its lock directory,
-// held for its whole life: the kernel drops it when the holder dies, even
-// by kill -9, so no pid file can go stale and no pid can be reused.
+// A holder proves it is alive by an exclusive flock on its lock's pid
+// file, held for its whole life: the kernel drops it when the holder dies,
+// even by kill -9, so nothing can go stale and no pid can be reused. (A
+// regular file, not the directory: flock on directories is not portable.)
+// The pid file is written once, in place, never renamed over, so the lock
+// stays on the one file every party opens.
 //
 // holderAlive asks without disturbing it. It tries a shared lock, which
 // fails while the holder holds its exclusive one; when it succeeds there is
-// no holder, and the shared lock is dropped at once.
+// no holder, and the shared lock is dropped at once. (An Ensure that tries
+// to start a holder in the microseconds a probe holds the shared lock
+// takes it for a live holder; the next event starts one.)
 func holderAlive(dir string) bool {
-	fd, err := openDir(dir)
+	fd, err := openNoFollow(filepath.Join(dir, pidFile))
 	if err != nil {
 		return false
 	}
@@ -165,14 +178,14 @@ func holderAlive(dir string) bool {
 // startHolder starts a holder for dir unless one holds it already. The
 // caller takes the holder's flock itself, before starting the holder, and
 // hands the locked descriptor down: the lock never lapses between the two,
-// so of any number of racing callers exactly one sees the lock free and
-// starts a holder.
+// so of any number of racing callers exactly one sees it free and starts a
+// holder.
 func startHolder(dir string, claude Process, holderExe string) error {
-	fd, err := openDir(dir)
+	fd, err := openNoFollow(filepath.Join(dir, pidFile))
 	if err != nil {
 		return fmt.Errorf("starting lock holder: %w", err)
 	}
-	lockFile := os.NewFile(uintptr(fd), dir)
+	lockFile := os.NewFile(uintptr(fd), filepath.Join(dir, pidFile))
 	defer lockFile.Close() // the holder keeps its own copy
 	got, err := flockNB(fd, unix.LOCK_EX)
 	if err != nil {
@@ -184,9 +197,9 @@ func startHolder(dir string, claude Process, holderExe string) error {
 	return spawnHolder(holderExe, dir, lockFile, claude)
 }
 
-// sameDir reports whether path still names the directory open as fd, and
-// not a directory made in its place.
-func sameDir(path string, fd int) bool {
+// sameFile reports whether path still names the file open as fd, and not
+// one made in its place.
+func sameFile(path string, fd int) bool {
 	var open, named unix.Stat_t
 	if err := unix.Fstat(fd, &open); err != nil {
 		return false
@@ -194,5 +207,5 @@ func sameDir(path string, fd int) bool {
 	if err := unix.Lstat(path, &named); err != nil {
 		return false
 	}
-	return open.Dev == named.Dev && open.Ino == named.Ino && named.Mode&unix.S_IFMT == unix.S_IFDIR
+	return open.Dev == named.Dev && open.Ino == named.Ino
 }

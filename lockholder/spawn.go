@@ -11,7 +11,7 @@ import (
 //
 //	hud-hook hold-lock <lock dir> <claude pid> <claude start, Unix seconds>
 //
-// with the lock directory, flock held, open as file descriptor 3.
+// with the lock's pid file, its flock held, open as file descriptor 3.
 const HoldMode = "hold-lock"
 
 // spawnHolder starts holderExe in hold mode for dir, fully detached from

@@ -144,7 +144,9 @@ func startClaude(t *testing.T, home, cwd string) *claudeProc {
 	t.Helper()
 	cmd := exec.Command(os.Args[0])
 	cmd.Dir = cwd
-	cmd.Env = append(os.Environ(), roleEnv+"=claude", "HOME="+home)
+	// A binary built with -race sleeps a second in exit unless told not
+	// to; the stand-in hooks inherit this.
+	cmd.Env = append(os.Environ(), roleEnv+"=claude", "HOME="+home, "GORACE=atexit_sleep_ms=0")
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -171,11 +173,23 @@ func (c *claudeProc) fire(n int, sessionID string) {
 	if _, err := fmt.Fprintln(c.in, n, sessionID); err != nil {
 		c.t.Fatalf("asking stand-in claude for hooks: %v", err)
 	}
-	if !c.out.Scan() {
-		c.t.Fatalf("stand-in claude gave no answer: %v", c.out.Err())
-	}
-	if got := c.out.Text(); got != "ok" {
-		c.t.Fatalf("stand-in claude: %s", got)
+	answer := make(chan string, 1)
+	go func() {
+		if c.out.Scan() {
+			answer <- c.out.Text()
+		} else {
+			answer <- fmt.Sprintf("no answer: %v", c.out.Err())
+		}
+	}()
+	select {
+	case got := <-answer:
+		if got != "ok" {
+			c.t.Fatalf("stand-in claude: %s", got)
+		}
+	case <-time.After(10 * time.Second):
+		// The hooks' stdout and stderr are read to the end: a holder that
+		// kept a copy of those pipes would hang Claude just so.
+		c.t.Fatal("stand-in claude still waiting for its hooks after 10 s")
 	}
 }
 
@@ -244,11 +258,6 @@ func eventually(t *testing.T, timeout time.Duration, what string, cond func() bo
 		time.Sleep(2 * time.Millisecond)
 	}
 	return time.Since(start)
-}
-
-func exists(path string) bool {
-	_, err := os.Lstat(path)
-	return err == nil
 }
 
 // newHome makes a temporary home with a project directory in it.

@@ -48,7 +48,7 @@ func openLockWatch(pid int, dir string, dirFD int) (lockWatch, error) {
 		return nil, fmt.Errorf("watching %s: %w", dir, err)
 	}
 	// The directory may have been replaced between opening and watching.
-	if !sameDir(dir, dirFD) {
+	if !sameFile(dir, dirFD) {
 		w.close()
 		return nil, errLockGone
 	}

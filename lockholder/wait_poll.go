@@ -24,7 +24,7 @@ func (w *pollWatch) wait() (lockEvent, error) {
 		if !Alive(w.pid, w.started) {
 			return claudeExited, nil
 		}
-		if !sameDir(w.dir, w.fd) {
+		if !sameFile(w.dir, w.fd) {
 			return lockGone, nil
 		}
 		time.Sleep(pollInterval)

@@ -35,8 +35,9 @@ func TestPathMatch(t *testing.T) {
 }
 
 func TestNormalizePath(t *testing.T) {
-	tmp, err := filepath.EvalSymlinks(t.TempDir())
-	must(t, err)
+	// The temp dir itself may sit behind a symlink (macOS /var) and, on
+	// macOS, is case-folded: start from its normalized form.
+	tmp := NormalizePath(t.TempDir())
 	real := filepath.Join(tmp, "real", "project")
 	must(t, os.MkdirAll(filepath.Join(real, "src"), 0o700))
 	link := filepath.Join(tmp, "link")
@@ -75,8 +76,9 @@ func TestNormalizePath(t *testing.T) {
 // TestSymlinkedProjectResolves: a record written from the real directory
 // answers a query made through a symlink, and the other way round.
 func TestSymlinkedProjectResolves(t *testing.T) {
-	tmp, err := filepath.EvalSymlinks(t.TempDir())
-	must(t, err)
+	// The temp dir itself may sit behind a symlink (macOS /var) and, on
+	// macOS, is case-folded: start from its normalized form.
+	tmp := NormalizePath(t.TempDir())
 	real := filepath.Join(tmp, "code", "api")
 	must(t, os.MkdirAll(real, 0o700))
 	link := filepath.Join(tmp, "api-link")

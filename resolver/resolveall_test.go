@@ -2,6 +2,7 @@ package resolver
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -125,6 +126,12 @@ func TestResolveAll(t *testing.T) {
 			sessions := ResolveAll(snapshot(tt.locks, tt.records...), now, alive)
 			if got := summary(sessions); got != tt.want {
 				t.Errorf("ResolveAll\n got %q\nwant %q", got, tt.want)
+			}
+			// The order the directory listing gave does not matter.
+			reversed := slices.Clone(tt.locks)
+			slices.Reverse(reversed)
+			if got := summary(ResolveAll(snapshot(reversed, tt.records...), now, alive)); got != tt.want {
+				t.Errorf("ResolveAll with the locks reversed\n got %q\nwant %q", got, tt.want)
 			}
 			for _, s := range sessions {
 				if (s.Source == SourceLock) != (s.Lock != nil) {

@@ -165,11 +165,11 @@ func iconLayers(st stateIcon, count int, template bool) []layer {
 		label = "9+"
 	}
 	// A one-digit badge is a disc; "9+" a pill reaching further left.
-	left := 25.0
+	left := 24.8
 	if len(label) > 1 {
-		left = 20.5
+		left = 19.8
 	}
-	badge := rounded(boxCorners(left, 25, 25, 25), 6.2)
+	badge := rounded(boxCorners(left, 24.8, 24.8, 24.8), 7)
 	textColor := outline
 	ls = append(ls, layer{s: grow(badge, 1.6), erase: true})
 	if template {
@@ -177,7 +177,7 @@ func iconLayers(st stateIcon, count int, template bool) []layer {
 	} else {
 		ls = append(ls, layer{s: grow(badge, 1.1), c: outline}, layer{s: badge, c: white})
 	}
-	glyphs := text(label, (left+25)/2, 25)
+	glyphs := text(label, (left+24.8)/2, 24.8)
 	if template {
 		ls = append(ls, layer{s: glyphs, erase: true})
 	} else {

@@ -110,7 +110,7 @@ var font = map[rune][5]string{
 
 // text draws s in the pixel font, centred on (cx, cy).
 func text(s string, cx, cy float64) shape {
-	const px = 1.8 // one font pixel, in icon pixels
+	const px = 2.0 // one font pixel, in icon pixels
 	const gap = 1  // font pixels between glyphs
 	runes := []rune(s)
 	width := float64(len(runes)*3+(len(runes)-1)*gap) * px

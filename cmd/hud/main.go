@@ -6,8 +6,9 @@ import (
 	"os"
 
 	"github.com/capacitor-hud/hud/hud/cli"
+	"github.com/capacitor-hud/hud/hud/tray"
 )
 
 func main() {
-	os.Exit(cli.Main(os.Args[1:], cli.OSEnv(nil)))
+	os.Exit(cli.Main(os.Args[1:], cli.OSEnv(tray.Run)))
 }

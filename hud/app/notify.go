@@ -47,7 +47,7 @@ func (n *Notifications) Update(now time.Time, sessions []resolver.Session) time.
 
 // Say implements Notifier.
 func (n *Notifications) Say(title, body string) {
-	n.enqueue(notify.Notification{Title: title, Body: body, Project: "hud"})
+	n.enqueue(notify.Notification{Kind: "notice", Title: title, Body: body, Project: "hud"})
 }
 
 func (n *Notifications) enqueue(msg notify.Notification) {

@@ -1,5 +1,7 @@
 package app
 
+import "errors"
+
 // UI is what the loop draws on: the tray icon, its texts and its menu. The
 // systray adapter implements it; every method must return promptly.
 type UI interface {
@@ -71,3 +73,14 @@ const (
 	KeyQuit         = "quit"
 	sessionPrefix   = "session:"
 )
+
+// ErrNoSessionBus means the desktop has no D-Bus session bus: on Linux
+// neither a tray icon nor a notification can be shown.
+var ErrNoSessionBus = errors.New("no D-Bus session bus")
+
+// NoTrayHostMessage is what the person reads when nothing shows tray
+// icons on their desktop.
+const NoTrayHostMessage = "No system tray found: nothing on this desktop shows tray icons " +
+	"(no org.kde.StatusNotifierWatcher on the session bus). hud keeps running and still " +
+	"sends notifications. On GNOME, enable the \"AppIndicator and KStatusNotifierItem Support\" " +
+	"extension; the icon then appears by itself."

@@ -17,6 +17,10 @@
 // (snooze, skip, pause) live in a separate file, ~/.claude/hud-breaks.json
 // ([Prefs]), so Vibe Check's file keeps its exact schema.
 //
-// [Scheduler] is what the tray and `hud break` call: it loads, decides,
-// fires and saves in one locked step.
+// [Scheduler] is what `hud break` and the hook call: it loads, decides,
+// fires and saves in one locked step. [Tray] is the tray app's side: its
+// Update takes the live sessions and returns when to call again, and its
+// Rows and Clicked are the menu section ("Next: eye break in 12 min",
+// "Take a break now", "Snooze 10 min", "Skip this one", "Pause reminders
+// for 1 hour / until tomorrow").
 package breaks

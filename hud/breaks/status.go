@@ -14,6 +14,10 @@ type Status struct {
 	// the person took it.
 	Pending       *PendingBreak
 	ReminderCount int
+	// DueAt is when each kind comes due, after skips (index: Kind).
+	DueAt [3]time.Time
+	// Recorded is false until the hook recorded any activity.
+	Recorded bool
 }
 
 // Status reads the files (without the lock: a look, not a change) and
@@ -21,7 +25,13 @@ type Status struct {
 func (s *Scheduler) Status(now time.Time, sess Sessions) Status {
 	t := s.Files.Read(now)
 	t.Prefs = t.Prefs.pruned(&t.State, now)
+	var due [3]time.Time
+	for _, k := range kinds {
+		due[k] = t.Prefs.dueAt(&t.State, k, s.Settings)
+	}
 	return Status{
+		DueAt:         due,
+		Recorded:      t.Loaded,
 		Plan:          PlanAt(t.State, t.Prefs, now, sess, s.Settings),
 		Now:           now,
 		PausedUntil:   t.Prefs.PausedUntil.Time(),

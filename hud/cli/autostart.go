@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/capacitor-hud/hud/hud/autostart"
 )
@@ -15,10 +16,21 @@ func runAutostart(env *Env, args []string) error {
 		"(~/Library/LaunchAgents/"+autostart.Label+".plist), an XDG autostart\n"+
 		"entry on Linux ($XDG_CONFIG_HOME/autostart/hud.desktop).\n")
 	exeFlag := fs.String("exe", "", "the hud `path` to start (default: this hud)")
+	// The action comes first ("hud autostart on --exe X"); the flag package
+	// stops at the first argument that is not a flag, so take it off.
+	var action string
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		action, args = args[0], args[1:]
+	}
 	if err := parseFlags(env, fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() != 1 {
+	if action == "" && fs.NArg() > 0 {
+		action = fs.Arg(0)
+	} else if fs.NArg() > 0 {
+		return usagef("unexpected argument %q", fs.Arg(0))
+	}
+	if action == "" {
 		return usagef("want one of on, off, status")
 	}
 	target := autostart.Default(env.Home, env.Getenv)
@@ -26,7 +38,7 @@ func runAutostart(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	switch fs.Arg(0) {
+	switch action {
 	case "on":
 		changed, err := target.Enable(exe)
 		if err != nil {
@@ -61,7 +73,7 @@ func runAutostart(env *Env, args []string) error {
 			fmt.Fprintf(env.Stdout, "on, but %s does not start %s: run 'hud autostart on' to update it\n", target.Path, exe)
 		}
 	default:
-		return usagef("unknown action %q (want on, off or status)", fs.Arg(0))
+		return usagef("unknown action %q (want on, off or status)", action)
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/capacitor-hud/hud/hud/app"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -21,14 +22,17 @@ type Env struct {
 	Home   string
 	Getenv func(string) string
 	Now    func() time.Time
-	// Tray starts the tray UI and blocks until it quits. It is nil where
-	// the binary was built without one (tests, cross-compiles); the
-	// adapter lives in hud/tray, the only package importing systray.
+	// Tray shows the tray and runs the app's loop on it (see run.go). It
+	// is nil where the binary was built without one (tests,
+	// cross-compiles); the adapter lives in hud/tray, the only package
+	// importing systray.
 	Tray TrayRunner
 }
 
-// TrayRunner runs the tray application for env until the person quits.
-type TrayRunner func(env *Env, args []string) error
+// TrayRunner shows the tray icon, calls loop with its UI in a goroutine,
+// and returns once loop has returned and the tray is gone. It must run on
+// the main goroutine. hud/tray.Run is the real one.
+type TrayRunner func(loop func(ui app.UI)) error
 
 // Layout is the file layout under env's home directory.
 func (e *Env) Layout() resolver.Layout { return resolver.Layout{Home: e.Home} }
@@ -65,9 +69,14 @@ var commands = []command{
 	{"install", "wire hud-hook into Claude Code's settings.json", runInstall},
 	{"uninstall", "remove what 'hud install' added to settings.json", runUninstall},
 	{"autostart", "start the tray at login: on, off or status", runAutostart},
+	{"doctor", "check the setup and say how to fix what is broken", runDoctor},
 	{"status", "print what each live Claude Code session is doing", runStatus},
+	{"statusline", "one line for Claude Code's statusLine setting", runStatusline},
+	{"watch", "print the live sessions again on every change, until Ctrl-C", runWatch},
 	{"activity", "show what a session has done: todos, files, commits, agents", runActivity},
 	{"checkpoint", "write the project's checkpoint (.claude/.project-state.json) now", runCheckpoint},
+	{"break", "break reminders: status, now, snooze, skip, pause, resume", runBreak},
+	{"session", "timed work session: start \"<task>\", pause, resume, stop, status", runSession},
 	{"version", "print the version", runVersion},
 }
 
@@ -137,7 +146,9 @@ func printHelp(w io.Writer) {
 	for _, c := range commands {
 		fmt.Fprintf(w, "  %-12s %s\n", c.name, c.summary)
 	}
-	fmt.Fprint(w, "\nRun 'hud <command> --help' for a command's flags.\n")
+	fmt.Fprint(w, "\nGetting started: 'hud install' wires the hook into Claude Code, 'hud' starts\n"+
+		"the tray, 'hud doctor' says what is wrong when nothing shows.\n"+
+		"\nRun 'hud <command> --help' for a command's flags.\n")
 }
 
 // UsageError is a mistake in the command line itself.
@@ -212,11 +223,4 @@ func runVersion(env *Env, args []string) error {
 	}
 	fmt.Fprintf(env.Stdout, "hud %s\n", Version)
 	return nil
-}
-
-func runTray(env *Env, args []string) error {
-	if env.Tray == nil {
-		return withHint(errors.New("this build has no tray"), "build bin/hud with 'make build'")
-	}
-	return env.Tray(env, args)
 }

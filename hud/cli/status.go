@@ -13,10 +13,14 @@ import (
 // runStatus prints the live sessions, or with --project the state of one
 // project path, in the format asked for.
 func runStatus(env *Env, args []string) error {
-	fs := newFlagSet(env, "status", "status [--json | --format NAME] [--project PATH]")
+	fs := newFlagSet(env, "status", "status [--json | --format NAME] [--project PATH] [--watch]\n\n"+
+		"Formats: text (a table), json, tmux (one line with tmux colours, for\n"+
+		"status-right), waybar (the JSON waybar's custom module reads).\n"+
+		"--watch prints one line of json or waybar output on every change.\n")
 	asJSON := fs.Bool("json", false, "print JSON (same as --format json)")
 	format := fs.String("format", "text", "output format: "+strings.Join(status.FormatNames(), ", "))
 	project := fs.String("project", "", "resolve the state of the project at `PATH` (the seed's resolve_state)")
+	watchLines := fs.Bool("watch", false, "print a line on every change until interrupted (json or waybar; see status_watch.go)")
 	if err := parseFlags(env, fs, args); err != nil {
 		return err
 	}
@@ -27,25 +31,31 @@ func runStatus(env *Env, args []string) error {
 		*format = "json"
 	}
 
+	// Check the format before reading anything: a usage mistake should
+	// not hide behind (or be hidden by) a problem with the files.
+	render, renderProject := status.Formats[*format], status.ProjectFormats[*format]
+	switch {
+	case *project == "" && render == nil:
+		return usagef("unknown format %q (want one of %s)", *format, strings.Join(status.FormatNames(), ", "))
+	case *project != "" && renderProject == nil:
+		return usagef("unknown format %q with --project (want text or json)", *format)
+	}
+
+	if *watchLines {
+		return watchStatusLines(env, *format, *project)
+	}
+
 	snap, err := loadSnapshot(env.Layout())
 	if err != nil {
 		return err
 	}
 	now := env.Now()
 	if *project != "" {
-		render, ok := status.ProjectFormats[*format]
-		if !ok {
-			return usagef("--project: unknown format %q (want text or json)", *format)
-		}
 		path := resolver.NormalizePath(*project)
 		res, found := resolver.ResolveState(snap, path, now, lockholder.Alive)
-		return render(env.Stdout, status.NewProject(path, res, found, now))
+		return renderProject(env.Stdout, status.NewProject(path, res, found, now))
 	}
-	render, ok := status.Formats[*format]
-	if !ok {
-		return usagef("unknown format %q (want one of %s)", *format, strings.Join(status.FormatNames(), ", "))
-	}
-	return render(env.Stdout, status.New(resolver.ResolveAll(snap, now, lockholder.Alive), now))
+	return render(env.Stdout, status.New(resolver.ResolveAll(snap, now, lockholder.Alive), now).LoadActivity(env.Layout()))
 }
 
 // loadSnapshot reads what the resolver needs, turning a corrupt store into

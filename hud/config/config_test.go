@@ -10,12 +10,33 @@ import (
 )
 
 func TestTemplateParsesToDefaults(t *testing.T) {
-	cfg, problems := Parse("config.toml", Template())
-	if len(problems) != 0 {
-		t.Fatalf("the template has problems: %v", problems)
+	// As created (the fast path) and as parsed: a trailing edit makes Load
+	// read it for real.
+	for _, text := range []string{Template(), Template() + "\n# edited\n"} {
+		cfg, problems := Parse("config.toml", text)
+		if len(problems) != 0 {
+			t.Fatalf("the template has problems: %v", problems)
+		}
+		if !reflect.DeepEqual(cfg, Default()) {
+			t.Errorf("the template parses to\n%+v\nwant the defaults\n%+v", cfg, Default())
+		}
 	}
-	if !reflect.DeepEqual(cfg, Default()) {
-		t.Errorf("the template parses to\n%+v\nwant the defaults\n%+v", cfg, Default())
+}
+
+func TestEditedTemplateKeepsLineNumbers(t *testing.T) {
+	text := strings.Replace(Template(), `full_interval = "50m"`, `full_interval = "fifty"`, 1)
+	want := 1 + strings.Count(text[:strings.Index(text, "full_interval")], "\n")
+	_, problems := Parse("config.toml", text)
+	if len(problems) != 1 || problems[0].Line != want {
+		t.Errorf("problems = %v, want one on line %d", problems, want)
+	}
+}
+
+func TestBlankCommentLines(t *testing.T) {
+	in := "# a\n  # b\nkey = \"#x\" # c\n\t#d"
+	want := "\n\nkey = \"#x\" # c\n"
+	if got := blankCommentLines(in); got != want {
+		t.Errorf("blankCommentLines = %q, want %q", got, want)
 	}
 }
 
@@ -171,7 +192,17 @@ checkpoint_every = "0s"
 		{
 			name:     "a table that is a value",
 			text:     "breaks = 5\n",
-			problems: []string{"config.toml: breaks: must be a table ([breaks]), not a single value"},
+			problems: []string{"config.toml: breaks: must be a table ([breaks])"},
+		},
+		{
+			name:     "a list where a duration belongs",
+			text:     "[breaks]\nmicro_interval = [\"1m\"]\n",
+			problems: []string{`config.toml:2: breaks.micro_interval: must be a duration in quotes, like "20m"; using the default "20m"`},
+		},
+		{
+			name:     "a table where a bool belongs",
+			text:     "[breaks.enabled]\nx = 1\n",
+			problems: []string{`config.toml:1: breaks.enabled: must be true or false; using the default true`},
 		},
 		{
 			name: "ladder out of order",
@@ -294,121 +325,5 @@ func TestLoadMissingAndUnreadable(t *testing.T) {
 	cfg, problems = Load(dir, nil)
 	if len(problems) != 1 || !strings.Contains(problems[0].String(), "cannot read the settings") || !reflect.DeepEqual(cfg, Default()) {
 		t.Errorf("unreadable file: %v", problems)
-	}
-}
-
-func TestDefaultPath(t *testing.T) {
-	tests := []struct {
-		xdg, want string
-	}{
-		{"", "/home/u/.config/hud/config.toml"},
-		{"/xdg", "/xdg/hud/config.toml"},
-		{"relative/dir", "/home/u/.config/hud/config.toml"}, // the XDG spec: ignore relative paths
-	}
-	for _, tt := range tests {
-		getenv := func(k string) string {
-			if k == "XDG_CONFIG_HOME" {
-				return tt.xdg
-			}
-			return ""
-		}
-		if got := DefaultPath("/home/u", getenv); got != tt.want {
-			t.Errorf("DefaultPath with XDG_CONFIG_HOME=%q = %q, want %q", tt.xdg, got, tt.want)
-		}
-	}
-	if got := DefaultPath("/home/u", nil); got != "/home/u/.config/hud/config.toml" {
-		t.Errorf("DefaultPath(nil getenv) = %q", got)
-	}
-}
-
-func TestEnsureFile(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "deep", "hud", "config.toml")
-	created, err := EnsureFile(path)
-	if err != nil || !created {
-		t.Fatalf("EnsureFile = %v, %v; want created", created, err)
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if string(data) != Template() {
-		t.Errorf("new file is not the template")
-	}
-	entries, _ := os.ReadDir(filepath.Dir(path))
-	if len(entries) != 1 {
-		t.Errorf("temp file left behind: %v", entries)
-	}
-
-	// An existing file, edited by the person, is left alone.
-	if err := os.WriteFile(path, []byte("[tray]\nshow_title = false\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	created, err = EnsureFile(path)
-	if err != nil || created {
-		t.Fatalf("second EnsureFile = %v, %v; want not created", created, err)
-	}
-	if data, _ := os.ReadFile(path); string(data) != "[tray]\nshow_title = false\n" {
-		t.Errorf("EnsureFile overwrote the person's file: %q", data)
-	}
-}
-
-func TestEnsureFileUnwritableDir(t *testing.T) {
-	if os.Geteuid() == 0 {
-		t.Skip("root writes anywhere")
-	}
-	dir := t.TempDir()
-	if err := os.Chmod(dir, 0o500); err != nil {
-		t.Fatal(err)
-	}
-	defer os.Chmod(dir, 0o700)
-	if _, err := EnsureFile(filepath.Join(dir, "hud", "config.toml")); err == nil {
-		t.Error("EnsureFile in a read-only directory succeeded")
-	}
-}
-
-func TestQuietHours(t *testing.T) {
-	at := func(h, m int) time.Time { return time.Date(2026, 3, 1, h, m, 0, 0, time.UTC) }
-	night, err := ParseQuietHours("22:00-08:00")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lunch, err := ParseQuietHours(" 12:30 - 13:15 ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct {
-		q       QuietHours
-		t       time.Time
-		in      bool
-		endsAt  time.Time
-		comment string
-	}{
-		{night, at(21, 59), false, at(21, 59), "before"},
-		{night, at(22, 0), true, at(8, 0).AddDate(0, 0, 1), "start is included"},
-		{night, at(23, 30), true, at(8, 0).AddDate(0, 0, 1), "before midnight"},
-		{night, at(3, 0), true, at(8, 0), "after midnight"},
-		{night, at(8, 0), false, at(8, 0), "end is excluded"},
-		{lunch, at(12, 45), true, at(13, 15), "same-day window"},
-		{lunch, at(13, 15), false, at(13, 15), "same-day end"},
-		{QuietHours{}, at(3, 0), false, at(3, 0), "none"},
-	}
-	for _, tt := range tests {
-		if got := tt.q.Contains(tt.t); got != tt.in {
-			t.Errorf("%s: %v.Contains(%v) = %v", tt.comment, tt.q, tt.t, got)
-		}
-		if got := tt.q.EndAfter(tt.t); !got.Equal(tt.endsAt) {
-			t.Errorf("%s: %v.EndAfter(%v) = %v, want %v", tt.comment, tt.q, tt.t, got, tt.endsAt)
-		}
-	}
-	if lunch.String() != "12:30-13:15" || (QuietHours{}).String() != "" {
-		t.Errorf("String: %q %q", lunch.String(), QuietHours{}.String())
-	}
-	for _, bad := range []string{"22:00", "25:00-08:00", "22:60-08:00", "22:00-8", "aa:bb-cc:dd", "22:00-08:00x", "22:00-08:00-09:00"} {
-		if _, err := ParseQuietHours(bad); err == nil {
-			t.Errorf("ParseQuietHours(%q) accepted", bad)
-		}
-	}
-	if q, err := ParseQuietHours("7:05-9:00"); err != nil || q.Start != 7*60+5 {
-		t.Errorf("ParseQuietHours(7:05-9:00) = %+v, %v", q, err)
 	}
 }

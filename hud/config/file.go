@@ -60,7 +60,28 @@ func EnsureFile(path string) (created bool, err error) {
 		if errors.Is(err, fs.ErrExist) {
 			return false, nil // another process created it first
 		}
+		// A filesystem without hard links: create it exclusively instead.
+		return writeExclusive(path)
+	}
+	return true, nil
+}
+
+// writeExclusive creates path with the template, failing rather than
+// overwriting; a file created meanwhile by another process wins.
+func writeExclusive(path string) (bool, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return false, nil
+	}
+	if err != nil {
 		return false, fmt.Errorf("creating the settings file: %w", err)
+	}
+	if _, err := f.WriteString(Template()); err != nil {
+		f.Close()
+		return false, fmt.Errorf("writing the settings file: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return false, fmt.Errorf("writing the settings file: %w", err)
 	}
 	return true, nil
 }

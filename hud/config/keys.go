@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -131,6 +132,17 @@ var settings = []setting{
 		field: func(c *Config) any { return &c.Activity.RestoreOnCompact }},
 }
 
+// expected says how the setting's value is written, for problems.
+func (s setting) expected() string {
+	switch s.kind {
+	case kindBool:
+		return "true or false"
+	case kindDuration:
+		return `a duration in quotes, like "20m"`
+	}
+	return `a time range in quotes, like "22:00-08:00", or ""`
+}
+
 // formatValue writes a setting's value of c as TOML.
 func (s setting) formatValue(c *Config) string {
 	switch v := s.field(c).(type) {
@@ -159,7 +171,12 @@ func formatDuration(d time.Duration) string {
 
 // Template is the text of a new settings file: every key with its default
 // value and one line of why. It parses to exactly [Default].
-func Template() string {
+func Template() string { return template() }
+
+// template renders the template once; Load compares every file with it.
+var template = sync.OnceValue(renderTemplate)
+
+func renderTemplate() string {
 	def := Default()
 	var b strings.Builder
 	b.WriteString("# Settings of hud, the Claude Code HUD.\n")

@@ -5,4 +5,13 @@
 //
 // The rules that never bend: nothing on stdout (Claude would add it to the
 // person's context), exit status 0 whatever happens, and never hang.
+//
+// Where things are: run.go is the pipeline and the list of follow-ups,
+// modes.go the hidden helper modes of the binary; event.go decodes and
+// checks stdin; state.go is the state machine (a pure function of record,
+// event and time); sessions.go applies an event to the whole store (ended
+// ids, /clear, the 24-hour bound); table.go splits the store into records
+// without decoding the ones it does not touch; storefile.go locks, reads,
+// quarantines and atomically replaces sessions.json; debuglog.go writes
+// ~/.claude/hud-hook-debug.log.
 package hook

@@ -1,11 +1,11 @@
 package hook
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/capacitor-hud/hud/lockholder"
@@ -17,14 +17,16 @@ const (
 	// maxInput bounds stdin; real events are a few KiB (a PostToolUse
 	// carries the tool's output, which Claude Code itself truncates).
 	maxInput = 1 << 20
-	// inputTimeout gives up on a stdin that never closes (someone ran the
-	// hook by hand in a terminal).
-	inputTimeout = 5 * time.Second
+	// runTimeout bounds a whole run: a stdin that never closes (the hook
+	// run by hand in a terminal), a follow-up that hangs. A normal run
+	// takes milliseconds and the store lock is given up after 2 s.
+	runTimeout = 5 * time.Second
 )
 
-// Env is the outside world the hook touches. It has no stdout on purpose:
-// whatever the hook printed there, Claude Code would add to the person's
-// context on some events.
+// Env is the outside world the hook touches. Whatever the hook prints on
+// stdout Claude Code adds to the person's context (SessionStart,
+// UserPromptSubmit), so only Context.Say, for a feature the person switched
+// on, ever writes there.
 type Env struct {
 	Stdin io.Reader
 	// Stdout receives only what a follow-up says through Context.Say, a
@@ -72,6 +74,16 @@ func Main(args []string, env Env) int {
 			return m.run(args[1:], env)
 		}
 	}
+	// The watchdog ends a run that hangs, whatever it hangs on; the store
+	// is never half written (it is replaced by rename) and its lock goes
+	// with the process.
+	watchdog := time.AfterFunc(runTimeout, func() {
+		log := newDebugLog(resolver.Layout{Home: env.Getenv("HOME")}, env)
+		log.errorf("", "gave up after %v: stdin never closed, or the run hung", runTimeout)
+		log.flush()
+		os.Exit(0)
+	})
+	defer watchdog.Stop()
 	return runHook(env)
 }
 
@@ -96,7 +108,7 @@ func runHook(env Env) (status int) {
 		return 0
 	}
 
-	input, err := readInput(env.Stdin, maxInput, inputTimeout)
+	input, err := readInput(env.Stdin, maxInput)
 	if err != nil {
 		log.errorf("", "%v", err)
 		return 0
@@ -139,7 +151,11 @@ func runHook(env Env) (status int) {
 		executable: env.Executable,
 	}
 	runFollowUps(ctx, followUps)
-	log.eventf(session, "%s %s→%s (%s)", ev.HookEventName, stateName(u.Before), stateName(u.After), sinceMillis(start))
+	replaced := ""
+	if len(u.Replaced) > 0 {
+		replaced = ", ended " + strings.Join(u.Replaced, " ") + " of the same process"
+	}
+	log.eventf(session, "%s %s→%s (%s%s)", ev.HookEventName, stateName(u.Before), stateName(u.After), sinceMillis(start), replaced)
 	if ctx.blocked != "" {
 		fmt.Fprintln(env.Stderr, ctx.blocked)
 		return 2
@@ -204,31 +220,18 @@ func observe(ev *Event, env Env, log *debugLog) observation {
 	return obs
 }
 
-// readInput reads all of r, up to limit bytes, giving up after timeout.
-func readInput(r io.Reader, limit int, timeout time.Duration) ([]byte, error) {
-	type result struct {
-		b   []byte
-		err error
+// readInput reads all of r, up to limit bytes. Main's watchdog bounds
+// how long that may take: a goroutine and a timer here would cost every
+// run a thread.
+func readInput(r io.Reader, limit int) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, int64(limit)+1))
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("reading stdin: %w", err)
+	case len(b) > limit:
+		return nil, fmt.Errorf("reading stdin: input over %d bytes dropped", limit)
 	}
-	done := make(chan result, 1)
-	go func() {
-		b, err := io.ReadAll(io.LimitReader(r, int64(limit)+1))
-		done <- result{b, err}
-	}()
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
-	select {
-	case res := <-done:
-		switch {
-		case res.err != nil:
-			return nil, fmt.Errorf("reading stdin: %w", res.err)
-		case len(res.b) > limit:
-			return nil, fmt.Errorf("reading stdin: input over %d bytes dropped", limit)
-		}
-		return res.b, nil
-	case <-timer.C:
-		return nil, errors.New("reading stdin: no end of input after " + timeout.String())
-	}
+	return b, nil
 }
 
 // stateName is a record's state for the log, "-" for no record.

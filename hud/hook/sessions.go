@@ -50,6 +50,11 @@ func applyEvent(t *table, ev *Event, obs observation, now time.Time) update {
 
 	// A record that no longer decodes (edited by hand) is replaced.
 	before, _ := t.get(id)
+	if before == nil && !knownEvent(ev.HookEventName) {
+		// An event this version does not know is a heartbeat: it keeps a
+		// session fresh but never starts one it knows nothing about.
+		return update{Dropped: "an unknown event for a session not in the store"}
+	}
 	u := update{Before: before}
 	after := Transition(before, ev, now)
 	if after == nil {
@@ -61,11 +66,12 @@ func applyEvent(t *table, ev *Event, obs observation, now time.Time) update {
 		u.After = after
 	}
 
-	if ev.HookEventName == EventSessionStart && obs.Claude.PID != 0 {
-		// One Claude process runs one session at a time: a record of the
-		// same process under another id is the session /clear (or
-		// /resume) just ended, whatever order the async SessionEnd and
-		// SessionStart arrive in.
+	if ev.HookEventName == EventSessionStart && (ev.Source == sourceClear || ev.Source == sourceResume) && obs.Claude.PID != 0 {
+		// One Claude process runs one session at a time: after /clear or
+		// /resume, a record of the same process under another id is the
+		// session just ended, whatever order the async SessionEnd and
+		// SessionStart arrive in. (Only then: a process found wrongly,
+		// shared by all hooks, must not cost other sessions their records.)
 		for _, other := range t.ids() {
 			if other == id {
 				continue
@@ -78,11 +84,7 @@ func applyEvent(t *table, ev *Event, obs observation, now time.Time) update {
 		}
 	}
 
-	for _, other := range t.ids() {
-		if updated, ok := t.updatedAt(other); ok && now.Sub(updated) > recordTTL {
-			t.remove(other)
-		}
-	}
+	t.dropStale(now.Add(-recordTTL))
 	return u
 }
 

@@ -29,6 +29,8 @@ const (
 // Notification's notification_type that change the state.
 const (
 	sourceCompact           = "compact"
+	sourceClear             = "clear"
+	sourceResume            = "resume"
 	triggerManual           = "manual"
 	triggerAuto             = "auto"
 	notifyPermissionPrompt  = "permission_prompt"
@@ -143,6 +145,18 @@ func Transition(prev *resolver.Record, ev *Event, now time.Time) *resolver.Recor
 	}
 	r.State = next
 	return &r
+}
+
+// knownEvent reports whether the state machine has a rule for name.
+func knownEvent(name string) bool {
+	switch name {
+	case EventSessionStart, EventSessionEnd, EventUserPromptSubmit, EventPreToolUse,
+		EventPostToolUse, EventPostToolUseFailure, EventPermissionRequest, EventNotification,
+		EventStop, EventStopFailure, EventSubagentStart, EventSubagentStop,
+		EventPreCompact, EventPostCompact, EventCwdChanged:
+		return true
+	}
+	return false
 }
 
 // leavesCompacting reports whether ev may end the compacting state.

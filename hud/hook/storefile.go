@@ -3,13 +3,14 @@ package hook
 import (
 	"errors"
 	"fmt"
-	"hash/crc32"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -32,44 +33,57 @@ var errLockTimeout = errors.New("store lock busy for " + lockTimeout.String() + 
 
 // updateStore runs edit on the store under its exclusive lock and, when
 // edit reports a change, writes the result: a temp file in the same
-// directory, fsync, rename, fsync of the directory. A store that does not
-// decode, or is not version 3, is moved aside first (never thrown away).
+// directory, fsync, rename, then (once the lock is released, so that the
+// next writer need not wait for it) fsync of the directory. A store that
+// does not decode, or is not version 3, is moved aside first (never thrown
+// away).
 func updateStore(l resolver.Layout, now time.Time, log *debugLog, edit func(*table) bool) error {
+	written, err := lockedUpdate(l, now, log, edit)
+	if written {
+		syncDir(l.StoreDir())
+	}
+	return err
+}
+
+// lockedUpdate is updateStore's work under the lock; written reports
+// whether the store was replaced.
+func lockedUpdate(l resolver.Layout, now time.Time, log *debugLog, edit func(*table) bool) (written bool, err error) {
 	lock, err := lockStore(l, lockTimeout)
 	if err != nil {
-		return err
+		return false, err
 	}
 	defer lock.release()
 	t, err := loadTable(l, lock, now, log)
 	if err != nil {
-		return err
+		return false, err
 	}
 	if !edit(t) {
-		return nil
+		return false, nil
 	}
 	out, err := t.encode()
 	if err != nil {
-		return err
+		return false, err
 	}
-	if err := writeAtomic(l.StorePath(), out); err != nil {
-		return fmt.Errorf("writing store: %w", err)
+	info, err := writeAtomic(l.StorePath(), out)
+	if err != nil {
+		return false, fmt.Errorf("writing store: %w", err)
 	}
-	lock.vouchFor(out)
-	return nil
+	lock.vouchFor(info)
+	return true, nil
 }
 
 // loadTable reads the store. The fast path splits the hook's own output
 // without decoding it; anything else (another writer's file, a hand edit)
 // is decoded and validated in full.
 func loadTable(l resolver.Layout, lock *storeLock, now time.Time, log *debugLog) (*table, error) {
-	data, err := os.ReadFile(l.StorePath())
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	data, info, err := readFile(l.StorePath())
+	if err != nil {
 		return nil, fmt.Errorf("reading store: %w", err)
 	}
 	if len(data) == 0 {
 		return newTable(), nil
 	}
-	if lock.vouches(data) {
+	if lock.vouches(info) {
 		if t, ok := parseCanonical(data); ok {
 			return t, nil
 		}
@@ -86,10 +100,41 @@ func loadTable(l resolver.Layout, lock *storeLock, now time.Time, log *debugLog)
 	return tableFromStore(s), nil
 }
 
+// readFile reads the file at path and returns its info from the same
+// open file; a missing file is empty.
+func readFile(path string) ([]byte, fs.FileInfo, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	data := make([]byte, info.Size())
+	n, err := io.ReadFull(f, data)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return nil, nil, err
+	}
+	if n < len(data) {
+		// Shrunk under us: only a writer that ignores the lock does that;
+		// what was read cannot be vouched for.
+		return data[:n], nil, nil
+	}
+	return data, info, nil
+}
+
 // storeLock is the held flock on sessions.json.lock. The lock file also
-// carries the size and CRC-32C of the store as the hook last wrote it:
-// when the store still matches, it is the hook's own canonical output and
-// can be split without being decoded (see parseCanonical).
+// names the store file the hook last wrote (inode, size, modification
+// time): while the store is still that file, it is the hook's own
+// canonical output and can be split without being decoded (see
+// parseCanonical). Another writer's rename brings a new inode, an edit in
+// place a new modification time; either sends the next run down the slow,
+// validating path.
 type storeLock struct{ f *os.File }
 
 // lockStore opens (creating ~/.capacitor if needed, never the home
@@ -157,36 +202,42 @@ func flockTimeout(f *os.File, timeout time.Duration) error {
 // release unlocks by closing.
 func (s *storeLock) release() { s.f.Close() }
 
-var castagnoli = crc32.MakeTable(crc32.Castagnoli)
-
-// checksumLine is the lock file's content for a store holding data; fixed
+// fileID is the lock file's content for the store file info; fixed
 // width, so rewriting it in place never leaves a tail.
-func checksumLine(data []byte) string {
-	return fmt.Sprintf("sessions.json crc32c %08x size %012d\n", crc32.Checksum(data, castagnoli), len(data))
+func fileID(info fs.FileInfo) string {
+	var ino uint64
+	if st, ok := info.Sys().(*syscall.Stat_t); ok {
+		ino = uint64(st.Ino)
+	}
+	return fmt.Sprintf("sessions.json ino %020d size %012d mtime %020d\n", ino, info.Size(), info.ModTime().UnixNano())
 }
 
-// vouches reports whether data is the store exactly as the hook last wrote it.
-func (s *storeLock) vouches(data []byte) bool {
-	want := checksumLine(data)
+// vouches reports whether info is the store file as the hook last wrote it.
+func (s *storeLock) vouches(info fs.FileInfo) bool {
+	if info == nil {
+		return false
+	}
+	want := fileID(info)
 	got := make([]byte, len(want))
 	n, _ := s.f.ReadAt(got, 0)
 	return n == len(want) && string(got) == want
 }
 
-// vouchFor records that data is the store the hook just wrote. A failure
-// only costs the next run the slow path.
-func (s *storeLock) vouchFor(data []byte) {
-	_, _ = s.f.WriteAt([]byte(checksumLine(data)), 0)
+// vouchFor records that info is the store file the hook just wrote. A
+// failure only costs the next run the slow path.
+func (s *storeLock) vouchFor(info fs.FileInfo) {
+	_, _ = s.f.WriteAt([]byte(fileID(info)), 0)
 }
 
 // writeAtomic replaces path with data so that a reader, or a crash, sees
-// the old file or the new one, never a mix. The temp file's name is fixed:
-// only the holder of the store lock writes it.
-func writeAtomic(path string, data []byte) (err error) {
+// the old file or the new one, never a mix (the caller makes the rename
+// itself durable with syncDir). The temp file's name is fixed: only the
+// holder of the store lock writes it.
+func writeAtomic(path string, data []byte) (info fs.FileInfo, err error) {
 	tmp := path + ".tmp"
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer func() {
 		if err != nil {
@@ -197,21 +248,28 @@ func writeAtomic(path string, data []byte) (err error) {
 	if err == nil {
 		err = f.Sync()
 	}
+	if err == nil {
+		info, err = f.Stat()
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := os.Rename(tmp, path); err != nil {
-		return err
+		return nil, err
 	}
-	// Make the rename itself durable; a failure here loses nothing now.
-	if d, err := os.Open(filepath.Dir(path)); err == nil {
+	return info, nil
+}
+
+// syncDir makes a rename in dir durable. A failure loses nothing now (the
+// store is already replaced for every reader), so it is not reported.
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
 		d.Sync()
 		d.Close()
 	}
-	return nil
 }
 
 // quarantine moves the store aside as sessions.json.corrupt-<unix time>

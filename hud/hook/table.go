@@ -93,17 +93,32 @@ func (t *table) ids() []string {
 // len is the number of records.
 func (t *table) len() int { return len(t.raw) + len(t.recs) }
 
-// updatedAt returns when the record for id was last updated, reading only
-// that field of an untouched record; ok is false when it has none.
-func (t *table) updatedAt(id string) (at time.Time, ok bool) {
-	if r, found := t.recs[id]; found {
-		return r.UpdatedAt.Time, !r.UpdatedAt.IsZero()
+// dropStale removes the records last updated before cutoff; records
+// without a readable updated_at stay (readers judge them by other means).
+func (t *table) dropStale(cutoff time.Time) {
+	for id, r := range t.recs {
+		if !r.UpdatedAt.IsZero() && r.UpdatedAt.Before(cutoff) {
+			delete(t.recs, id)
+		}
 	}
-	var ts resolver.Timestamp
-	if v := topField(t.raw[id], "updated_at"); v != nil && ts.UnmarshalJSON(v) == nil {
-		return ts.Time, !ts.IsZero()
+	// Untouched records are compared as text: the store's timestamps have
+	// one fixed width and are all UTC, so their order as strings is their
+	// order in time, and this runs for every record on every event.
+	mark := resolver.At(cutoff)
+	quoted, _ := mark.MarshalJSON()
+	for id, b := range t.raw {
+		v := topField(b, "updated_at")
+		if len(v) == len(quoted) && v[len(v)-2] == 'Z' {
+			if string(v) < string(quoted) {
+				delete(t.raw, id)
+			}
+			continue
+		}
+		var ts resolver.Timestamp // another writer's format
+		if v != nil && ts.UnmarshalJSON(v) == nil && !ts.IsZero() && ts.Before(cutoff) {
+			delete(t.raw, id)
+		}
 	}
-	return time.Time{}, false
 }
 
 // process returns the pid and proc_started recorded for id.
@@ -191,10 +206,37 @@ func (t *table) encode() ([]byte, error) {
 }
 
 // appendJSONString appends s as encoding/json writes a map key (with its
-// HTML escaping), so keys match EncodeStore's.
+// HTML escaping), so keys match EncodeStore's. Session ids need no
+// escaping and skip encoding/json.
 func appendJSONString(out []byte, s string) []byte {
+	if plain(s) {
+		out = append(out, '"')
+		out = append(out, s...)
+		return append(out, '"')
+	}
 	b, _ := json.Marshal(s) // a string always marshals
 	return append(out, b...)
+}
+
+// plain reports whether encoding/json writes s between quotes unchanged:
+// printable ASCII without '"', '\\' or the HTML characters it escapes.
+func plain[T string | []byte](s T) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return false
+		}
+	}
+	return true
+}
+
+// plainKey returns the string inside the quoted JSON string q when it
+// needs no unescaping.
+func plainKey(q []byte) (string, bool) {
+	if len(q) < 2 || q[0] != '"' || q[len(q)-1] != '"' || !plain(q[1:len(q)-1]) {
+		return "", false
+	}
+	return string(q[1 : len(q)-1]), true
 }
 
 // parseCanonical splits a store file that encode (or EncodeStore) wrote
@@ -209,6 +251,9 @@ func parseCanonical(b []byte) (*table, bool) {
 		return nil, false
 	}
 	t := newTable()
+	// A record takes about 800 bytes; sizing the map once spares the
+	// rehashing as it grows.
+	t.raw = make(map[string][]byte, len(b)/700+1)
 	if r, ok := bytes.CutPrefix(rest, []byte("}")); ok {
 		rest = r // no sessions
 	} else {
@@ -222,9 +267,11 @@ func parseCanonical(b []byte) (*table, bool) {
 			if keyEnd < 0 {
 				return nil, false
 			}
-			var id string
-			if err := json.Unmarshal(r[:keyEnd+1], &id); err != nil {
-				return nil, false
+			id, ok := plainKey(r[:keyEnd+1])
+			if !ok {
+				if json.Unmarshal(r[:keyEnd+1], &id) != nil {
+					return nil, false
+				}
 			}
 			body := r[keyEnd+3:]
 			end := bytes.Index(body, []byte("\n    }"))

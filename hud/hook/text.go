@@ -66,8 +66,9 @@ func oneLine(s string, max int) string {
 	return ""
 }
 
-// stripControl removes control characters (terminal escapes among them),
-// turning tabs into spaces, and drops invalid UTF-8.
+// stripControl removes control characters and whole terminal escape
+// sequences (ESC [ ... final byte), turns tabs into spaces, and drops
+// invalid UTF-8.
 func stripControl(s string) string {
 	clean := true
 	for _, r := range s {
@@ -80,7 +81,18 @@ func stripControl(s string) string {
 		return s
 	}
 	var b strings.Builder
-	for _, r := range s {
+	for i := 0; i < len(s); {
+		if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '[' {
+			// Parameters and intermediates run up to a final byte in @..~.
+			i += 2
+			for i < len(s) && (s[i] < 0x40 || s[i] > 0x7e) {
+				i++
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		i += size
 		switch {
 		case r == '\t':
 			b.WriteByte(' ')

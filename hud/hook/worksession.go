@@ -3,7 +3,6 @@ package hook
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 
 	"github.com/capacitor-hud/hud/hud/config"
@@ -45,8 +44,7 @@ func trackWorkSession(ctx *Context) error {
 		return err
 	}
 	if timedOut && set.Strict && ev.HookEventName == EventUserPromptSubmit {
-		ctx.Block(fmt.Sprintf("hud: work session %q timed out after %d min of work; take a break, then run 'hud session resume'.",
-			task, int(set.TimeoutAt.Minutes())))
+		ctx.Block(set.TimeoutMessage(task))
 	}
 	return nil
 }

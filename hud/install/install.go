@@ -85,9 +85,28 @@ func Uninstall(opts Options) (Result, error) {
 	return edit(opts, func(root *node) (bool, error) { return removeHooks(root), nil })
 }
 
+// maxAttempts bounds the retries of an edit whose file changed while it
+// was being edited.
+const maxAttempts = 3
+
+// errChangedMeanwhile means the file changed between reading and writing.
+var errChangedMeanwhile = errors.New("changed while being edited")
+
 // edit reads the settings file, applies change to its tree and, if the
-// bytes differ, backs the file up and replaces it atomically.
+// bytes differ, backs the file up and replaces it atomically. Claude Code
+// writes its settings too (an "always allow" answer, /config), so just
+// before replacing the file it is read again: if it changed meanwhile the
+// edit starts over from the new content instead of undoing that write.
 func edit(opts Options, change func(*node) (bool, error)) (Result, error) {
+	for attempt := 1; ; attempt++ {
+		res, err := editOnce(opts, change)
+		if !errors.Is(err, errChangedMeanwhile) || attempt == maxAttempts {
+			return res, err
+		}
+	}
+}
+
+func editOnce(opts Options, change func(*node) (bool, error)) (Result, error) {
 	path, err := resolve(opts.SettingsPath)
 	if err != nil {
 		return Result{}, err
@@ -116,6 +135,9 @@ func edit(opts Options, change func(*node) (bool, error)) (Result, error) {
 	res.Diff = unifiedDiff(path, path, old, updated)
 	if opts.DryRun {
 		return res, nil
+	}
+	if current, _, err := read(path); !bytes.Equal(current, old) || (res.Created && !errors.Is(err, fs.ErrNotExist)) {
+		return res, fmt.Errorf("%s: %w", path, errChangedMeanwhile)
 	}
 	if !res.Created {
 		if err := checkWritable(path, mode); err != nil {

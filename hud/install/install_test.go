@@ -175,6 +175,7 @@ func TestInvalidJSONIsRefused(t *testing.T) {
 		{"trailing comma in array", "{\"a\": [1, 2, ]}", 1, 14, "trailing comma before ]"},
 		{"cut short", "{\"a\": [1, 2", 1, 12, "unexpected end of file"},
 		{"two values", "{} {}", 1, 5, "unexpected text after"},
+		{"byte order mark", "\xef\xbb\xbf{}", 1, 1, "byte order mark"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -355,5 +356,26 @@ func TestBackupNeverOverwrites(t *testing.T) {
 	}
 	if first.Backup == second.Backup || second.Backup == "" {
 		t.Errorf("backups %q and %q", first.Backup, second.Backup)
+	}
+}
+
+// TestConcurrentWriteIsNotUndone has "Claude Code" rewrite the file while
+// install edits it: the edit must start over from the new content.
+func TestConcurrentWriteIsNotUndone(t *testing.T) {
+	path, _ := copyFixture(t, "claude-default")
+	calls := 0
+	res, err := edit(Options{SettingsPath: path}, func(root *node) (bool, error) {
+		calls++
+		if calls == 1 {
+			os.WriteFile(path, []byte(`{"model": "opus", "written": "by claude meanwhile"}`), 0o644)
+		}
+		return addHooks(root, testHook, DefaultTimeout)
+	})
+	if err != nil || calls != 2 {
+		t.Fatalf("edit = %+v, %v after %d attempts; want success on the second", res, err, calls)
+	}
+	b, _ := os.ReadFile(path)
+	if !strings.Contains(string(b), "by claude meanwhile") || !strings.Contains(string(b), testHook) {
+		t.Errorf("the concurrent write or the hooks are missing:\n%s", b)
 	}
 }

@@ -3,7 +3,6 @@ package notify
 import (
 	"fmt"
 	"path/filepath"
-	"sort"
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/config"
@@ -37,7 +36,9 @@ func FromResolved(sessions []resolver.Session) []Session {
 	for _, s := range sessions {
 		n := Session{ID: s.SessionID, Project: s.CWD, State: s.State, Since: s.Since}
 		if r := s.Record; r != nil {
-			n.Project = r.Project()
+			if p := r.Project(); p != "" {
+				n.Project = p
+			}
 			n.WaitingFor = r.WaitingFor
 			n.WorkingOn = r.WorkingOn
 			n.TurnStartedAt = r.TurnStartedAt.Time
@@ -100,7 +101,8 @@ func NewTracker(cfg config.Notifications) *Tracker {
 }
 
 // SetConfig changes the settings (after the settings file was reloaded).
-// Reminders already due keep their time unless turned off.
+// A pending reminder moves to the new delay, counted from when the wait
+// began; a zero delay cancels it.
 func (t *Tracker) SetConfig(cfg config.Notifications) {
 	t.cfg = cfg
 	for _, s := range t.sessions {
@@ -137,15 +139,8 @@ func (t *Tracker) Update(sessions []Session, now time.Time) (out []Notification,
 	}
 	t.primed = true
 
-	ids := make([]string, 0, len(t.sessions))
-	for id, s := range t.sessions {
-		if !s.remindAt.IsZero() {
-			ids = append(ids, id)
-		}
-	}
-	sort.Strings(ids)
-	for _, id := range ids {
-		if at := t.sessions[id].remindAt; next.IsZero() || at.Before(next) {
+	for _, s := range t.sessions {
+		if at := s.remindAt; !at.IsZero() && (next.IsZero() || at.Before(next)) {
 			next = at
 		}
 	}
@@ -156,30 +151,33 @@ func (t *Tracker) Update(sessions []Session, now time.Time) (out []Notification,
 // it (the zero tracked for a session seen for the first time).
 func (t *Tracker) step(prev *tracked, s Session, now time.Time) []Notification {
 	since := s.Since
-	if since.IsZero() || since.After(now) {
+	switch {
+	case since.IsZero() && prev.state == s.State && !prev.since.IsZero():
+		since = prev.since // unknown, but the same state as before
+	case since.IsZero() || since.After(now):
 		since = now
 	}
-	// After the first Update anything new is news, a session that is
-	// already waiting when it first shows up included.
-	announce := t.primed
 	var out []Notification
 	switch s.State {
 	case resolver.StateWaiting:
-		newEpisode := prev.state != resolver.StateWaiting || !since.Equal(prev.since)
-		if newEpisode {
+		// One episode lasts as long as the session stays waiting. Its
+		// Since may move meanwhile: Claude Code's own file often says
+		// "waiting" a few milliseconds before the PermissionRequest hook
+		// writes the record, and the resolver then switches from the one
+		// to the other. That is not a second request.
+		if prev.state != resolver.StateWaiting {
 			prev.waitStart = since
 			prev.remindAt = t.reminderTime(since)
-			if announce {
-				if t.cfg.Permission {
-					out = append(out, waitingNotification(s))
-				}
-				// The first word already went out late: a reminder at
-				// the same moment would say it twice.
-				if !prev.remindAt.After(now) {
-					prev.remindAt = time.Time{}
-				}
-			} else if !prev.remindAt.After(now) {
-				prev.remindAt = time.Time{} // long overdue at start: stay quiet
+			// After the first Update anything new is news, a session that
+			// first shows up already waiting included.
+			if t.primed && t.cfg.Permission {
+				out = append(out, waitingNotification(s))
+			}
+			// Seen only when its reminder was already due (the tray just
+			// started, or the wait was noticed late): a reminder now
+			// would say the same thing twice.
+			if !prev.remindAt.After(now) {
+				prev.remindAt = time.Time{}
 			}
 		}
 		if !prev.remindAt.IsZero() && !prev.remindAt.After(now) {
@@ -265,9 +263,10 @@ func doneNotification(s Session, took time.Duration) Notification {
 
 // roughDuration says d the way a person would: "45 s", "2 min", "1 h 5 min".
 func roughDuration(d time.Duration) string {
+	d = d.Round(time.Second)
 	switch {
 	case d < time.Minute:
-		return fmt.Sprintf("%d s", int(d.Round(time.Second)/time.Second))
+		return fmt.Sprintf("%d s", int(d/time.Second))
 	case d < time.Hour:
 		return fmt.Sprintf("%d min", int(d/time.Minute))
 	}

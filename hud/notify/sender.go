@@ -51,6 +51,13 @@ func NewDesktop(icon any, sound bool) (*Desktop, error) {
 	return &Desktop{icon: icon, sound: sound}, nil
 }
 
+// SetSound turns the sound on or off (after the settings were reloaded).
+func (d *Desktop) SetSound(on bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.sound = on
+}
+
 // Send shows n. Text is flattened, bounded and, where the daemon renders
 // markup, escaped.
 func (d *Desktop) Send(n Notification) error {

@@ -26,10 +26,11 @@ func plain(s string, max int) string {
 	if r := []rune(s); len(r) > max {
 		s = strings.TrimRightFunc(string(r[:max-1]), unicode.IsSpace) + "…"
 	}
-	// Text passed as a command argument (notify-send, the fallback) must
-	// not read as an option.
-	if strings.HasPrefix(s, "-") {
-		s = "\u2060" + s // WORD JOINER: invisible, not a dash
+	// Text passed as a command argument (notify-send, terminal-notifier)
+	// must not read as an option. A NON-BREAKING HYPHEN looks the same and
+	// is printable, so osascript's quoting leaves it alone.
+	if rest, ok := strings.CutPrefix(s, "-"); ok {
+		s = "\u2011" + rest
 	}
 	return s
 }

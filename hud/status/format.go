@@ -14,8 +14,10 @@ type ProjectFormat func(w io.Writer, p *ProjectView) error
 
 // Formats are the renderings of `hud status`, by --format name.
 var Formats = map[string]Format{
-	"text": WriteText,
-	"json": WriteJSON,
+	"text":   WriteText,
+	"json":   WriteJSON,
+	"tmux":   WriteTmux,   // formats.go
+	"waybar": WriteWaybar, // formats.go
 }
 
 // ProjectFormats are the renderings of `hud status --project`.

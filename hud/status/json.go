@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 
+	"github.com/capacitor-hud/hud/hud/activity"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -26,6 +27,8 @@ type jsonSession struct {
 	Since      resolver.Timestamp `json:"since"`
 	UpdatedAt  resolver.Timestamp `json:"updated_at"`
 	Source     resolver.Source    `json:"source"`
+	// Activity is null when the hook recorded nothing for the session.
+	Activity *activity.Facts `json:"activity"`
 }
 
 func toJSON(s *Session) jsonSession {
@@ -40,6 +43,7 @@ func toJSON(s *Session) jsonSession {
 		Since:      resolver.At(s.Since),
 		UpdatedAt:  resolver.At(s.UpdatedAt),
 		Source:     s.Source,
+		Activity:   s.Activity,
 	}
 	if s.PID != 0 {
 		pid := s.PID

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/capacitor-hud/hud/hud/activity"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -38,6 +39,9 @@ type Session struct {
 	Since     time.Time
 	UpdatedAt time.Time
 	Source    resolver.Source
+	// Activity is what the session has done (todos, files, branch,
+	// commits); nil when the hook recorded nothing. See LoadActivity.
+	Activity *activity.Facts
 }
 
 // New builds the view of sessions (as resolver.ResolveAll returns them,

@@ -113,9 +113,6 @@ func newWatcher(opts Options) (*Watcher, error) {
 	if opts.MaxDelay <= 0 {
 		opts.MaxDelay = DefaultMaxDelay
 	}
-	if opts.MaxDelay < opts.Quiet {
-		opts.MaxDelay = opts.Quiet
-	}
 	if opts.Logf == nil {
 		opts.Logf = func(string, ...any) {}
 	}
@@ -130,7 +127,7 @@ func newWatcher(opts Options) (*Watcher, error) {
 	}
 	fsw, err := fsnotify.NewWatcher()
 	if err != nil {
-		return nil, fmt.Errorf("starting the file watcher: %w", err)
+		return nil, fmt.Errorf("starting the file watcher: %w", explain(err))
 	}
 	w := &Watcher{
 		opts:    opts,
@@ -176,7 +173,7 @@ func (w *Watcher) addDir(dir string) error {
 		return fmt.Errorf("creating %s to watch it: %w", dir, err)
 	}
 	if err := w.fsw.Add(dir); err != nil {
-		return fmt.Errorf("watching %s: %w", dir, err)
+		return fmt.Errorf("watching %s: %w", dir, explain(err))
 	}
 	return nil
 }

@@ -95,6 +95,7 @@ func (f Files) Remove(project string) (*State, error) {
 		if rmErr := os.Remove(Path(project)); rmErr != nil && !errors.Is(rmErr, fs.ErrNotExist) {
 			return fmt.Errorf("removing work session: %w", rmErr)
 		}
+		os.Remove(Path(project) + ".tmp") // left by a writer killed midway
 		return nil
 	})
 	return s, err
@@ -110,8 +111,31 @@ func (f Files) locked(fn func() error) error {
 }
 
 func save(project string, s *State) error {
-	if err := safefile.WriteFile(Path(project), s.Encode(), 0o644); err != nil {
+	if err := replaceFile(Path(project), s.Encode()); err != nil {
 		return fmt.Errorf("saving work session: %w", err)
+	}
+	return nil
+}
+
+// replaceFile writes data to a temp file beside path and renames it over
+// path: readers and a writer killed midway leave the old file or the new
+// one, never a part. Unlike safefile.WriteFile it does not fsync: the hook
+// rewrites this file on every event of the project, an fsync costs
+// milliseconds on Claude's hot path, and the seed calls the file ephemeral
+// (a power cut costs at most the last event's seconds). The temp name is
+// fixed because only the holder of the lock writes.
+func replaceFile(path string, data []byte) (err error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
 	}
 	return nil
 }

@@ -44,7 +44,14 @@ func (m Milestone) Message(s *State, set Settings) (title, body string) {
 	return m.String(), ""
 }
 
-func minutes(d time.Duration) string { return fmt.Sprintf("%d min", int(d/time.Minute)) }
+// minutes writes a threshold the way the seed does ("90 min"); one that is
+// not whole minutes (short test settings) keeps its seconds ("30s").
+func minutes(d time.Duration) string {
+	if d%time.Minute != 0 {
+		return d.String()
+	}
+	return fmt.Sprintf("%d min", int(d/time.Minute))
+}
 
 // NewlyFired lists the milestones set in cur but not in prev, two reads
 // of the same session (same sessionId). A session seen for the first time

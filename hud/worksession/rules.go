@@ -37,10 +37,17 @@ func FromConfig(c config.WorkSession) Settings {
 	}
 }
 
+// TimeoutMessage is the one-line reason a strict hook gives for blocking
+// a prompt.
+func (set Settings) TimeoutMessage(task string) string {
+	return fmt.Sprintf("hud: work session %q timed out after %s of work; take a break, then run 'hud session resume'.",
+		task, minutes(set.TimeoutAt))
+}
+
 // timeoutReason is the seed's "Timeout enforced at 90 min working time",
 // with the configured timeout.
 func (set Settings) timeoutReason() string {
-	return fmt.Sprintf("Timeout enforced at %d min working time", int(set.TimeoutAt/time.Minute))
+	return "Timeout enforced at " + minutes(set.TimeoutAt) + " working time"
 }
 
 // Activity is what one hook event tells the rules besides "something

@@ -17,29 +17,34 @@ import (
 
 // The environment run.sh hands the suite.
 const (
-	envClaude = "HUD_E2E_CLAUDE"       // the Claude Code executable (required)
-	envBin    = "HUD_E2E_BIN"          // directory holding hud and hud-hook (default: ../../bin)
-	envSocket = "HUD_E2E_TMUX_SOCKET"  // tmux -L name, so run.sh's trap can kill the server
-	envReport = "HUD_E2E_REPORT"       // write the latency table here as Markdown
-	envKeep   = "HUD_E2E_KEEP"         // "1": keep each scenario's temp HOME
-	envAPILog = "HUD_E2E_VERBOSE_API"  // "1": print the stand-in's log as it goes
+	envClaude = "HUD_E2E_CLAUDE"      // the Claude Code executable (required)
+	envBin    = "HUD_E2E_BIN"         // directory holding hud and hud-hook (default: ../../bin)
+	envSocket = "HUD_E2E_TMUX_SOCKET" // tmux -L name, so run.sh's trap can kill the server
+	envReport = "HUD_E2E_REPORT"      // write the latency table here as Markdown
+	envKeep   = "HUD_E2E_KEEP"        // "1": keep every scenario's temp HOME; "0": not even a failed one's
+	envAPILog = "HUD_E2E_VERBOSE_API" // "1": print the stand-in's log as it goes
+	envDump   = "HUD_E2E_DUMP"        // save every request body to the stand-in in this directory
 	apiKey    = "sk-ant-e2e-standin-0123456789abcdefghijklmnop"
 )
 
 // suite is what every scenario shares: one stand-in API, one tmux server.
 type suite struct {
-	claude  string
-	hud     string
-	hook    string
-	apiURL  string
-	api     *standin.Server
-	apiLog  *lineLog
-	tmux    tmuxServer
-	keep    bool
-	latency latencyTable
+	claude   string
+	hud      string
+	hook     string
+	apiURL   string
+	api      *standin.Server
+	closeAPI func()
+	apiLog   *lineLog
+	tmux     tmuxServer
+	keep     bool
+	latency  latencyTable
 
 	hooksOnce sync.Once
 	hooksBy   string // how the hooks were wired, for the summary
+
+	preflightOnce sync.Once
+	preflightErr  string
 }
 
 var (
@@ -63,8 +68,9 @@ func runSuite(m *testing.M) int {
 	}
 	theSuite = s
 	defer s.tearDown()
+	loadBefore := loadAverage()
 	code := m.Run()
-	s.printSummary(os.Stdout)
+	s.printSummary(os.Stdout, loadBefore)
 	if path := os.Getenv(envReport); path != "" {
 		if err := os.WriteFile(path, []byte(s.latency.markdown()), 0o644); err != nil {
 			fmt.Fprintf(os.Stderr, "e2e: writing the latency report: %v\n", err)
@@ -109,10 +115,11 @@ func setUp() (*suite, string, error) {
 	// Long enough to see "compacting" between two polls, short enough to
 	// keep the suite quick.
 	s.api.CompactDelay = 1500 * time.Millisecond
+	s.api.DumpDir = os.Getenv(envDump)
 	// httptest listens on 127.0.0.1 only.
 	srv := httptest.NewServer(s.api)
 	s.apiURL = srv.URL
-	apiClose = srv.Close
+	s.closeAPI = srv.Close
 
 	socket := os.Getenv(envSocket)
 	if socket == "" {
@@ -126,11 +133,9 @@ func setUp() (*suite, string, error) {
 	return s, "", nil
 }
 
-var apiClose = func() {}
-
 func (s *suite) tearDown() {
 	s.tmux.kill()
-	apiClose()
+	s.closeAPI()
 }
 
 // needSuite skips a test when the suite is not set up.
@@ -142,9 +147,10 @@ func needSuite(t *testing.T) *suite {
 	return theSuite
 }
 
-func (s *suite) printSummary(w *os.File) {
+func (s *suite) printSummary(w *os.File, loadBefore string) {
 	fmt.Fprintf(w, "\ne2e: Claude Code CLI %s\n", s.claude)
 	fmt.Fprintf(w, "e2e: hooks wired by %s\n", s.hooksBy)
+	fmt.Fprintf(w, "e2e: load average before the run %s, after %s (on a busy machine the waits grow)\n", loadBefore, loadAverage())
 	fmt.Fprintf(w, "e2e: latency from each keystroke (or event) to the state in `hud status --json`:\n\n")
 	fmt.Fprint(w, s.latency.text())
 }

@@ -30,3 +30,44 @@ func procMounted() bool {
 	_, err := os.Stat("/proc/self/stat")
 	return err == nil
 }
+
+// processesMentioning lists the live processes whose command line contains
+// text (Linux; elsewhere none are found). The suite uses it to catch a
+// lock holder that outlives its Claude process.
+func processesMentioning(text string) map[int]string {
+	found := map[int]string{}
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return found
+	}
+	self := os.Getpid()
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == self {
+			continue
+		}
+		cmdline, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if err != nil {
+			continue
+		}
+		line := strings.TrimSpace(strings.ReplaceAll(string(cmdline), "\x00", " "))
+		if strings.Contains(line, text) && processAlive(pid) {
+			found[pid] = line
+		}
+	}
+	return found
+}
+
+// loadAverage is the machine's 1, 5 and 15 minute load averages: a
+// latency measured on a machine busy with other work says little.
+func loadAverage() string {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	fields := strings.Fields(string(data))
+	if len(fields) < 3 {
+		return "unknown"
+	}
+	return strings.Join(fields[:3], " ")
+}

@@ -4,10 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -29,6 +28,15 @@ type rig struct {
 func newRig(t *testing.T, projects ...string) *rig {
 	t.Helper()
 	s := needSuite(t)
+	s.preflight(t)
+	r := makeRig(t, s, projects...)
+	r.wireHooks()
+	return r
+}
+
+// makeRig is newRig without the hooks.
+func makeRig(t *testing.T, s *suite, projects ...string) *rig {
+	t.Helper()
 	root, err := os.MkdirTemp("", "hud-e2e-")
 	if err != nil {
 		t.Fatal(err)
@@ -65,8 +73,34 @@ func newRig(t *testing.T, projects ...string) *rig {
 		},
 	}
 	writeJSON(t, filepath.Join(r.home, ".claude.json"), config)
-	r.wireHooks()
 	return r
+}
+
+// preflight checks, once per run and before any scenario, that the CLI
+// reaches its prompt against the stand-in and answers a prompt, with no
+// hooks wired: when it does not, nothing the HUD does can be judged.
+func (s *suite) preflight(t *testing.T) {
+	t.Helper()
+	s.preflightOnce.Do(func() {
+		r := makeRig(t, s, "preflight")
+		c := r.launch("preflight", r.dir("preflight"))
+		screen, ok := c.pane.waitScreen(30*time.Second, promptShown)
+		if ok {
+			if err := c.pane.typeText("hello"); err == nil {
+				time.Sleep(200 * time.Millisecond)
+				_ = c.pane.keys("Enter")
+				screen, ok = c.pane.waitScreen(15*time.Second, func(s string) bool { return strings.Contains(s, "Hello from the stand-in") })
+			}
+		}
+		if !ok {
+			s.preflightErr = fmt.Sprintf("the Claude Code CLI did not reach its prompt and answer a prompt against the stand-in API "+
+				"(no hooks wired: this is not a HUD failure); screen:\n%s\nstand-in log:\n%s", lastLines(screen, 30), s.apiLog.tail(10))
+		}
+		c.pane.close()
+	})
+	if s.preflightErr != "" {
+		t.Fatal(s.preflightErr)
+	}
 }
 
 // dir is the absolute path of a project directory.
@@ -74,15 +108,28 @@ func (r *rig) dir(rel string) string { return filepath.Join(r.root, filepath.Fro
 
 func (r *rig) cleanup() {
 	for _, c := range r.procs {
+		// The hook must never show in the person's transcript.
+		if screen := c.pane.capture(); strings.Contains(strings.ToLower(screen), "hook error") {
+			r.t.Errorf("%s shows a hook error on screen:\n%s", c.name, lastLines(screen, 25))
+		}
 		c.pane.close()
 	}
-	// Give the processes a moment to go before their files do.
+	// Closing a pane hangs Claude up; one that has not gone in 3 s is
+	// killed, so the leftover check below only sees what outlived it.
 	deadline := time.Now().Add(3 * time.Second)
 	for _, c := range r.procs {
 		for processAlive(c.pane.pid) && time.Now().Before(deadline) {
 			time.Sleep(20 * time.Millisecond)
 		}
+		if processAlive(c.pane.pid) {
+			r.t.Logf("%s (pid %d) ignored SIGHUP for 3 s; killing it", c.name, c.pane.pid)
+			_ = syscall.Kill(c.pane.pid, syscall.SIGKILL)
+			for i := 0; i < 50 && processAlive(c.pane.pid); i++ {
+				time.Sleep(20 * time.Millisecond)
+			}
+		}
 	}
+	r.checkNoLeftovers()
 	if r.s.keep || r.t.Failed() && os.Getenv(envKeep) != "0" {
 		r.t.Logf("kept the scenario's files in %s", r.root)
 		return
@@ -90,81 +137,20 @@ func (r *rig) cleanup() {
 	_ = os.RemoveAll(r.root)
 }
 
-// wireHooks wires hud-hook into ~/.claude/settings.json the way a person
-// does, with `hud install`. Should that command not work (yet), the suite
-// writes an equivalent settings file itself and says so in its summary.
-func (r *rig) wireHooks() {
-	cmd := exec.Command(r.s.hud, "install", "--hook", r.s.hook)
-	cmd.Env = r.baseEnv()
-	out, err := cmd.CombinedOutput()
-	settings := filepath.Join(r.home, ".claude", "settings.json")
-	if err == nil {
-		if missing := missingHookEvents(settings); len(missing) == 0 {
-			r.s.hooksOnce.Do(func() { r.s.hooksBy = "`hud install`" })
-			return
-		} else {
-			err = fmt.Errorf("settings.json lacks %s", strings.Join(missing, ", "))
-		}
+// checkNoLeftovers fails the test when a process started for it (a lock
+// holder, whose command line names the lock in this HOME) outlives every
+// Claude process by more than a second, and ends it.
+func (r *rig) checkNoLeftovers() {
+	deadline := time.Now().Add(time.Second)
+	left := processesMentioning(r.root)
+	for len(left) > 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+		left = processesMentioning(r.root)
 	}
-	why := fmt.Sprintf("`hud install` failed (%v: %s)", err, strings.TrimSpace(lastLines(string(out), 3)))
-	r.s.hooksOnce.Do(func() {
-		r.s.hooksBy = "the suite's own settings.json, because " + why
-	})
-	r.t.Logf("hooks: %s; writing settings.json directly", why)
-	writeJSON(r.t, settings, hookSettings(r.s.hook))
-}
-
-// hookEvents is every event the HUD listens to.
-var hookEvents = []string{
-	"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure",
-	"PermissionRequest", "Notification", "Stop", "StopFailure", "SubagentStart",
-	"SubagentStop", "PreCompact", "PostCompact", "SessionEnd", "CwdChanged",
-}
-
-// toolEvents take a matcher.
-var toolEvents = map[string]bool{"PreToolUse": true, "PostToolUse": true, "PostToolUseFailure": true, "PermissionRequest": true}
-
-// hookSettings is the settings.json fallback: every event, synchronous,
-// a short timeout.
-func hookSettings(hook string) map[string]any {
-	hooks := map[string]any{}
-	for _, ev := range hookEvents {
-		group := map[string]any{"hooks": []any{map[string]any{"type": "command", "command": hook, "timeout": 10}}}
-		if toolEvents[ev] {
-			group["matcher"] = "*"
-		}
-		hooks[ev] = []any{group}
+	for pid, cmdline := range left {
+		r.t.Errorf("process %d outlived every Claude process of the scenario by more than 1 s: %s", pid, cmdline)
+		_ = syscall.Kill(pid, syscall.SIGKILL)
 	}
-	return map[string]any{"hooks": hooks}
-}
-
-// missingHookEvents lists the events settings.json wires no command for.
-func missingHookEvents(path string) []string {
-	var settings struct {
-		Hooks map[string][]struct {
-			Hooks []struct{ Command string } `json:"hooks"`
-		} `json:"hooks"`
-	}
-	data, err := os.ReadFile(path)
-	if err == nil {
-		err = json.Unmarshal(data, &settings)
-	}
-	if err != nil {
-		return []string{"everything (" + err.Error() + ")"}
-	}
-	var missing []string
-	for _, ev := range hookEvents {
-		found := false
-		for _, g := range settings.Hooks[ev] {
-			for _, h := range g.Hooks {
-				found = found || strings.Contains(h.Command, "hud-hook")
-			}
-		}
-		if !found {
-			missing = append(missing, ev)
-		}
-	}
-	return missing
 }
 
 // baseEnv is the whole environment of every process the suite starts: the
@@ -180,161 +166,6 @@ func (r *rig) baseEnv() []string {
 	}
 }
 
-// claudeEnv adds what points Claude Code at the stand-in and keeps it
-// quiet: no updater, no telemetry, no other traffic.
-func (r *rig) claudeEnv() []string {
-	return append(r.baseEnv(),
-		"ANTHROPIC_BASE_URL="+r.s.apiURL,
-		"ANTHROPIC_API_KEY="+apiKey,
-		"DISABLE_AUTOUPDATER=1",
-		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
-		"DISABLE_TELEMETRY=1",
-		"DISABLE_ERROR_REPORTING=1",
-	)
-}
-
-// claudeProc is one Claude Code process in its tmux pane.
-type claudeProc struct {
-	r        *rig
-	name     string
-	dir      string
-	pane     *pane
-	launched time.Time
-	ready    time.Time // when its prompt showed (interactive only)
-}
-
-// launch starts claude with args in dir. The pane runs it with exec, so the
-// pane's pid is Claude's.
-func (r *rig) launch(name, dir string, args ...string) *claudeProc {
-	r.t.Helper()
-	// env -i: only claudeEnv, plus the terminal variables tmux gives the pane.
-	words := []string{"exec", "env", "-i", `TERM="$TERM"`, `TMUX="$TMUX"`, `TMUX_PANE="$TMUX_PANE"`}
-	for _, kv := range r.claudeEnv() {
-		words = append(words, shellQuote(kv))
-	}
-	words = append(words, shellQuote(r.s.claude))
-	for _, a := range args {
-		words = append(words, shellQuote(a))
-	}
-	c := &claudeProc{r: r, name: name, dir: dir, launched: time.Now()}
-	p, err := r.s.tmux.newWindow(name, dir, strings.Join(words, " "))
-	if err != nil {
-		r.t.Fatalf("starting %s: %v", name, err)
-	}
-	c.pane = p
-	r.procs = append(r.procs, c)
-	return c
-}
-
-// startInteractive launches an interactive claude and waits for its prompt
-// and for its own session file (~/.claude/sessions/<pid>.json).
-func (r *rig) startInteractive(name, dir string) *claudeProc {
-	r.t.Helper()
-	c := r.launch(name, dir)
-	screen, ok := c.pane.waitScreen(30*time.Second, promptShown)
-	if !ok {
-		r.t.Fatalf("the Claude Code CLI (%s) did not reach its prompt within 30 s; screen:\n%s\nstand-in log:\n%s",
-			name, lastLines(screen, 30), r.s.apiLog.tail(10))
-	}
-	c.ready = time.Now()
-	deadline := time.Now().Add(10 * time.Second)
-	for c.sessionID() == "" {
-		if time.Now().After(deadline) {
-			r.t.Fatalf("%s: Claude Code wrote no %s within 10 s of its prompt", name, c.sessionFile())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	return c
-}
-
-// promptShown is true once Claude's input box and footer are drawn.
-func promptShown(screen string) bool {
-	return strings.Contains(screen, "for shortcuts") && strings.Contains(screen, "❯")
-}
-
-// claudeSession is Claude Code's own ~/.claude/sessions/<pid>.json.
-type claudeSession struct {
-	PID        int    `json:"pid"`
-	SessionID  string `json:"sessionId"`
-	CWD        string `json:"cwd"`
-	Status     string `json:"status"`
-	WaitingFor string `json:"waitingFor"`
-}
-
-func (c *claudeProc) sessionFile() string {
-	return filepath.Join(c.r.home, ".claude", "sessions", strconv.Itoa(c.pane.pid)+".json")
-}
-
-// claudeState reads what Claude itself says about its session: the ground
-// truth the HUD is checked against.
-func (c *claudeProc) claudeState() (claudeSession, error) {
-	var cs claudeSession
-	data, err := os.ReadFile(c.sessionFile())
-	if err != nil {
-		return cs, err
-	}
-	err = json.Unmarshal(data, &cs)
-	return cs, err
-}
-
-// sessionID is the session id Claude itself reports now ("" before it
-// wrote its file).
-func (c *claudeProc) sessionID() string {
-	cs, err := c.claudeState()
-	if err != nil {
-		return ""
-	}
-	return cs.SessionID
-}
-
-// submit types text into Claude's prompt, waits until it shows, and
-// presses Enter. It returns the moment of the Enter keystroke.
-func (c *claudeProc) submit(text string) time.Time {
-	c.r.t.Helper()
-	if err := c.pane.typeText(text); err != nil {
-		c.r.t.Fatal(err)
-	}
-	if screen, ok := c.pane.waitScreen(5*time.Second, func(s string) bool { return strings.Contains(s, "❯ "+text) }); !ok {
-		c.r.t.Fatalf("%s: the typed text %q never showed in the prompt; screen:\n%s", c.name, text, lastLines(screen, 20))
-	}
-	return c.press("Enter")
-}
-
-// press sends one key and returns the moment it was sent.
-func (c *claudeProc) press(key string) time.Time {
-	c.r.t.Helper()
-	at := time.Now()
-	if err := c.pane.keys(key); err != nil {
-		c.r.t.Fatal(err)
-	}
-	return at
-}
-
-// waitScreen waits for Claude's screen to show something (the CLI's side of
-// a step: a dialog, an answer), failing the test when it does not.
-func (c *claudeProc) waitScreen(what string, timeout time.Duration, ok func(string) bool) time.Time {
-	c.r.t.Helper()
-	screen, shown := c.pane.waitScreen(timeout, ok)
-	if !shown {
-		c.r.t.Fatalf("%s: the Claude Code CLI did not show %s within %v; screen:\n%s\nstand-in log:\n%s",
-			c.name, what, timeout, lastLines(screen, 25), c.r.s.apiLog.tail(8))
-	}
-	return time.Now()
-}
-
-// waitExit waits for the process to be gone and returns when it was seen gone.
-func (c *claudeProc) waitExit(timeout time.Duration) time.Time {
-	c.r.t.Helper()
-	deadline := time.Now().Add(timeout)
-	for processAlive(c.pane.pid) {
-		if time.Now().After(deadline) {
-			c.r.t.Fatalf("%s (pid %d) still runs %v later; screen:\n%s", c.name, c.pane.pid, timeout, lastLines(c.pane.capture(), 20))
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	return time.Now()
-}
-
 func writeJSON(t *testing.T, path string, v any) {
 	t.Helper()
 	data, err := json.MarshalIndent(v, "", "  ")
@@ -347,9 +178,4 @@ func writeJSON(t *testing.T, path string, v any) {
 	if err := os.WriteFile(path, data, 0o600); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// shellQuote quotes s for /bin/sh.
-func shellQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -83,13 +83,14 @@ func (p *pane) typeText(text string) error {
 	return err
 }
 
-// capture returns the visible screen.
+// capture returns the visible screen. Claude Code draws a no-break space
+// after its prompt mark; it reads as a plain space here.
 func (p *pane) capture() string {
 	out, err := p.srv.run("capture-pane", "-p", "-t", p.id)
 	if err != nil {
 		return "(capture failed: " + err.Error() + ")"
 	}
-	return out
+	return strings.ReplaceAll(out, "\u00a0", " ")
 }
 
 // dead reports whether the pane's process has exited.

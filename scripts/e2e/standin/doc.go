@@ -6,6 +6,8 @@
 //
 //	TOOL:<command>   one Bash tool_use running <command>
 //	SLOW:<seconds>   a text answer streamed slowly over that many seconds
+//	                 ("SLOW:2 TOOL:x": the answer after the tool is slow)
+//	ERROR:<status>   an API error with that HTTP status (4xx or 5xx)
 //	(tool_result)    a turn that carries a tool result gets "Done."
 //	anything else    a short text answer
 //

@@ -50,8 +50,10 @@ func New(logf func(format string, args ...any)) *Server {
 	return &Server{logf: logf}
 }
 
-// LastAnswerEnd is when the most recent streamed answer finished (its
-// message_stop was flushed). A test measures the HUD's "ready" from there.
+// LastAnswerEnd is when the most recent streamed answer of the main
+// conversation (a request that offers tools, unlike the CLI's side requests
+// for a title) finished: its message_stop was flushed. A test measures the
+// HUD's "ready" from there.
 func (s *Server) LastAnswerEnd() time.Time {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -127,6 +129,10 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 	s.record(Exchange{At: time.Now(), Path: r.URL.Path, Model: req.Model, Stream: req.Stream, Answer: rep.why})
 	s.logf("standin: %s stream=%v tools=%d system=%q → %s", req.Model, req.Stream, len(req.Tools), clip(req.systemText(), 60), rep.why)
 
+	if rep.kind == replyError {
+		writeError(w, rep.status, errorType(rep.status), fmt.Sprintf("the stand-in answers %d as asked", rep.status))
+		return
+	}
 	if rep.compact && s.CompactDelay > 0 {
 		select {
 		case <-time.After(s.CompactDelay):
@@ -144,9 +150,32 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 		s.logf("standin: stream ended early: %v", err)
 		return
 	}
-	s.mu.Lock()
-	s.ended = time.Now()
-	s.mu.Unlock()
+	if len(req.Tools) > 0 {
+		s.mu.Lock()
+		s.ended = time.Now()
+		s.mu.Unlock()
+	}
+}
+
+// errorType is the API's error type for an HTTP status.
+func errorType(status int) string {
+	switch status {
+	case http.StatusBadRequest:
+		return "invalid_request_error"
+	case http.StatusUnauthorized:
+		return "authentication_error"
+	case http.StatusForbidden:
+		return "permission_error"
+	case http.StatusNotFound:
+		return "not_found_error"
+	case http.StatusRequestEntityTooLarge:
+		return "request_too_large"
+	case http.StatusTooManyRequests:
+		return "rate_limit_error"
+	case 529:
+		return "overloaded_error"
+	}
+	return "api_error"
 }
 
 // estimateTokens is the usual four bytes per token: the CLI only shows it.

@@ -116,6 +116,10 @@ func TestStreamedAnswers(t *testing.T) {
 			"text", "Hello", "", "end_turn"},
 		{"tool result", `{"model":"m","stream":true,` + bashTool + `,"messages":[{"role":"user","content":"TOOL:touch a"},{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]}]}`,
 			"text", "Done.", "", "end_turn"},
+		{"a new prompt after a denied tool", `{"model":"m","stream":true,` + bashTool + `,"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"rejected","is_error":true},{"type":"text","text":"[Request interrupted by user for tool use]"},{"type":"text","text":"TOOL:touch c"}]}]}`,
+			"tool_use", "", "touch c", "tool_use"},
+		{"prompts merged after an error: the newest counts", `{"model":"m","stream":true,` + bashTool + `,"messages":[{"role":"user","content":[{"type":"text","text":"ERROR:400"},{"type":"text","text":"TOOL:touch d"}]}]}`,
+			"tool_use", "", "touch d", "tool_use"},
 		{"compaction next to a tool result", `{"model":"m","stream":true,` + bashTool + `,"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"},{"type":"text","text":"Your task is to create a detailed summary of the conversation so far"}]}]}`,
 			"text", "<summary>", "", "end_turn"},
 		{"structured title", `{"model":"m","stream":true,"output_config":{"format":{"type":"json_schema","schema":{"type":"object","properties":{"title":{"type":"string"}}}}},"messages":[{"role":"user","content":"<session>TOOL:x</session>"}]}`,
@@ -152,7 +156,7 @@ func TestSlowAnswerTakesItsTime(t *testing.T) {
 	srv := httptest.NewServer(s)
 	defer srv.Close()
 	start := time.Now()
-	resp := post(t, srv.URL+"/v1/messages", `{"model":"m","stream":true,"messages":[{"role":"user","content":"SLOW:0.5"}]}`)
+	resp := post(t, srv.URL+"/v1/messages", `{"model":"m","stream":true,`+bashTool+`,"messages":[{"role":"user","content":"SLOW:0.5"}]}`)
 	_, text, _, _ := summarize(t, readEvents(t, resp))
 	if took := time.Since(start); took < 400*time.Millisecond {
 		t.Errorf("SLOW:0.5 took %v", took)
@@ -217,6 +221,15 @@ func TestNonStreamingAndOtherPaths(t *testing.T) {
 	}
 	if resp.StatusCode != http.StatusNotFound || apiErr.Type != "error" || apiErr.Error.Type != "not_found_error" {
 		t.Errorf("unknown path: %d %+v", resp.StatusCode, apiErr)
+	}
+
+	resp = post(t, srv.URL+"/v1/messages", `{"model":"m","stream":true,"messages":[{"role":"user","content":"ERROR:400"}]}`)
+	apiErr.Type, apiErr.Error.Type = "", ""
+	if err := json.NewDecoder(resp.Body).Decode(&apiErr); err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusBadRequest || apiErr.Error.Type != "invalid_request_error" {
+		t.Errorf("ERROR:400: %d %+v", resp.StatusCode, apiErr)
 	}
 
 	resp = post(t, srv.URL+"/v1/messages", `not json`)

@@ -122,6 +122,7 @@ type replyKind int
 const (
 	replyText replyKind = iota
 	replyToolUse
+	replyError // an API error instead of an answer
 )
 
 // reply is the answer the stand-in chose for one request.
@@ -130,6 +131,7 @@ type reply struct {
 	text    string        // replyText
 	command string        // replyToolUse: the Bash command
 	stream  time.Duration // how long the text takes to stream (SLOW)
+	status  int           // replyError: the HTTP status
 	compact bool          // a compaction summary: held back by CompactDelay
 	why     string        // for the log
 }
@@ -138,8 +140,9 @@ type reply struct {
 const maxSlow = 5 * time.Minute
 
 var (
-	toolDirective = regexp.MustCompile(`TOOL:([^\r\n]+)`)
-	slowDirective = regexp.MustCompile(`SLOW:([0-9]+(?:\.[0-9]+)?)`)
+	toolDirective  = regexp.MustCompile(`TOOL:([^\r\n]+)`)
+	slowDirective  = regexp.MustCompile(`SLOW:([0-9]+(?:\.[0-9]+)?)`)
+	errorDirective = regexp.MustCompile(`ERROR:([45][0-9][0-9])`)
 )
 
 // compactionMarkers are phrases of Claude Code's summarisation instruction.
@@ -184,6 +187,24 @@ func steer(req request) (reply, error) {
 		// Side requests that want JSON back (the session title).
 		return reply{kind: replyText, text: schema.example(), why: "json_schema"}, nil
 	}
+	// Messages the person sent with no answer between them (after an
+	// interrupt or an API error) arrive merged into one: the newest text
+	// block that holds a directive is the prompt being answered.
+	prompt := newestDirective(texts)
+	if m := errorDirective.FindStringSubmatch(prompt); m != nil {
+		status, _ := strconv.Atoi(m[1]) // the pattern admits only three digits
+		return reply{kind: replyError, status: status, why: "ERROR directive"}, nil
+	}
+	// A directive in the text is a new prompt, even in a message that also
+	// carries a tool result: after a denied permission the CLI sends the
+	// rejection and the person's next prompt together.
+	if m := toolDirective.FindStringSubmatch(prompt); m != nil && req.hasTool("Bash") {
+		return reply{kind: replyToolUse, command: strings.TrimSpace(m[1]), why: "TOOL directive"}, nil
+	}
+	if d, ok := slowFrom(prompt); ok {
+		return reply{kind: replyText, stream: d, why: "SLOW directive",
+			text: "This answer is slow on purpose: it streams one word at a time for the test."}, nil
+	}
 	if toolResult {
 		// "SLOW:<s> TOOL:<command>" makes the answer after the tool slow
 		// too: the prompt that started the turn says so.
@@ -193,13 +214,6 @@ func steer(req request) (reply, error) {
 			rep.text = "Done, slowly: the command ran and this answer takes its time."
 		}
 		return rep, nil
-	}
-	if m := toolDirective.FindStringSubmatch(text); m != nil && req.hasTool("Bash") {
-		return reply{kind: replyToolUse, command: strings.TrimSpace(m[1]), why: "TOOL directive"}, nil
-	}
-	if d, ok := slowFrom(text); ok {
-		return reply{kind: replyText, stream: d, why: "SLOW directive",
-			text: "This answer is slow on purpose: it streams one word at a time for the test."}, nil
 	}
 	return reply{kind: replyText, text: "Hello from the stand-in.", why: "plain text"}, nil
 }
@@ -234,20 +248,22 @@ func turnPrompt(msgs []message) string {
 				texts = append(texts, b.Text)
 			}
 		}
-		if hasDirective(texts) {
-			return strings.Join(texts, "\n")
+		if prompt := newestDirective(texts); prompt != "" {
+			return prompt
 		}
 	}
 	return ""
 }
 
-func hasDirective(texts []string) bool {
-	for _, t := range texts {
-		if toolDirective.MatchString(t) || slowDirective.MatchString(t) {
-			return true
+// newestDirective returns the last text that holds a directive, or "".
+func newestDirective(texts []string) string {
+	for i := len(texts) - 1; i >= 0; i-- {
+		t := texts[i]
+		if toolDirective.MatchString(t) || slowDirective.MatchString(t) || errorDirective.MatchString(t) {
+			return t
 		}
 	}
-	return false
+	return ""
 }
 
 func lastUserMessage(msgs []message) (message, bool) {

@@ -1,0 +1,42 @@
+package breaks_test
+
+import (
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/capacitor-hud/hud/hud/breaks"
+	"github.com/capacitor-hud/hud/resolver"
+)
+
+// The tray's side: one Tray, fed the live sessions; the time Update
+// returns is when to call it again.
+func ExampleTray() {
+	home, _ := os.MkdirTemp("", "breaks-example")
+	defer os.RemoveAll(home)
+	sched := breaks.NewScheduler(resolver.Layout{Home: home}, breaks.DefaultSettings(), nil)
+	tray := breaks.NewTray(sched, func(title, body string) { fmt.Println("notify:", title) }, nil)
+
+	start := time.Date(2026, 3, 3, 10, 0, 0, 0, time.UTC)
+	sched.SessionStarted(start) // the hook, on SessionStart
+
+	working := []resolver.Session{{State: resolver.StateWorking}}
+	waiting := []resolver.Session{{State: resolver.StateWaiting}}
+
+	next := tray.Update(start, working)
+	fmt.Println("call again at", next.Format("15:04")) // the early window opens
+	next = tray.Update(next, waiting)                  // a permission dialog
+	fmt.Println("call again at", next.Format("15:04")) // the due time
+	next = tray.Update(next, waiting)
+	fmt.Println("held until the sessions change:", next.IsZero())
+	answered := start.Add(21 * time.Minute)
+	tray.Update(answered, working)
+	rows, _ := tray.Rows(answered)
+	fmt.Println(rows[0].Label)
+	// Output:
+	// call again at 10:15
+	// call again at 10:20
+	// held until the sessions change: true
+	// notify: Time for a 60 s eye break
+	// Next: water break in 9 min
+}

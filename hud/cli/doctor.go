@@ -1,0 +1,62 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/capacitor-hud/hud/hud/autostart"
+	"github.com/capacitor-hud/hud/hud/config"
+	"github.com/capacitor-hud/hud/hud/doctor"
+	"github.com/capacitor-hud/hud/lockholder"
+)
+
+func runDoctor(env *Env, args []string) error {
+	fs := newFlagSet(env, "doctor", "doctor [--project DIR]\n\n"+
+		"Checks each link from Claude Code to the tray icon and says how to fix\n"+
+		"what is broken: ✓ works, ! worth knowing, ✗ broken. Exits 1 when\n"+
+		"something is broken.\n")
+	project := fs.String("project", "", "also read the project settings in `dir`/.claude (default: the current directory)")
+	if err := parseFlags(env, fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected argument %q", fs.Arg(0))
+	}
+	dir := *project
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
+	denv := &doctor.Env{
+		Layout:       env.Layout(),
+		Now:          env.Now(),
+		UserSettings: userSettingsPath(env),
+		ConfigPath:   config.DefaultPath(env.Home, env.Getenv),
+		Getenv:       env.Getenv,
+		Alive:        lockholder.Alive,
+	}
+	if dir != "" {
+		for _, name := range []string{"settings.json", "settings.local.json"} {
+			p := filepath.Join(absPath(env, dir), ".claude", name)
+			if p != denv.UserSettings {
+				denv.ProjectSettings = append(denv.ProjectSettings, p)
+			}
+		}
+	}
+	target := autostart.Default(env.Home, env.Getenv)
+	denv.Autostart = &target
+	if exe, err := os.Executable(); err == nil {
+		denv.Executable = exe
+	}
+	bus, closeBus, err := doctor.SessionBus(env.Getenv)
+	defer closeBus()
+	denv.Bus, denv.BusErr = bus, err
+
+	findings := doctor.Run(denv)
+	if err := doctor.Write(env.Stdout, findings, env.Home); err != nil {
+		return err
+	}
+	if doctor.Failed(findings) {
+		return &ExitError{Code: 1}
+	}
+	return nil
+}

@@ -1,0 +1,207 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"os"
+	"os/signal"
+	"slices"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/capacitor-hud/hud/assets"
+	"github.com/capacitor-hud/hud/hud/app"
+	"github.com/capacitor-hud/hud/hud/config"
+	"github.com/capacitor-hud/hud/hud/install"
+	"github.com/capacitor-hud/hud/hud/notify"
+	"github.com/capacitor-hud/hud/hud/present"
+	"github.com/capacitor-hud/hud/hud/watch"
+	"github.com/capacitor-hud/hud/lockholder"
+	"github.com/capacitor-hud/hud/resolver"
+)
+
+const runUsage = `run
+
+Starts the tray: an icon in the menu bar (macOS) or the system tray (Linux)
+that shows what your Claude Code sessions are doing, a menu listing them
+(click one to bring it forward), and notifications when one needs you.
+Settings: ~/.config/hud/config.toml (created with comments on first run).
+Only one tray runs per user: a second 'hud' says so and exits 0.
+
+Exit status: 0 after Quit (or when a tray already runs); 1 when it cannot
+start, e.g. on Linux without a D-Bus session bus (no desktop session).
+Without a tray host it keeps running and still sends notifications.`
+
+func runTray(env *Env, args []string) error {
+	fs := newFlagSet(env, "run", runUsage)
+	if err := parseFlags(env, fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("run takes no arguments")
+	}
+	if env.Tray == nil {
+		return withHint(errors.New("this build has no tray"), "build bin/hud with 'make build'")
+	}
+	logger := log.New(env.Stderr, "hud: ", log.LstdFlags)
+	logf := logger.Printf
+	layout := env.Layout()
+
+	release, err := app.AcquireInstance(app.InstanceLockPath(layout.StoreDir()))
+	if errors.Is(err, app.ErrAlreadyRunning) {
+		fmt.Fprintf(env.Stderr, "hud: %v; its icon is already in the tray.\n", err)
+		return nil
+	}
+	if err != nil {
+		return withHint(err, "check the permissions of "+layout.StoreDir())
+	}
+	defer release()
+
+	settings := newTraySettings(env, logf)
+	watcher, err := watch.New(watch.Options{Layout: layout, ConfigPath: settings.path, Logf: logf})
+	if err != nil {
+		return withHint(fmt.Errorf("watching for changes: %w", err),
+			"check the permissions of "+layout.StoreDir()+" and "+layout.LockDir())
+	}
+	defer watcher.Close()
+
+	icon, err := assets.Icon(assets.IconWaiting, 1, false)
+	if err != nil {
+		return err
+	}
+	sender, err := notify.NewDesktop(icon, settings.cfg.Notifications.Sound)
+	if err != nil {
+		return err
+	}
+	notifications := app.NewNotifications(notify.NewTracker(settings.cfg.Notifications), sender, logf)
+	defer notifications.Close()
+	settings.onReload = func(cfg config.Config) { notifications.Tracker().SetConfig(cfg.Notifications) }
+
+	hooks := &hookCheck{path: userSettingsPath(env)}
+	focus := app.Focuser{Run: app.ExecRunner, Open: app.OpenPath}
+	a := app.New(app.Options{
+		Layout:       layout,
+		Now:          env.Now,
+		Logf:         logf,
+		Changes:      watcher.Changes(),
+		Load:         func() (resolver.Snapshot, error) { return resolver.LoadSnapshot(layout, claudeProcessStart) },
+		Alive:        lockholder.Alive,
+		Sweep:        func() (int, error) { return lockholder.Sweep(layout) },
+		HooksProblem: hooks.problem,
+		InstallHooks: func() error {
+			hook, err := locateHook(env, "")
+			if err != nil {
+				return err
+			}
+			_, err = install.Install(install.Options{SettingsPath: hooks.path, HookPath: hook})
+			return err
+		},
+		Settings: settings.reload,
+		Notifier: notifications,
+		Focus:    focus.Focus,
+		Open:     app.OpenPath,
+		Template: true,
+	})
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err = env.Tray(func(ui app.UI) {
+		if err := a.Run(ctx, ui); err != nil {
+			logf("%v", err)
+		}
+	})
+	if errors.Is(err, app.ErrNoSessionBus) {
+		return withHint(fmt.Errorf("cannot show the tray or notifications: %w", err),
+			"start hud inside your desktop session (DBUS_SESSION_BUS_ADDRESS must be set), or run 'hud watch' in a terminal")
+	}
+	return err
+}
+
+// traySettings loads the settings file, creating it with comments on the
+// first run, and tells the person about each problem in it once.
+type traySettings struct {
+	env      *Env
+	logf     func(string, ...any)
+	path     string
+	cfg      config.Config
+	told     []string
+	onReload func(config.Config)
+}
+
+func newTraySettings(env *Env, logf func(string, ...any)) *traySettings {
+	s := &traySettings{env: env, logf: logf, path: config.DefaultPath(env.Home, env.Getenv)}
+	if created, err := config.EnsureFile(s.path); err != nil {
+		logf("%v", err)
+	} else if created {
+		logf("created the settings file %s", s.path)
+	}
+	s.load()
+	return s
+}
+
+func (s *traySettings) load() {
+	cfg, problems := config.Load(s.path, s.env.Getenv)
+	var text []string
+	for _, p := range problems {
+		text = append(text, p.String())
+	}
+	if !slices.Equal(text, s.told) {
+		for _, t := range text {
+			s.logf("settings: %s", t)
+		}
+		s.told = text
+	}
+	s.cfg = cfg
+}
+
+// reload is app.Options.Settings: called from the loop at start and when
+// the file changes.
+func (s *traySettings) reload() app.Settings {
+	s.load()
+	if s.onReload != nil {
+		s.onReload(s.cfg)
+	}
+	return app.Settings{ShowTitle: s.cfg.Tray.ShowTitle, MaxRows: present.DefaultMaxRows}
+}
+
+// hookCheck inspects Claude Code's settings for our hooks, again only when
+// the file changed: the loop asks on every redraw.
+type hookCheck struct {
+	path string
+
+	mu      sync.Mutex
+	modTime time.Time
+	size    int64
+	exists  bool
+	answer  string
+	checked bool
+}
+
+func (h *hookCheck) problem() string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	fi, err := os.Stat(h.path)
+	exists := err == nil
+	var mod time.Time
+	var size int64
+	if exists {
+		mod, size = fi.ModTime(), fi.Size()
+	}
+	if h.checked && exists == h.exists && mod.Equal(h.modTime) && size == h.size {
+		return h.answer
+	}
+	h.checked, h.exists, h.modTime, h.size = true, exists, mod, size
+	st, err := install.Inspect(h.path)
+	switch {
+	case err != nil:
+		h.answer = "Claude Code settings unreadable"
+	case st.DisableAllHooks:
+		h.answer = "All hooks disabled in settings"
+	default:
+		h.answer = st.Problem()
+	}
+	return h.answer
+}

@@ -1,0 +1,71 @@
+package cli
+
+import (
+	"encoding/json"
+	"io"
+	"os"
+
+	"github.com/capacitor-hud/hud/hud/status"
+	"github.com/capacitor-hud/hud/lockholder"
+	"github.com/capacitor-hud/hud/resolver"
+)
+
+// maxStatuslineInput bounds what is read of Claude Code's JSON.
+const maxStatuslineInput = 1 << 20
+
+// statuslineInput is the part of Claude Code's status line JSON we use.
+type statuslineInput struct {
+	SessionID string `json:"session_id"`
+	CWD       string `json:"cwd"`
+	Workspace struct {
+		ProjectDir string `json:"project_dir"`
+	} `json:"workspace"`
+}
+
+// self names the session the line is for, paths normalized as the hook
+// records them.
+func (in statuslineInput) self() status.Self {
+	me := status.Self{SessionID: in.SessionID}
+	if in.CWD != "" {
+		me.CWD = resolver.NormalizePath(in.CWD)
+	}
+	if in.Workspace.ProjectDir != "" {
+		me.ProjectDir = resolver.NormalizePath(in.Workspace.ProjectDir)
+	}
+	return me
+}
+
+func runStatusline(env *Env, args []string) error {
+	fs := newFlagSet(env, "statusline", "statusline\n\n"+
+		"For Claude Code's statusLine setting: reads the session's JSON on stdin\n"+
+		"and prints one line with this session's state and the other sessions\n"+
+		"that wait for you. It never fails: without input it prints \"○ hud\".\n"+
+		"In ~/.claude/settings.json:\n"+
+		"  \"statusLine\": {\"type\": \"command\", \"command\": \"hud statusline\"}\n")
+	if err := parseFlags(env, fs, args); err != nil {
+		return err
+	}
+	var in statuslineInput
+	if !isTerminalReader(env.Stdin) {
+		b, _ := io.ReadAll(io.LimitReader(env.Stdin, maxStatuslineInput))
+		_ = json.Unmarshal(b, &in) // bad input: no session, still a line
+	}
+	// A store that cannot be read shows as no sessions: the status line
+	// is no place for an error message (hud doctor is).
+	snap, _ := resolver.LoadSnapshot(env.Layout(), claudeProcessStart)
+	now := env.Now()
+	v := status.New(resolver.ResolveAll(snap, now, lockholder.Alive), now)
+	status.WriteStatusline(env.Stdout, v, in.self())
+	return nil
+}
+
+// isTerminalReader reports whether r is a terminal: a person trying the
+// command by hand, who should not be left waiting for input.
+func isTerminalReader(r io.Reader) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}

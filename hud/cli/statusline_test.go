@@ -1,0 +1,150 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/capacitor-hud/hud/hud/status"
+	"github.com/capacitor-hud/hud/resolver"
+)
+
+// runWithStdin saves h's store and runs `hud args...` with stdin.
+func runWithStdin(t *testing.T, h *statusHome, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	b, err := resolver.EncodeStore(h.store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.write(h.layout.StorePath(), string(b))
+	var out, errOut bytes.Buffer
+	env := &Env{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errOut, Home: h.layout.Home,
+		Getenv: func(string) string { return "" }, Now: func() time.Time { return statusNow }}
+	return Main(args, env), out.String(), errOut.String()
+}
+
+func TestStatusline(t *testing.T) {
+	h := severalSessions(t)
+	tests := []struct{ name, stdin, want string }{
+		{"this session works, another waits",
+			`{"session_id":"web-session","cwd":"/home/me/code/web/src","workspace":{"project_dir":"/home/me/code/web"},"model":{"display_name":"Opus"}}`,
+			"● working · api waiting (Bash: npm test)\n"},
+		{"this session is the one waiting",
+			`{"session_id":"api-session"}`,
+			"◆ waiting\n"},
+		{"unknown session", `{"session_id":"nope"}`, "○ hud · api waiting (Bash: npm test)\n"},
+		{"not JSON", `{{{`, "○ hud · api waiting (Bash: npm test)\n"},
+		{"no input", ``, "○ hud · api waiting (Bash: npm test)\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := runWithStdin(t, h, tt.stdin, "statusline")
+			if code != 0 || out != tt.want || errOut != "" {
+				t.Errorf("exit %d, stdout %q, stderr %q; want 0, %q, nothing", code, out, errOut, tt.want)
+			}
+		})
+	}
+}
+
+func TestStatuslineCorruptStoreStaysQuiet(t *testing.T) {
+	h := newStatusHome(t)
+	h.write(h.layout.StorePath(), "not json")
+	var out, errOut bytes.Buffer
+	env := &Env{Stdin: strings.NewReader(`{"session_id":"x"}`), Stdout: &out, Stderr: &errOut, Home: h.layout.Home,
+		Getenv: func(string) string { return "" }, Now: func() time.Time { return statusNow }}
+	if code := Main([]string{"statusline"}, env); code != 0 || out.String() != "○ hud\n" || errOut.Len() != 0 {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
+	}
+}
+
+func TestStatusOneLineFormats(t *testing.T) {
+	h := severalSessions(t)
+	for format, want := range map[string]string{
+		"tmux":   "#[fg=colour208,bold]◆ api waiting#[default] #[fg=colour39]● 1 working#[default]\n",
+		"waybar": `{"text":"◆ api waiting · ● 1 working","alt":"waiting","tooltip":"api: waiting — Bash: npm test\nweb: working — \"fix the login form\"","class":"waiting"}` + "\n",
+	} {
+		code, out, errOut := runWithStdin(t, h, "", "status", "--format", format)
+		if code != 0 || out != want {
+			t.Errorf("--format %s: exit %d, stdout %q, stderr %q; want %q", format, code, out, errOut, want)
+		}
+	}
+	if code, _, errOut := runWithStdin(t, h, "", "status", "--watch", "--format", "tmux"); code != 2 || !strings.Contains(errOut, "json or waybar") {
+		t.Errorf("--watch --format tmux: exit %d, stderr %q; want a usage error", code, errOut)
+	}
+}
+
+// lockedBuffer is a bytes.Buffer safe for the watcher goroutine and the
+// test to share.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) lines() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return strings.SplitAfter(strings.TrimSuffix(l.b.String(), "\n"), "\n")
+}
+
+// TestStatusWatchStreamsLines starts the stream on an empty home, has a
+// "hook" write the store, and expects exactly one new line for it.
+func TestStatusWatchStreamsLines(t *testing.T) {
+	home := t.TempDir()
+	layout := resolver.Layout{Home: home}
+	var out lockedBuffer
+	env := &Env{Stdout: &out, Stderr: os.Stderr, Home: home, Getenv: func(string) string { return "" }, Now: time.Now}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- streamLines(ctx, env, status.WriteJSONLine, func(int, int64) bool { return true })
+	}()
+	waitFor := func(n int) []string {
+		t.Helper()
+		deadline := time.Now().Add(5 * time.Second)
+		for time.Now().Before(deadline) {
+			if l := out.lines(); len(l) >= n && l[0] != "" {
+				return l
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		t.Fatalf("want %d lines, got %q", n, out.lines())
+		return nil
+	}
+	if l := waitFor(1); l[0] != `{"state":"idle","sessions":[]}` {
+		t.Fatalf("first line %q", l[0])
+	}
+
+	store := resolver.NewStore()
+	now := resolver.At(time.Now())
+	store.Sessions["s1"] = &resolver.Record{SessionID: "s1", State: resolver.StateWorking, CWD: "/p", UpdatedAt: now, StateChangedAt: now}
+	b, _ := resolver.EncodeStore(store)
+	tmp := filepath.Join(layout.StoreDir(), ".tmp")
+	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, layout.StorePath()); err != nil {
+		t.Fatal(err)
+	}
+	l := waitFor(2)
+	if !strings.HasPrefix(l[1], `{"state":"working","sessions":[{"session_id":"s1"`) {
+		t.Errorf("second line %q", l[1])
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("stream ended with %v", err)
+	}
+	if n := len(out.lines()); n != 2 {
+		t.Errorf("%d lines; want 2 (no repeats): %q", n, out.lines())
+	}
+}

@@ -1,0 +1,205 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/capacitor-hud/hud/hud/status"
+	"github.com/capacitor-hud/hud/hud/watch"
+	"github.com/capacitor-hud/hud/lockholder"
+	"github.com/capacitor-hud/hud/resolver"
+)
+
+// runWatch prints the live sessions and again on every change, until
+// Ctrl-C: the tray's view for a terminal, or for a machine without a tray.
+func runWatch(env *Env, args []string) error {
+	fs := newFlagSet(env, "watch", "watch [--once] [--format NAME]")
+	once := fs.Bool("once", false, "print the state once and exit")
+	format := fs.String("format", "text", "output format: "+strings.Join(status.FormatNames(), ", "))
+	if err := parseFlags(env, fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected argument %q", fs.Arg(0))
+	}
+	render, ok := status.Formats[*format]
+	if !ok {
+		return usagef("unknown format %q (want one of %s)", *format, strings.Join(status.FormatNames(), ", "))
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return watchSessions(ctx, env, watchSettings{
+		render:   render,
+		once:     *once,
+		terminal: isTerminal(env.Stdout),
+		alive:    lockholder.Alive,
+	})
+}
+
+// watchSettings is how watchSessions prints.
+type watchSettings struct {
+	render status.Format
+	once   bool
+	// terminal redraws in place (clear screen) and keeps the ages
+	// ticking; otherwise each change prints a new block, so the output
+	// reads as a log in a file or a pipe.
+	terminal bool
+	alive    resolver.Liveness
+}
+
+// Escape sequences: cursor home, then clear to the end of the screen.
+// Written together with the frame in one write, so the screen never shows
+// a half-drawn state.
+const clearScreen = "\x1b[H\x1b[J"
+
+// watchSessions prints until ctx ends. The watcher starts before the
+// first read, so a change between the two is never missed.
+func watchSessions(ctx context.Context, env *Env, ws watchSettings) error {
+	layout := env.Layout()
+	if ws.once {
+		_, err := env.Stdout.Write(frame(env, ws, layout, env.Now()).text)
+		return err
+	}
+	w, err := watch.New(watch.Options{Layout: layout})
+	if err != nil {
+		return withHint(err, "check the permissions of "+layout.StoreDir()+" and "+layout.LockDir())
+	}
+	defer w.Close()
+
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	var last []byte
+	for {
+		now := env.Now()
+		f := frame(env, ws, layout, now)
+		// A file change that changes nothing shown (a pipe would fill with
+		// copies otherwise). On a terminal the header's clock moves anyway.
+		if ws.terminal || !bytes.Equal(f.body, last) {
+			if _, err := env.Stdout.Write(f.text); err != nil {
+				return fmt.Errorf("writing the state: %w", err)
+			}
+			last = f.body
+		}
+		timer.Stop()
+		if !f.next.IsZero() {
+			timer.Reset(max(0, f.next.Sub(now)))
+		}
+		select {
+		case <-ctx.Done():
+			if ws.terminal {
+				fmt.Fprintln(env.Stdout)
+			}
+			return nil
+		case _, ok := <-w.Changes():
+			if !ok {
+				return nil
+			}
+		case <-timer.C:
+		}
+	}
+}
+
+// watchFrame is one printing of the state.
+type watchFrame struct {
+	text []byte // what to write, header and escapes included
+	body []byte // the state alone, to tell whether anything changed
+	// next is when the same files would print differently by the clock
+	// alone; zero if never.
+	next time.Time
+}
+
+// frame reads everything afresh (a Change only says that something
+// changed; reading all costs well under a millisecond) and renders it.
+func frame(env *Env, ws watchSettings, layout resolver.Layout, now time.Time) watchFrame {
+	var body bytes.Buffer
+	var next time.Time
+	snap, err := loadSnapshot(layout)
+	if err != nil {
+		// Keep watching: a corrupt store is replaced by the hook's next
+		// event, and a person watching wants to see that happen.
+		fmt.Fprintf(&body, "hud watch: %v\n", err)
+	}
+	sessions := resolver.ResolveAll(snap, now, ws.alive)
+	if err := ws.render(&body, status.New(sessions, now)); err != nil {
+		fmt.Fprintf(&body, "hud watch: %v\n", err)
+	}
+	next = nextChangeByClock(snap, sessions, now, ws.terminal)
+
+	var text bytes.Buffer
+	stamp := now.Format("15:04:05")
+	switch {
+	case ws.once:
+	case ws.terminal:
+		fmt.Fprintf(&text, "%shud watch · %s · Ctrl-C to quit\n\n", clearScreen, stamp)
+	default:
+		fmt.Fprintf(&text, "-- %s\n", stamp)
+	}
+	text.Write(body.Bytes())
+	return watchFrame{text: text.Bytes(), body: body.Bytes(), next: next}
+}
+
+// nextChangeByClock is the earliest moment the output changes with no file
+// changing: a fresh record without a lock stops counting after
+// resolver.FreshTTL, Claude Code's "idle" overrules a record after
+// resolver.ClaudeIdleAfter, and, on a terminal, an age label ticks.
+func nextChangeByClock(snap resolver.Snapshot, sessions []resolver.Session, now time.Time, ages bool) time.Time {
+	var next time.Time
+	consider := func(t time.Time) {
+		if t.After(now) && (next.IsZero() || t.Before(next)) {
+			next = t
+		}
+	}
+	for _, s := range sessions {
+		if s.Source == resolver.SourceFresh {
+			// The store keeps milliseconds; a record exactly FreshTTL old
+			// still counts, the next millisecond it does not.
+			consider(s.UpdatedAt().Add(resolver.FreshTTL + time.Millisecond))
+		}
+		if ages && !s.Since.IsZero() {
+			consider(nextAgeTick(s.Since, now))
+		}
+	}
+	for _, c := range snap.Claude {
+		if c.Status == resolver.ClaudeStatusIdle && !c.StatusSince().IsZero() {
+			consider(c.StatusSince().Add(resolver.ClaudeIdleAfter))
+		}
+	}
+	return next
+}
+
+// nextAgeTick is when status.Age of the time since `since` next changes:
+// every second under a minute, every minute under a day, then daily.
+func nextAgeTick(since, now time.Time) time.Time {
+	age := now.Sub(since)
+	unit := time.Second
+	switch {
+	case age < 0:
+		return since
+	case age >= 24*time.Hour:
+		unit = 24 * time.Hour
+	case age >= time.Minute:
+		unit = time.Minute
+	}
+	return since.Add((age/unit + 1) * unit)
+}
+
+// isTerminal reports whether w is a terminal, where clearing the screen
+// makes sense. Asking for the window size works on Linux and macOS alike
+// and, unlike a character-device check, says no for /dev/null.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	_, err := unix.IoctlGetWinsize(int(f.Fd()), unix.TIOCGWINSZ)
+	return err == nil
+}

@@ -1,0 +1,171 @@
+package doctor
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/capacitor-hud/hud/hud/autostart"
+	"github.com/capacitor-hud/hud/resolver"
+)
+
+// Severity is how bad a finding is.
+type Severity int
+
+const (
+	OK   Severity = iota // ✓ this link works
+	Warn                 // ! works, but worth knowing (stale locks, no event yet)
+	Fail                 // ✗ the HUD cannot work until this is fixed
+)
+
+func (s Severity) mark() string {
+	switch s {
+	case OK:
+		return "✓"
+	case Warn:
+		return "!"
+	}
+	return "✗"
+}
+
+// Finding is one line of the report.
+type Finding struct {
+	Check    string
+	Severity Severity
+	Message  string
+	// Fix says what to do; empty for OK findings.
+	Fix string
+}
+
+// Bus answers questions about the D-Bus session bus.
+type Bus interface {
+	// NameHasOwner reports whether a process owns the well-known name.
+	NameHasOwner(name string) (bool, error)
+}
+
+// Env is everything the checks look at.
+type Env struct {
+	Layout resolver.Layout
+	Now    time.Time
+	// UserSettings is ~/.claude/settings.json; ProjectSettings are the
+	// project's .claude/settings.json and settings.local.json (they may not
+	// exist). Hooks count when they are in any of them.
+	UserSettings    string
+	ProjectSettings []string
+	// ConfigPath is the HUD's config.toml; Getenv feeds its overrides.
+	ConfigPath string
+	Getenv     func(string) string
+	// Bus is the session bus, nil where the desktop checks do not apply
+	// (macOS); BusErr says why there is no bus where there should be one.
+	Bus    Bus
+	BusErr error
+	// Alive tells a live process from a dead or reused pid
+	// (lockholder.Alive).
+	Alive func(pid int, started int64) bool
+	// Autostart is this OS's autostart file and Executable the running
+	// hud; the autostart check is skipped when either is missing.
+	Autostart  *autostart.Target
+	Executable string
+}
+
+// check is one link of the chain.
+type check struct {
+	name string
+	run  func(*Env) []Finding
+}
+
+// checks run in the order of the chain, from Claude Code to the screen.
+var checks = []check{
+	{"hooks", checkHooks},
+	{"hooks enabled", checkDisableAllHooks},
+	{"store", checkStore},
+	{"locks", checkLocks},
+	{"last event", checkLastEvent},
+	{"tray host", checkTrayHost},
+	{"tray", checkTrayRunning},
+	{"autostart", checkAutostart},
+	{"notifications", checkNotifications},
+	{"config", checkConfig},
+	{"permissions", checkPermissions},
+}
+
+// Run runs every check.
+func Run(env *Env) []Finding {
+	var all []Finding
+	for _, c := range checks {
+		for _, f := range c.run(env) {
+			f.Check = c.name
+			all = append(all, f)
+		}
+	}
+	return all
+}
+
+// Failed reports whether any finding is a failure.
+func Failed(fs []Finding) bool {
+	for _, f := range fs {
+		if f.Severity == Fail {
+			return true
+		}
+	}
+	return false
+}
+
+// Write prints the findings, one per line with its mark, and the fix
+// indented below:
+//
+//	✓ hooks          installed in ~/.claude/settings.json (15 events)
+//	✗ tray host      nothing on the session bus shows tray icons
+//	                 fix: on GNOME, install the AppIndicator extension
+func Write(w io.Writer, fs []Finding, home string) error {
+	width := 0
+	for _, f := range fs {
+		width = max(width, len(f.Check))
+	}
+	var b strings.Builder
+	for _, f := range fs {
+		fmt.Fprintf(&b, "%s %-*s  %s\n", f.Severity.mark(), width, f.Check, tildify(f.Message, home))
+		if f.Fix != "" {
+			fmt.Fprintf(&b, "  %*s  fix: %s\n", width, "", tildify(f.Fix, home))
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// tildify shortens paths under home to ~/..., as a person writes them.
+func tildify(s, home string) string {
+	if home == "" || home == "/" {
+		return s
+	}
+	return strings.ReplaceAll(s, home+"/", "~/")
+}
+
+func ok(format string, args ...any) Finding {
+	return Finding{Severity: OK, Message: fmt.Sprintf(format, args...)}
+}
+
+func warn(fix, format string, args ...any) Finding {
+	return Finding{Severity: Warn, Message: fmt.Sprintf(format, args...), Fix: fix}
+}
+
+func fail(fix, format string, args ...any) Finding {
+	return Finding{Severity: Fail, Message: fmt.Sprintf(format, args...), Fix: fix}
+}
+
+// ago renders a duration for a person: "40s", "3m", "2h5m", "4d".
+func ago(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", max(0, int(d/time.Second)))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d/time.Minute))
+	case d < 24*time.Hour:
+		if m := int(d % time.Hour / time.Minute); m != 0 {
+			return fmt.Sprintf("%dh%dm", int(d/time.Hour), m)
+		}
+		return fmt.Sprintf("%dh", int(d/time.Hour))
+	}
+	return fmt.Sprintf("%dd", int(d/(24*time.Hour)))
+}

@@ -1,0 +1,128 @@
+package hook_test
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/capacitor-hud/hud/hud/activity"
+	"github.com/capacitor-hud/hud/resolver"
+)
+
+// buildHook builds the real hud-hook once per test: the activity follow-up
+// starts it again, detached, as its worker.
+func buildHook(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "hud-hook")
+	cmd := exec.Command("go", "build", "-o", bin, "../../cmd/hud-hook")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("building hud-hook: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// fire runs the hook binary on one event and returns its stdout.
+func fire(t *testing.T, bin, home, project, event string) string {
+	t.Helper()
+	cmd := exec.Command(bin)
+	cmd.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "CLAUDE_PROJECT_DIR=" + project}
+	cmd.Stdin = strings.NewReader(event)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("hook: %v (stderr %q)", err, stderr.String())
+	}
+	return stdout.String()
+}
+
+// removeWhenQuiet removes dir, retrying while detached helpers still write
+// into it.
+func removeWhenQuiet(dir string) {
+	deadline := time.Now().Add(10 * time.Second)
+	for os.RemoveAll(dir) != nil && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// waitFor polls for a file the detached worker writes.
+func waitFor(t *testing.T, path string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if _, err := os.Stat(path); err == nil {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("%s never appeared", path)
+}
+
+func TestActivityFollowUpEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the hook binary")
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	bin := buildHook(t)
+	home, proj := t.TempDir(), t.TempDir()
+	// Detached workers may still be writing when the test ends; removing
+	// the home under them would fail the test's own cleanup.
+	t.Cleanup(func() { removeWhenQuiet(home) })
+	if out, err := exec.Command("git", "-C", proj, "init", "-q", "-b", "main").CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+	l := resolver.Layout{Home: home}
+	const id = "5c0ffee0-1111-4222-8333-944445555666"
+	ev := func(name, extra string) string {
+		return `{"session_id":"` + id + `","cwd":"` + proj + `","hook_event_name":"` + name + `"` + extra + `}`
+	}
+	if out := fire(t, bin, home, proj, ev("SessionStart", `,"source":"startup"`)); out != "" {
+		t.Fatalf("SessionStart printed %q", out)
+	}
+	fire(t, bin, home, proj, ev("UserPromptSubmit", `,"prompt":"add the parser"`))
+	fire(t, bin, home, proj, ev("PostToolUse", `,"tool_name":"Write","tool_input":{"file_path":"`+proj+`/parser.go","content":"x"},"tool_response":{"type":"create"}`))
+	fire(t, bin, home, proj, ev("PostToolUse", `,"tool_name":"TodoWrite","tool_input":{"todos":[{"content":"write the parser","status":"in_progress","activeForm":"Writing"}]}`))
+	fire(t, bin, home, proj, ev("PreToolUse", `,"tool_name":"Task","tool_input":{"subagent_type":"Explore","prompt":"look around"}`))
+
+	s, err := activity.Load(l, id)
+	if err != nil || s == nil {
+		t.Fatalf("activity: %v, %v", s, err)
+	}
+	if got := activity.FactsOf(s).Summary(); !strings.HasPrefix(got, "0/1 todos · 1 file") || s.WorkingOn != "add the parser" {
+		t.Errorf("activity after the tool events: %q, working on %q", got, s.WorkingOn)
+	}
+	if agents, _ := activity.ReadJSONL[activity.AgentInvocation](activity.AgentLogPath(l)); len(agents) != 1 || agents[0].Agent != "Explore" {
+		t.Errorf("agent log: %+v", agents)
+	}
+
+	// Stop: the worker writes the checkpoint.
+	fire(t, bin, home, proj, ev("Stop", `,"stop_hook_active":false`))
+	waitFor(t, activity.CheckpointPath(proj))
+
+	// PreCompact: the worker saves the handoff before compaction ends.
+	fire(t, bin, home, proj, ev("PreCompact", `,"trigger":"manual"`))
+	handoff, _ := activity.HandoffPath(l, id)
+	waitFor(t, handoff)
+
+	// After compaction the note is printed only when the person enabled it.
+	if out := fire(t, bin, home, proj, ev("SessionStart", `,"source":"compact"`)); out != "" {
+		t.Errorf("restore note printed while disabled: %q", out)
+	}
+	cfg := filepath.Join(home, ".config", "hud", "config.toml")
+	os.MkdirAll(filepath.Dir(cfg), 0o700)
+	if err := os.WriteFile(cfg, []byte("[activity]\nrestore_on_compact = true\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out := fire(t, bin, home, proj, ev("SessionStart", `,"source":"compact"`))
+	for _, want := range []string{"add the parser", "write the parser", "parser.go"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("restore note lacks %q:\n%s", want, out)
+		}
+	}
+}

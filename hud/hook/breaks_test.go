@@ -1,0 +1,85 @@
+package hook
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/capacitor-hud/hud/hud/breaks"
+	"github.com/capacitor-hud/hud/resolver"
+	"golang.org/x/sys/unix"
+)
+
+func TestBreaksFollowUp(t *testing.T) {
+	home, project := t.TempDir(), t.TempDir()
+	t0 := time.Date(2026, 3, 3, 10, 0, 0, 0, time.UTC)
+	files := breaks.Files{Layout: resolver.Layout{Home: home}}
+	run := func(ev *Event, at time.Time, state resolver.State, settings string) *Context {
+		t.Helper()
+		ctx := followUpContext(t, home, project, ev, at, settings)
+		ctx.After.State = state
+		if err := trackBreaks(ctx); err != nil {
+			t.Fatal(err)
+		}
+		return ctx
+	}
+	run(&Event{HookEventName: EventSessionStart}, t0, resolver.StateReady, "")
+	st := files.Read(t0)
+	if !st.Loaded || st.State.SessionStart != breaks.SecondsOf(t0) {
+		t.Fatalf("after SessionStart: %+v", st)
+	}
+	// Tool events do not touch the file.
+	before, _ := os.Stat(files.StatePath())
+	run(&Event{HookEventName: EventPostToolUse}, t0.Add(time.Minute), resolver.StateWorking, "")
+	if after, _ := os.Stat(files.StatePath()); !after.ModTime().Equal(before.ModTime()) {
+		t.Error("PostToolUse wrote the break state")
+	}
+	// A subagent's Stop (record still working) is not the answer's end.
+	run(&Event{HookEventName: EventStop}, t0.Add(2*time.Minute), resolver.StateWorking, "")
+	if got := files.Read(t0).State.LastResponseEnd; got != breaks.SecondsOf(t0) {
+		t.Errorf("subagent Stop moved last_response_end to %v", got.Time())
+	}
+	run(&Event{HookEventName: EventStop}, t0.Add(3*time.Minute), resolver.StateReady, "")
+	if got := files.Read(t0).State.LastResponseEnd; got != breaks.SecondsOf(t0.Add(3*time.Minute)) {
+		t.Errorf("Stop: last_response_end %v", got.Time())
+	}
+
+	// Prompt at 21 min: by default the hook says nothing.
+	run(&Event{HookEventName: EventStop}, t0.Add(20*time.Minute), resolver.StateReady, "")
+	ctx := run(&Event{HookEventName: EventUserPromptSubmit}, t0.Add(21*time.Minute), resolver.StateWorking, "")
+	if ctx.said != "" {
+		t.Errorf("said %q without hook_delivery", ctx.said)
+	}
+	// Opted in, no tray: the due reminder goes to Claude.
+	optIn := "[breaks]\nhook_delivery = true\n"
+	run(&Event{HookEventName: EventStop}, t0.Add(22*time.Minute), resolver.StateReady, optIn)
+	ctx = run(&Event{HookEventName: EventUserPromptSubmit}, t0.Add(23*time.Minute), resolver.StateWorking, optIn)
+	if !strings.Contains(ctx.said, "eye break") {
+		t.Errorf("hook delivery said %q", ctx.said)
+	}
+	// With a tray holding its lock, the hook leaves reminders to it.
+	lock := filepath.Join(home, ".capacitor", trayLockName)
+	os.MkdirAll(filepath.Dir(lock), 0o700)
+	f, err := os.Create(lock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+	if !trayRunning(resolver.Layout{Home: home}) {
+		t.Fatal("tray lock not seen")
+	}
+	run(&Event{HookEventName: EventStop}, t0.Add(53*time.Minute), resolver.StateReady, optIn)
+	ctx = run(&Event{HookEventName: EventUserPromptSubmit}, t0.Add(54*time.Minute), resolver.StateWorking, optIn)
+	if ctx.said != "" {
+		t.Errorf("said %q while the tray runs", ctx.said)
+	}
+	f.Close()
+	if trayRunning(resolver.Layout{Home: home}) {
+		t.Error("tray seen after its lock was released")
+	}
+}

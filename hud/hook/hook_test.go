@@ -1,0 +1,239 @@
+package hook_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/capacitor-hud/hud/hud/hook"
+	"github.com/capacitor-hud/hud/resolver"
+)
+
+// TestMain makes the test binary double as bin/hud-hook for the scripts
+// in testdata/hook and for TestConcurrentHooks. The hook it runs is the
+// real one, except that it starts no helpers: a lock holder or activity
+// worker started from a test binary would run the tests again.
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"hud-hook": func() {
+			env := hook.OSEnv()
+			env.Executable = func() (string, error) {
+				return "", errors.New("helpers are not started in tests")
+			}
+			os.Exit(hook.Main(os.Args[1:], env))
+		},
+	})
+}
+
+func TestScripts(t *testing.T) {
+	fixtures, err := filepath.Abs("../../testdata/hook/fixtures")
+	if err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir:                 "../../testdata/hook",
+		RequireExplicitExec: true,
+		Setup: func(env *testscript.Env) error {
+			// HOME is a fresh directory; the recorded events are in
+			// fixtures/, and big.json is a valid event of 5 MiB.
+			home := filepath.Join(env.WorkDir, "home")
+			env.Setenv("HOME", home)
+			for _, k := range []string{"CLAUDE_PROJECT_DIR", "TMUX_PANE", "TERM_PROGRAM"} {
+				env.Setenv(k, "")
+			}
+			if err := os.Mkdir(home, 0o700); err != nil {
+				return err
+			}
+			if err := os.CopyFS(filepath.Join(env.WorkDir, "fixtures"), os.DirFS(fixtures)); err != nil {
+				return err
+			}
+			big := fmt.Sprintf(`{"session_id":"big","hook_event_name":"UserPromptSubmit","cwd":"/p","prompt":%q}`,
+				strings.Repeat("x", 5<<20))
+			return os.WriteFile(filepath.Join(env.WorkDir, "big.json"), []byte(big), 0o600)
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"state":   cmdState,
+			"records": cmdRecords,
+			"field":   cmdField,
+		},
+	})
+}
+
+// readStore decodes $HOME/.capacitor/sessions.json as a reader would.
+func readStore(ts *testscript.TestScript) *resolver.Store {
+	b, err := os.ReadFile(resolver.Layout{Home: ts.Getenv("HOME")}.StorePath())
+	ts.Check(err)
+	s, err := resolver.DecodeStore(b)
+	if err != nil {
+		ts.Fatalf("store does not decode: %v\n%s", err, b)
+	}
+	return s
+}
+
+// state SESSION STATE: the session's record is in STATE ("none": there
+// is no record).
+func cmdState(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 2 || neg {
+		ts.Fatalf("usage: state SESSION STATE")
+	}
+	got := "none"
+	if r := readStore(ts).Sessions[args[0]]; r != nil {
+		got = string(r.State)
+	}
+	if got != args[1] {
+		ts.Fatalf("session %s is %s, want %s", args[0], got, args[1])
+	}
+}
+
+// records N: the store holds N records.
+func cmdRecords(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 || neg {
+		ts.Fatalf("usage: records N")
+	}
+	want, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	if got := len(readStore(ts).Sessions); got != want {
+		ts.Fatalf("%d records, want %d", got, want)
+	}
+}
+
+// field SESSION NAME VALUE: the record's JSON field NAME (a.b for a
+// nested one), as text, is VALUE; "<nil>" for a missing field.
+func cmdField(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 3 || neg {
+		ts.Fatalf("usage: field SESSION NAME VALUE")
+	}
+	r := readStore(ts).Sessions[args[0]]
+	if r == nil {
+		ts.Fatalf("no record for %s", args[0])
+	}
+	b, _ := json.Marshal(r)
+	var v any
+	ts.Check(json.Unmarshal(b, &v))
+	for _, name := range strings.Split(args[1], ".") {
+		m, _ := v.(map[string]any)
+		v = m[name]
+	}
+	if got := fmt.Sprint(v); got != args[2] {
+		ts.Fatalf("%s of %s is %q, want %q", args[1], args[0], got, args[2])
+	}
+}
+
+// TestConcurrentHooks fires 64 hook processes at once, one per session,
+// several times over: every run must leave all 64 records, each with its
+// own last prompt. A lost update (two writers reading the same store)
+// would lose records.
+func TestConcurrentHooks(t *testing.T) {
+	bin, err := exec.LookPath("hud-hook")
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	const sessions, rounds = 64, 3
+	for round := range rounds {
+		var wg sync.WaitGroup
+		errs := make(chan error, sessions)
+		for i := range sessions {
+			wg.Go(func() {
+				ev := fmt.Sprintf(`{"session_id":"s%02d","hook_event_name":"UserPromptSubmit","cwd":%q,"prompt":"round %d"}`, i, home, round)
+				var stdout, stderr bytes.Buffer
+				cmd := exec.Command(bin)
+				cmd.Env = append(os.Environ(), "HOME="+home)
+				cmd.Stdin = strings.NewReader(ev)
+				cmd.Stdout, cmd.Stderr = &stdout, &stderr
+				if err := cmd.Run(); err != nil || stdout.Len() > 0 {
+					errs <- fmt.Errorf("session %d: %v, stdout %q, stderr %q", i, err, stdout.Bytes(), stderr.Bytes())
+				}
+			})
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Error(err)
+		}
+		b, err := os.ReadFile(resolver.Layout{Home: home}.StorePath())
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := resolver.DecodeStore(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(s.Sessions) != sessions {
+			t.Fatalf("round %d: %d records, want %d", round, len(s.Sessions), sessions)
+		}
+		for i := range sessions {
+			r := s.Sessions[fmt.Sprintf("s%02d", i)]
+			if r == nil || r.WorkingOn != fmt.Sprint("round ", round) || r.State != resolver.StateWorking {
+				t.Fatalf("round %d: session %d is %+v", round, i, r)
+			}
+		}
+	}
+	log, _ := os.ReadFile(resolver.Layout{Home: home}.DebugLogPath())
+	if n := bytes.Count(log, []byte("UserPromptSubmit ")); n != sessions*rounds {
+		t.Errorf("debug log has %d event lines, want %d", n, sessions*rounds)
+	}
+}
+
+// TestStdinNeverCloses: someone runs the hook by hand and types nothing,
+// or a parent keeps the pipe open. The hook gives up on its own and exits 0.
+func TestStdinNeverCloses(t *testing.T) {
+	t.Parallel()
+	bin, err := exec.LookPath("hud-hook")
+	if err != nil {
+		t.Fatal(err)
+	}
+	home := t.TempDir()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(), "HOME="+home)
+	cmd.Stdin = r
+	start := time.Now()
+	if out, err := cmd.Output(); err != nil || len(out) > 0 {
+		t.Fatalf("exit %v, stdout %q", err, out)
+	}
+	r.Close()
+	if took := time.Since(start); took > 30*time.Second {
+		t.Errorf("gave up after %v", took)
+	}
+	log, _ := os.ReadFile(resolver.Layout{Home: home}.DebugLogPath())
+	if !bytes.Contains(log, []byte("error: gave up after 5s: stdin never closed")) {
+		t.Errorf("debug log: %q", log)
+	}
+}
+
+// TestHookLinksNoDesktopLibraries: the hook starts on every tool call, so
+// it must not link the tray's libraries (their init alone costs
+// milliseconds).
+func TestHookLinksNoDesktopLibraries(t *testing.T) {
+	gotool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go tool")
+	}
+	out, err := exec.Command(gotool, "list", "-deps", "github.com/capacitor-hud/hud/cmd/hud-hook").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	for _, pkg := range strings.Fields(string(out)) {
+		for _, banned := range []string{"fyne.io/systray", "github.com/gen2brain/beeep", "github.com/fsnotify/fsnotify", "github.com/godbus/dbus"} {
+			if strings.HasPrefix(pkg, banned) {
+				t.Errorf("bin/hud-hook links %s", pkg)
+			}
+		}
+	}
+}

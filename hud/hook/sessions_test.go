@@ -1,0 +1,129 @@
+package hook
+
+import (
+	"testing"
+	"time"
+
+	"github.com/capacitor-hud/hud/lockholder"
+	"github.com/capacitor-hud/hud/resolver"
+)
+
+func TestEndedSessionStaysEnded(t *testing.T) {
+	tb := newTable()
+	obs := claudeObs(1000, 500)
+	applyEvent(tb, &Event{SessionID: "a", HookEventName: EventSessionStart, Source: "startup"}, obs, t0)
+	applyEvent(tb, &Event{SessionID: "a", HookEventName: EventSessionEnd, Reason: "other"}, obs, t0.Add(time.Second))
+
+	// An async PostToolUse landing after the SessionEnd is dropped...
+	u := applyEvent(tb, &Event{SessionID: "a", HookEventName: EventPostToolUse}, obs, t0.Add(30*time.Second))
+	if u.Dropped == "" || tb.len() != 0 {
+		t.Fatalf("late event: dropped %q, %d records", u.Dropped, tb.len())
+	}
+	// ...for a minute, after which the id is forgotten.
+	u = applyEvent(tb, &Event{SessionID: "a", HookEventName: EventPostToolUse}, obs, t0.Add(62*time.Second))
+	if u.Dropped != "" || tb.len() != 1 {
+		t.Fatalf("event after a minute: dropped %q, %d records", u.Dropped, tb.len())
+	}
+	if _, ok := tb.ended["a"]; ok {
+		t.Error("the ended id is still remembered after a minute")
+	}
+}
+
+func TestClearInEitherOrderLeavesOneRecord(t *testing.T) {
+	obs := claudeObs(1000, 500)
+	start := func(id, source string) *Event {
+		return &Event{SessionID: id, HookEventName: EventSessionStart, Source: source}
+	}
+	end := &Event{SessionID: "old", HookEventName: EventSessionEnd, Reason: "clear"}
+	for _, order := range []string{"end first", "start first"} {
+		t.Run(order, func(t *testing.T) {
+			tb := newTable()
+			applyEvent(tb, start("old", "startup"), obs, t0)
+			applyEvent(tb, &Event{SessionID: "other", HookEventName: EventSessionStart}, claudeObs(1001, 500), t0)
+			if order == "end first" {
+				applyEvent(tb, end, obs, t0.Add(time.Second))
+				applyEvent(tb, start("new", "clear"), obs, t0.Add(2*time.Second))
+			} else {
+				u := applyEvent(tb, start("new", "clear"), obs, t0.Add(time.Second))
+				if len(u.Replaced) != 1 || u.Replaced[0] != "old" {
+					t.Errorf("replaced %v", u.Replaced)
+				}
+				applyEvent(tb, end, obs, t0.Add(2*time.Second))
+			}
+			if got := tb.ids(); len(got) != 2 || got[0] != "new" || got[1] != "other" {
+				t.Errorf("records %v, want [new other]", got)
+			}
+		})
+	}
+}
+
+func TestPIDFollowsNewestLiveProcess(t *testing.T) {
+	alive := map[int]bool{1: true, 2: true}
+	obs := func(pid int, started int64) observation {
+		return observation{
+			Claude: lockholder.Process{PID: pid, Started: started},
+			Alive:  func(pid int, _ int64) bool { return alive[pid] },
+		}
+	}
+	tb := newTable()
+	ev := &Event{SessionID: "s", HookEventName: EventUserPromptSubmit}
+	pidOf := func() int { r, _ := tb.get("s"); return r.PID }
+
+	applyEvent(tb, ev, obs(1, 100), t0)
+	applyEvent(tb, ev, obs(2, 200), t0.Add(time.Second)) // --continue: a newer process
+	if pidOf() != 2 {
+		t.Fatalf("pid %d, want the newer process 2", pidOf())
+	}
+	applyEvent(tb, ev, obs(1, 100), t0.Add(2*time.Second)) // the old one, still alive
+	if pidOf() != 2 {
+		t.Fatalf("pid %d: an older live process took the record back", pidOf())
+	}
+	alive[2] = false
+	applyEvent(tb, ev, obs(1, 100), t0.Add(3*time.Second))
+	if pidOf() != 1 {
+		t.Fatalf("pid %d, want 1 once 2 is gone", pidOf())
+	}
+	applyEvent(tb, ev, observation{}, t0.Add(4*time.Second)) // Claude not found
+	if pidOf() != 1 {
+		t.Fatalf("pid %d: an event with no process forgot the known one", pidOf())
+	}
+}
+
+func TestStaleRecordsDropped(t *testing.T) {
+	tb := newTable()
+	obs := claudeObs(1000, 500)
+	applyEvent(tb, &Event{SessionID: "old", HookEventName: EventSessionStart}, obs, t0)
+	applyEvent(tb, &Event{SessionID: "recent", HookEventName: EventSessionStart}, obs, t0.Add(time.Hour))
+	reloadRaw(t, tb) // the old record as the next run reads it, untouched
+	applyEvent(tb, &Event{SessionID: "new", HookEventName: EventSessionStart}, obs, t0.Add(24*time.Hour+time.Second))
+	if got := tb.ids(); len(got) != 2 || got[0] != "new" || got[1] != "recent" {
+		t.Errorf("records %v, want [new recent]", got)
+	}
+}
+
+// reloadRaw encodes tb and reads it back the way the next hook run does.
+func reloadRaw(t *testing.T, tb *table) {
+	t.Helper()
+	b, err := tb.encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, ok := parseCanonical(b)
+	if !ok {
+		t.Fatalf("own output is not canonical:\n%s", b)
+	}
+	*tb = *fresh
+}
+
+func TestObservedFields(t *testing.T) {
+	tb := newTable()
+	obs := claudeObs(1000, 500)
+	obs.TmuxPane, obs.TermProgram = "%3", "tmux"
+	u := applyEvent(tb, &Event{SessionID: "s", HookEventName: EventSessionStart, CWD: "/home/dev/proj/sub"}, obs, t0)
+	want := resolver.Record{PID: 1000, ProcStarted: 500, TmuxPane: "%3", TermProgram: "tmux", ProjectDir: "/home/dev/proj", CWD: "/home/dev/proj/sub"}
+	got := u.After
+	if got.PID != want.PID || got.ProcStarted != want.ProcStarted || got.TmuxPane != want.TmuxPane ||
+		got.TermProgram != want.TermProgram || got.ProjectDir != want.ProjectDir || got.CWD != want.CWD {
+		t.Errorf("got %+v", got)
+	}
+}

@@ -1,0 +1,298 @@
+package hook
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/capacitor-hud/hud/lockholder"
+	"github.com/capacitor-hud/hud/resolver"
+)
+
+// fixtureDir holds the payloads recorded from Claude Code 2.1.197.
+const fixtureDir = "../../testdata/hook/fixtures"
+
+var t0 = time.Date(2026, 1, 21, 10, 30, 0, 0, time.UTC)
+
+func readFixture(t *testing.T, name string) *Event {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(fixtureDir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := DecodeEvent(b)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return ev
+}
+
+// claudeObs is an observation of one Claude process.
+func claudeObs(pid int, started int64) observation {
+	return observation{
+		Claude:     lockholder.Process{PID: pid, Started: started},
+		ProjectDir: "/home/dev/proj",
+		Alive:      func(int, int64) bool { return true },
+	}
+}
+
+// TestFixtureReplay replays every recorded event in order and checks the
+// store after each: the session's state (or that it is gone), how many
+// records there are, and that state_changed_at moved only with the state.
+func TestFixtureReplay(t *testing.T) {
+	steps := []struct {
+		fixture string
+		want    resolver.State // "" = no record for the event's session
+		records int
+		check   func(t *testing.T, r *resolver.Record)
+	}{
+		{"01-SessionStart-startup.json", resolver.StateReady, 1, nil},
+		{"02-UserPromptSubmit.json", resolver.StateWorking, 1, func(t *testing.T, r *resolver.Record) {
+			if r.WorkingOn != "hello" || !r.TurnStartedAt.Equal(r.UpdatedAt.Time) {
+				t.Errorf("working_on %q, turn_started_at %v", r.WorkingOn, r.TurnStartedAt)
+			}
+		}},
+		{"03-Stop.json", resolver.StateReady, 1, nil},
+		{"04-SessionEnd-other.json", "", 0, nil},
+		{"05-SessionStart-startup.json", resolver.StateReady, 1, nil},
+		{"06-UserPromptSubmit.json", resolver.StateWorking, 1, nil},
+		{"07-PreToolUse.json", resolver.StateWorking, 1, func(t *testing.T, r *resolver.Record) {
+			if r.ToolsInFlight != 1 || r.LastTool != "Bash" {
+				t.Errorf("tools_in_flight %d, last_tool %q", r.ToolsInFlight, r.LastTool)
+			}
+		}},
+		{"08-PermissionRequest.json", resolver.StateWaiting, 1, func(t *testing.T, r *resolver.Record) {
+			if r.WaitingFor != "Bash: touch /home/dev/proj/made.txt" {
+				t.Errorf("waiting_for %q", r.WaitingFor)
+			}
+		}},
+		{"09-Notification-permission_prompt.json", resolver.StateWaiting, 1, func(t *testing.T, r *resolver.Record) {
+			if r.WaitingFor != "Bash: touch /home/dev/proj/made.txt" {
+				t.Errorf("waiting_for %q: the notification must not hide what is waited for", r.WaitingFor)
+			}
+		}},
+		{"10-PostToolUse.json", resolver.StateWorking, 1, func(t *testing.T, r *resolver.Record) {
+			if r.ToolsInFlight != 0 || r.WaitingFor != "" {
+				t.Errorf("tools_in_flight %d, waiting_for %q", r.ToolsInFlight, r.WaitingFor)
+			}
+		}},
+		{"11-Stop.json", resolver.StateReady, 1, nil},
+		{"12-UserPromptSubmit.json", resolver.StateWorking, 1, nil},
+		{"13-PreToolUse.json", resolver.StateWorking, 1, nil},
+		{"14-PermissionRequest.json", resolver.StateWaiting, 1, nil},
+		{"15-PostToolUseFailure.json", resolver.StateWorking, 1, func(t *testing.T, r *resolver.Record) {
+			if r.ToolsInFlight != 0 {
+				t.Errorf("tools_in_flight %d", r.ToolsInFlight)
+			}
+		}},
+		{"16-Stop.json", resolver.StateReady, 1, nil},
+		{"17-PreCompact-manual.json", resolver.StateCompacting, 1, func(t *testing.T, r *resolver.Record) {
+			if r.CompactTrigger != "manual" {
+				t.Errorf("compact_trigger %q", r.CompactTrigger)
+			}
+		}},
+		{"18-SubagentStop.json", resolver.StateCompacting, 1, nil},
+		{"19-SessionStart-compact.json", resolver.StateReady, 1, func(t *testing.T, r *resolver.Record) {
+			if r.CompactTrigger != "" {
+				t.Errorf("compact_trigger %q after compaction", r.CompactTrigger)
+			}
+		}},
+		{"20-PostCompact-manual.json", resolver.StateReady, 1, nil},
+		{"21-UserPromptSubmit.json", resolver.StateWorking, 1, nil},
+		// Esc interrupted the turn (no Stop), then /clear.
+		{"22-SessionEnd-clear.json", "", 0, nil},
+		{"23-SessionStart-clear.json", resolver.StateReady, 1, nil},
+		{"24-UserPromptSubmit.json", resolver.StateWorking, 1, nil},
+		{"25-Stop.json", resolver.StateReady, 1, nil},
+		{"26-Notification-idle_prompt.json", resolver.StateReady, 1, nil},
+		{"27-SessionEnd-prompt_input_exit.json", "", 0, nil},
+		// --continue right after /exit: a new process, the same id.
+		{"28-SessionStart-resume.json", resolver.StateReady, 1, func(t *testing.T, r *resolver.Record) {
+			if r.PID != 2000 {
+				t.Errorf("pid %d, want the new process 2000", r.PID)
+			}
+		}},
+		{"29-UserPromptSubmit.json", resolver.StateWorking, 1, nil},
+		{"30-Stop.json", resolver.StateReady, 1, nil},
+		{"31-SessionEnd-other.json", "", 0, nil},
+	}
+	tb := newTable()
+	now := t0
+	for i, step := range steps {
+		now = now.Add(time.Second)
+		ev := readFixture(t, step.fixture)
+		obs := claudeObs(1000, 500)
+		if i >= 27 { // 28–31 run in a new process
+			obs = claudeObs(2000, 900)
+		}
+		u := applyEvent(tb, ev, obs, now)
+		if u.Dropped != "" {
+			t.Fatalf("%s dropped: %s", step.fixture, u.Dropped)
+		}
+		got, err := tb.get(ev.SessionID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case step.want == "" && got != nil:
+			t.Errorf("%s: record left in state %s, want none", step.fixture, got.State)
+		case step.want != "" && got == nil:
+			t.Errorf("%s: no record, want %s", step.fixture, step.want)
+		case got != nil:
+			if got.State != step.want {
+				t.Errorf("%s: state %s, want %s", step.fixture, got.State, step.want)
+			}
+			if !got.UpdatedAt.Equal(now) {
+				t.Errorf("%s: updated_at %v, want %v", step.fixture, got.UpdatedAt, now)
+			}
+			changed := u.Before == nil || u.Before.State != got.State
+			if changed != got.StateChangedAt.Equal(now) {
+				t.Errorf("%s: state %v→%s but state_changed_at %v (now %v)", step.fixture, stateName(u.Before), got.State, got.StateChangedAt, now)
+			}
+			if got.LastEvent == nil || got.LastEvent.Event != ev.HookEventName {
+				t.Errorf("%s: last_event %+v", step.fixture, got.LastEvent)
+			}
+			if step.check != nil {
+				step.check(t, got)
+			}
+		}
+		if n := tb.len(); n != step.records {
+			t.Errorf("%s: %d records, want %d", step.fixture, n, step.records)
+		}
+	}
+}
+
+// TestTransition covers the rules the recordings do not reach. Each case
+// starts from a session in the state the first event leaves it in.
+func TestTransition(t *testing.T) {
+	const id = "s1"
+	e := func(name string) *Event { return &Event{SessionID: id, HookEventName: name, CWD: "/p"} }
+	with := func(ev *Event, f func(*Event)) *Event { f(ev); return ev }
+	cases := []struct {
+		name   string
+		events []*Event
+		want   resolver.State
+		check  func(t *testing.T, r *resolver.Record)
+	}{
+		{"auto compaction holds through the turn's events and ends working", []*Event{
+			e(EventUserPromptSubmit), e(EventPreToolUse),
+			with(e(EventPreCompact), func(ev *Event) { ev.Trigger = "auto" }),
+			e(EventStop), e(EventPostToolUse), e(EventPermissionRequest), e(EventSubagentStart),
+			with(e(EventNotification), func(ev *Event) { ev.NotificationType = "idle_prompt" }),
+			with(e(EventPostCompact), func(ev *Event) { ev.Trigger = "auto" }),
+		}, resolver.StateWorking, nil},
+		{"SessionStart(compact) ends an auto compaction by the recorded trigger", []*Event{
+			with(e(EventPreCompact), func(ev *Event) { ev.Trigger = "auto" }),
+			with(e(EventSessionStart), func(ev *Event) { ev.Source = "compact" }),
+		}, resolver.StateWorking, nil},
+		{"a prompt ends compaction", []*Event{
+			with(e(EventPreCompact), func(ev *Event) { ev.Trigger = "manual" }), e(EventUserPromptSubmit),
+		}, resolver.StateWorking, nil},
+		{"Stop with stop_hook_active keeps working", []*Event{
+			e(EventUserPromptSubmit), with(e(EventStop), func(ev *Event) { ev.StopHookActive = true }),
+		}, resolver.StateWorking, nil},
+		{"a subagent's Stop keeps working", []*Event{
+			e(EventUserPromptSubmit), with(e(EventStop), func(ev *Event) { ev.AgentID = "a1" }),
+		}, resolver.StateWorking, nil},
+		{"StopFailure is ready with the error kept", []*Event{
+			e(EventUserPromptSubmit), e(EventPreToolUse),
+			with(e(EventStopFailure), func(ev *Event) {
+				ev.Error = []byte(`{"type":"rate_limit_error","message":"Too many\nrequests"}`)
+			}),
+		}, resolver.StateReady, func(t *testing.T, r *resolver.Record) {
+			if r.LastError != "rate_limit_error: Too many" || r.ToolsInFlight != 0 {
+				t.Errorf("last_error %q, tools_in_flight %d", r.LastError, r.ToolsInFlight)
+			}
+		}},
+		{"a new prompt clears the last error", []*Event{
+			with(e(EventStopFailure), func(ev *Event) { ev.Error = []byte(`"overloaded"`) }), e(EventUserPromptSubmit),
+		}, resolver.StateWorking, func(t *testing.T, r *resolver.Record) {
+			if r.LastError != "" {
+				t.Errorf("last_error %q", r.LastError)
+			}
+		}},
+		{"idle_prompt with a tool in flight changes nothing", []*Event{
+			e(EventUserPromptSubmit), e(EventPreToolUse),
+			with(e(EventNotification), func(ev *Event) { ev.NotificationType = "idle_prompt" }),
+		}, resolver.StateWorking, nil},
+		{"idle_prompt with no tool in flight is ready", []*Event{
+			e(EventUserPromptSubmit),
+			with(e(EventNotification), func(ev *Event) { ev.NotificationType = "idle_prompt" }),
+		}, resolver.StateReady, nil},
+		{"elicitation_dialog waits, saying for what", []*Event{
+			e(EventUserPromptSubmit),
+			with(e(EventNotification), func(ev *Event) {
+				ev.NotificationType = "elicitation_dialog"
+				ev.Message = "Claude has a question\nwith details"
+			}),
+		}, resolver.StateWaiting, func(t *testing.T, r *resolver.Record) {
+			if r.WaitingFor != "Claude has a question" {
+				t.Errorf("waiting_for %q", r.WaitingFor)
+			}
+		}},
+		{"other notifications are heartbeats", []*Event{
+			e(EventUserPromptSubmit), with(e(EventNotification), func(ev *Event) { ev.NotificationType = "auth_success" }),
+		}, resolver.StateWorking, nil},
+		{"subagents are heartbeats", []*Event{
+			e(EventSessionStart), e(EventSubagentStart), e(EventSubagentStop),
+		}, resolver.StateReady, nil},
+		{"CwdChanged moves cwd", []*Event{
+			e(EventSessionStart), with(e(EventCwdChanged), func(ev *Event) { ev.OldCWD, ev.NewCWD = "/p", "/p/sub" }),
+		}, resolver.StateReady, func(t *testing.T, r *resolver.Record) {
+			if r.CWD != "/p/sub" {
+				t.Errorf("cwd %q", r.CWD)
+			}
+		}},
+		{"an unknown event is a heartbeat", []*Event{
+			e(EventUserPromptSubmit), e("TeammateIdle"),
+		}, resolver.StateWorking, func(t *testing.T, r *resolver.Record) {
+			if r.LastEvent.Event != "TeammateIdle" || r.StateChangedAt.Equal(r.UpdatedAt.Time) {
+				t.Errorf("last_event %v, state_changed_at %v, updated_at %v", r.LastEvent.Event, r.StateChangedAt, r.UpdatedAt)
+			}
+		}},
+		{"tools in flight never go negative", []*Event{
+			e(EventUserPromptSubmit), e(EventPostToolUse), e(EventPostToolUseFailure), e(EventPreToolUse),
+		}, resolver.StateWorking, func(t *testing.T, r *resolver.Record) {
+			if r.ToolsInFlight != 1 {
+				t.Errorf("tools_in_flight %d", r.ToolsInFlight)
+			}
+		}},
+		{"a prompt's first line, cleaned and cut, is the task", []*Event{
+			with(e(EventUserPromptSubmit), func(ev *Event) {
+				ev.Prompt = "\n  \x1b[31mFix\tthe " + strings.Repeat("é", 200) + "\nsecond line"
+			}),
+		}, resolver.StateWorking, func(t *testing.T, r *resolver.Record) {
+			want := "Fix the " + strings.Repeat("é", 120-len("Fix the ")-1) + "…"
+			if r.WorkingOn != want {
+				t.Errorf("working_on %q\nwant       %q", r.WorkingOn, want)
+			}
+		}},
+		{"a session first seen mid-turn is working", []*Event{e(EventPostToolUse)}, resolver.StateWorking, nil},
+		{"a session first seen at a dialog is waiting", []*Event{e(EventPermissionRequest)}, resolver.StateWaiting, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var r *resolver.Record
+			now := t0
+			for _, ev := range c.events {
+				now = now.Add(time.Second)
+				prev := r
+				r = Transition(r, ev, now)
+				if r == nil {
+					t.Fatalf("%s removed the record", ev.HookEventName)
+				}
+				if prev != nil && prev.UpdatedAt.Equal(now) {
+					t.Fatal("Transition modified its input")
+				}
+			}
+			if r.State != c.want {
+				t.Errorf("state %s, want %s", r.State, c.want)
+			}
+			if c.check != nil {
+				c.check(t, r)
+			}
+		})
+	}
+}

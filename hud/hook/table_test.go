@@ -1,0 +1,101 @@
+package hook
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/capacitor-hud/hud/resolver"
+)
+
+// sampleStore is a store with records of every shape the hook writes,
+// and ids that need JSON escaping.
+func sampleStore() *resolver.Store {
+	s := resolver.NewStore()
+	at := resolver.At(t0)
+	for i, id := range []string{"a", "b<&>", `q"uote`, "7261fbe8-c132-4197-8154-4b9c1e3e818d", "é"} {
+		s.Sessions[id] = &resolver.Record{
+			SessionID: id, State: resolver.StateWorking, CWD: "/p/" + id,
+			UpdatedAt: at, StateChangedAt: at, WorkingOn: "task <b> & \"quotes\"\n",
+			LastEvent: &resolver.LastEvent{Event: "PreToolUse", Timestamp: at},
+			PID:       100 + i, ToolsInFlight: i, TurnStartedAt: at,
+		}
+	}
+	s.Ended = map[string]resolver.Timestamp{"gone": at, "gone<2>": at}
+	return s
+}
+
+func TestEncodeMatchesEncodeStore(t *testing.T) {
+	for _, s := range []*resolver.Store{resolver.NewStore(), sampleStore(), func() *resolver.Store {
+		s := sampleStore()
+		s.Ended = nil
+		return s
+	}()} {
+		want, err := resolver.EncodeStore(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Every record decoded...
+		got, err := tableFromStore(s).encode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("decoded table encodes as\n%s\nwant\n%s", got, want)
+		}
+		// ...and every record raw, split from the file.
+		tb, ok := parseCanonical(want)
+		if !ok {
+			t.Fatalf("EncodeStore output not taken as canonical:\n%s", want)
+		}
+		if tb.len() != len(s.Sessions) || len(tb.ended) != len(s.Ended) {
+			t.Fatalf("split %d records, %d ended; want %d, %d", tb.len(), len(tb.ended), len(s.Sessions), len(s.Ended))
+		}
+		if got, _ = tb.encode(); !bytes.Equal(got, want) {
+			t.Fatalf("raw table encodes as\n%s\nwant\n%s", got, want)
+		}
+		// A raw record decodes to what was stored.
+		for id, rec := range s.Sessions {
+			r, err := tb.get(id)
+			if err != nil || r == nil || r.SessionID != rec.SessionID || r.ToolsInFlight != rec.ToolsInFlight || r.WorkingOn != rec.WorkingOn {
+				t.Errorf("get(%q) = %+v, %v", id, r, err)
+			}
+			if pid, _ := tb.process(id); pid != rec.PID {
+				t.Errorf("process(%q) pid %d, want %d", id, pid, rec.PID)
+			}
+		}
+	}
+}
+
+func TestParseCanonicalRejectsOtherLayouts(t *testing.T) {
+	canonical, _ := resolver.EncodeStore(sampleStore())
+	for name, b := range map[string]string{
+		"compact":          `{"version":3,"sessions":{}}`,
+		"version 2":        "{\n  \"version\": 2,\n  \"sessions\": {}\n}\n",
+		"no final newline": string(bytes.TrimSuffix(canonical, []byte("\n"))),
+		"truncated":        string(canonical[:len(canonical)/2]),
+		"trailing garbage": string(canonical) + "x",
+		"tabs":             string(bytes.ReplaceAll(canonical, []byte("  "), []byte("\t"))),
+	} {
+		if _, ok := parseCanonical([]byte(b)); ok {
+			t.Errorf("%s: taken as canonical", name)
+		}
+	}
+}
+
+func TestDropStale(t *testing.T) {
+	s := resolver.NewStore()
+	for i, age := range []time.Duration{0, 23 * time.Hour, 25 * time.Hour, 1000 * time.Hour} {
+		id := fmt.Sprint("s", i)
+		s.Sessions[id] = &resolver.Record{SessionID: id, State: resolver.StateReady, UpdatedAt: resolver.At(t0.Add(-age))}
+	}
+	b, _ := resolver.EncodeStore(s)
+	raw, _ := parseCanonical(b)
+	for name, tb := range map[string]*table{"decoded": tableFromStore(s), "raw": raw} {
+		tb.dropStale(t0.Add(-24 * time.Hour))
+		if got := tb.ids(); len(got) != 2 || got[0] != "s0" || got[1] != "s1" {
+			t.Errorf("%s: kept %v, want [s0 s1]", name, got)
+		}
+	}
+}

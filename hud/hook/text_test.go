@@ -1,0 +1,74 @@
+package hook
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+func TestOneLine(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"hello", "hello"},
+		{"  first\nsecond", "first"},
+		{"\n\n  \nthird", "third"},
+		{"tab\there", "tab here"},
+		{"\x1b[1;31mred\x1b[0m text", "red text"},
+		{"bell\a and \x00nul", "bell and nul"},
+		{"bad \xff utf8", "bad  utf8"},
+		{"crlf\r\nnext", "crlf"},
+		{"", ""},
+		{"\n \n", ""},
+	}
+	for _, c := range cases {
+		if got := oneLine(c.in, 120); got != c.want {
+			t.Errorf("oneLine(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	long := oneLine(strings.Repeat("日本", 100), 120)
+	if utf8.RuneCountInString(long) != 120 || !strings.HasSuffix(long, "…") {
+		t.Errorf("long line: %d runes %q", utf8.RuneCountInString(long), long)
+	}
+}
+
+func TestDescribeTool(t *testing.T) {
+	longRel := strings.Repeat("d/", 60) + "file.go"
+	cases := []struct{ tool, input, want string }{
+		{"Bash", `{"command":"npm test\nnpm run lint","description":"run tests"}`, "Bash: npm test"},
+		{"Edit", `{"file_path":"/home/dev/proj/src/main.go","old_string":"a"}`, "Edit: src/main.go"},
+		{"Write", `{"file_path":"/etc/hosts"}`, "Write: /etc/hosts"},
+		// A long path keeps its end: "Read: …" and the last 73 runes.
+		{"Read", `{"file_path":"/home/dev/proj/` + longRel + `"}`, "Read: …" + longRel[len(longRel)-73:]},
+		{"WebFetch", `{"url":"https://example.com/x","prompt":"summarise"}`, "WebFetch: https://example.com/x"},
+		{"Grep", `{"pattern":"func main"}`, "Grep: func main"},
+		{"mcp__db__query", `{"sql":"select 1"}`, "mcp__db__query"},
+		{"Task", `not json`, "Task"},
+		{"Bash", `{"command":""}`, "Bash"},
+		{"", `{"command":"x"}`, ""},
+	}
+	for _, c := range cases {
+		got := describeTool(c.tool, []byte(c.input), "/home/dev/proj")
+		if got != c.want {
+			t.Errorf("describeTool(%s, %s) =\n%q, want\n%q", c.tool, c.input, got, c.want)
+		}
+		if n := utf8.RuneCountInString(got); n > maxWaitingFor {
+			t.Errorf("describeTool(%s): %d runes", c.tool, n)
+		}
+	}
+}
+
+func TestErrorText(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{`"Exit code 2\nls: cannot access"`, "Exit code 2"},
+		{`{"type":"overloaded_error","message":"Overloaded"}`, "overloaded_error: Overloaded"},
+		{`{"type":"error","error":{"type":"rate_limit_error","message":"slow down"}}`, "error: rate_limit_error: slow down"},
+		{`{"status":529}`, `{"status":529}`},
+		{`null`, ""},
+		{``, ""},
+		{`42`, "42"},
+	}
+	for _, c := range cases {
+		if got := errorText([]byte(c.in)); got != c.want {
+			t.Errorf("errorText(%s) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,319 @@
+package notify
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/capacitor-hud/hud/hud/config"
+	"github.com/capacitor-hud/hud/resolver"
+)
+
+var t0 = time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
+
+// at is t0 plus seconds.
+func at(sec int) time.Time { return t0.Add(time.Duration(sec) * time.Second) }
+
+func waiting(id string, since int, what string) Session {
+	return Session{ID: id, Project: "/home/u/" + id, State: resolver.StateWaiting, Since: at(since), WaitingFor: what}
+}
+
+func working(id string, since, turn int) Session {
+	return Session{ID: id, Project: "/home/u/" + id, State: resolver.StateWorking, Since: at(since), TurnStartedAt: at(turn), WorkingOn: "fix the tests"}
+}
+
+func ready(id string, since, turn int) Session {
+	return Session{ID: id, Project: "/home/u/" + id, State: resolver.StateReady, Since: at(since), TurnStartedAt: at(turn), WorkingOn: "fix the tests"}
+}
+
+// step is one Update: the sessions at a moment, and what must come out.
+type step struct {
+	now      int
+	sessions []Session
+	// want lists the notifications as "kind title | body".
+	want []string
+	// next is the deadline returned, in seconds after t0; -1 for none.
+	next int
+}
+
+func TestTracker(t *testing.T) {
+	defaults := config.Default().Notifications
+	tests := []struct {
+		name  string
+		cfg   func(*config.Notifications)
+		steps []step
+	}{
+		{
+			name: "waiting is announced at once, reminded once after 2 min",
+			steps: []step{
+				{now: 0, sessions: []Session{working("api", 0, 0)}, next: -1},
+				{now: 10, sessions: []Session{waiting("api", 10, "Bash: npm test")},
+					want: []string{"waiting api needs you | Bash: npm test"}, next: 130},
+				{now: 60, sessions: []Session{waiting("api", 10, "Bash: npm test")}, next: 130},
+				{now: 130, sessions: []Session{waiting("api", 10, "Bash: npm test")},
+					want: []string{"still-waiting api is still waiting | Waiting for 2 min: Bash: npm test"}, next: -1},
+				{now: 400, sessions: []Session{waiting("api", 10, "Bash: npm test")}, next: -1},
+			},
+		},
+		{
+			name: "answered before the reminder: no reminder",
+			steps: []step{
+				{now: 0, sessions: []Session{working("api", 0, 0)}, next: -1},
+				{now: 5, sessions: []Session{waiting("api", 5, "Edit")}, want: []string{"waiting api needs you | Edit"}, next: 125},
+				{now: 20, sessions: []Session{working("api", 20, 0)}, next: -1},
+				{now: 125, sessions: []Session{working("api", 20, 0)}, next: -1},
+			},
+		},
+		{
+			name: "the next request after working is announced again",
+			steps: []step{
+				{now: 0, sessions: []Session{working("api", 0, 0)}, next: -1},
+				{now: 5, sessions: []Session{waiting("api", 5, "Bash: ls")}, want: []string{"waiting api needs you | Bash: ls"}, next: 125},
+				{now: 7, sessions: []Session{working("api", 7, 0)}, next: -1},
+				{now: 9, sessions: []Session{waiting("api", 9, "Bash: rm")}, want: []string{"waiting api needs you | Bash: rm"}, next: 129},
+			},
+		},
+		{
+			// Claude Code's file says waiting first, then the hook's record
+			// takes over with a later Since and a better text: one request.
+			name: "still one request when Since and text move while waiting",
+			steps: []step{
+				{now: 0, sessions: []Session{working("api", 0, 0)}, next: -1},
+				{now: 5, sessions: []Session{waiting("api", 5, "permission prompt")}, want: []string{"waiting api needs you | permission prompt"}, next: 125},
+				{now: 6, sessions: []Session{waiting("api", 6, "Bash: rm -rf build")}, next: 125},
+				{now: 125, sessions: []Session{waiting("api", 6, "Bash: rm -rf build")},
+					want: []string{"still-waiting api is still waiting | Waiting for 2 min: Bash: rm -rf build"}, next: -1},
+			},
+		},
+		{
+			name: "the reminder timer is late: it still comes once",
+			steps: []step{
+				{now: 0, sessions: nil, next: -1},
+				{now: 5, sessions: []Session{waiting("api", 5, "")}, want: []string{"waiting api needs you | Claude is waiting for you."}, next: 125},
+				{now: 300, sessions: []Session{waiting("api", 5, "")}, want: []string{"still-waiting api is still waiting | Waiting for 4 min"}, next: -1},
+			},
+		},
+		{
+			name: "seen late: announced, and no second word at the same moment",
+			steps: []step{
+				{now: 0, sessions: nil, next: -1},
+				{now: 200, sessions: []Session{waiting("api", 10, "Bash: make")}, want: []string{"waiting api needs you | Bash: make"}, next: -1},
+			},
+		},
+		{
+			name: "at start: already waiting is not announced, its reminder still comes",
+			steps: []step{
+				{now: 60, sessions: []Session{waiting("api", 0, "Bash: make"), waiting("web", -600, "Bash: go")}, next: 120},
+				{now: 120, sessions: []Session{waiting("api", 0, "Bash: make"), waiting("web", -600, "Bash: go")},
+					want: []string{"still-waiting api is still waiting | Waiting for 2 min: Bash: make"}, next: -1},
+			},
+		},
+		{
+			name: "several sessions: the earliest deadline, each reminder once",
+			steps: []step{
+				{now: 0, sessions: nil, next: -1},
+				{now: 10, sessions: []Session{waiting("a", 10, "x"), waiting("b", 0, "y")},
+					want: []string{"waiting a needs you | x", "waiting b needs you | y"}, next: 120},
+				{now: 120, sessions: []Session{waiting("a", 10, "x"), waiting("b", 0, "y")},
+					want: []string{"still-waiting b is still waiting | Waiting for 2 min: y"}, next: 130},
+				{now: 130, sessions: []Session{waiting("a", 10, "x"), waiting("b", 0, "y")},
+					want: []string{"still-waiting a is still waiting | Waiting for 2 min: x"}, next: -1},
+			},
+		},
+		{
+			name: "a session that ends takes its reminder with it",
+			steps: []step{
+				{now: 0, sessions: nil, next: -1},
+				{now: 1, sessions: []Session{waiting("a", 1, "x")}, want: []string{"waiting a needs you | x"}, next: 121},
+				{now: 2, sessions: nil, next: -1},
+			},
+		},
+		{
+			name: "a long turn ends: done",
+			steps: []step{
+				{now: 0, sessions: []Session{ready("api", 0, 0)}, next: -1},
+				{now: 10, sessions: []Session{working("api", 10, 10)}, next: -1},
+				{now: 40, sessions: []Session{ready("api", 40, 10)}, want: []string{"done api is done | Finished after 30 s: fix the tests"}, next: -1},
+			},
+		},
+		{
+			name: "a short turn ends: nothing",
+			steps: []step{
+				{now: 0, sessions: []Session{ready("api", 0, 0)}, next: -1},
+				{now: 10, sessions: []Session{working("api", 10, 10)}, next: -1},
+				{now: 39, sessions: []Session{ready("api", 39, 10)}, next: -1},
+			},
+		},
+		{
+			name: "the turn counts from its start, waits included",
+			steps: []step{
+				{now: 0, sessions: []Session{working("api", 0, 0)}, next: -1},
+				{now: 10, sessions: []Session{waiting("api", 10, "Edit")}, want: []string{"waiting api needs you | Edit"}, next: 130},
+				{now: 20, sessions: []Session{working("api", 20, 0)}, next: -1},
+				{now: 35, sessions: []Session{ready("api", 35, 0)}, want: []string{"done api is done | Finished after 35 s: fix the tests"}, next: -1},
+			},
+		},
+		{
+			name: "no turn start recorded: the Tracker's own",
+			steps: []step{
+				{now: 0, sessions: []Session{{ID: "x", Project: "/p/x", State: resolver.StateReady, Since: at(0)}}, next: -1},
+				{now: 5, sessions: []Session{{ID: "x", Project: "/p/x", State: resolver.StateWorking, Since: at(5)}}, next: -1},
+				{now: 100, sessions: []Session{{ID: "x", Project: "/p/x", State: resolver.StateReady, Since: at(100)}},
+					want: []string{"done x is done | Finished after 1 min"}, next: -1},
+			},
+		},
+		{
+			name: "interrupted with Esc: no done",
+			steps: []step{
+				{now: 0, sessions: []Session{working("api", 0, 0)}, next: -1},
+				{now: 100, sessions: []Session{func() Session { s := ready("api", 95, 0); s.Interrupted = true; return s }()}, next: -1},
+			},
+		},
+		{
+			name: "working at start then ready: done (the turn start is recorded)",
+			steps: []step{
+				{now: 60, sessions: []Session{working("api", 0, 0)}, next: -1},
+				{now: 90, sessions: []Session{ready("api", 90, 0)}, want: []string{"done api is done | Finished after 1 min: fix the tests"}, next: -1},
+			},
+		},
+		{
+			name: "compacting then ready: no done",
+			steps: []step{
+				{now: 0, sessions: []Session{{ID: "c", State: resolver.StateCompacting, Since: at(0)}}, next: -1},
+				{now: 100, sessions: []Session{{ID: "c", State: resolver.StateReady, Since: at(100)}}, next: -1},
+			},
+		},
+		{
+			name: "switched off",
+			cfg: func(c *config.Notifications) {
+				c.Permission, c.Done, c.StillWaitingAfter = false, false, 0
+			},
+			steps: []step{
+				{now: 0, sessions: []Session{working("api", 0, 0)}, next: -1},
+				{now: 10, sessions: []Session{waiting("api", 10, "Bash")}, next: -1},
+				{now: 200, sessions: []Session{working("api", 200, 0)}, next: -1},
+				{now: 300, sessions: []Session{ready("api", 300, 0)}, next: -1},
+			},
+		},
+		{
+			name: "reminder without the first word",
+			cfg:  func(c *config.Notifications) { c.Permission = false },
+			steps: []step{
+				{now: 0, sessions: nil, next: -1},
+				{now: 10, sessions: []Session{waiting("api", 10, "Bash")}, next: 130},
+				{now: 130, sessions: []Session{waiting("api", 10, "Bash")}, want: []string{"still-waiting api is still waiting | Waiting for 2 min: Bash"}, next: -1},
+			},
+		},
+		{
+			name: "thresholds from the config",
+			cfg: func(c *config.Notifications) {
+				c.StillWaitingAfter, c.DoneAfterTurn = 10*time.Second, 5*time.Second
+			},
+			steps: []step{
+				{now: 0, sessions: []Session{working("api", 0, 0)}, next: -1},
+				{now: 5, sessions: []Session{ready("api", 5, 0)}, want: []string{"done api is done | Finished after 5 s: fix the tests"}, next: -1},
+				{now: 6, sessions: []Session{waiting("api", 6, "q")}, want: []string{"waiting api needs you | q"}, next: 16},
+			},
+		},
+		{
+			name: "no Since: the moment it is first seen",
+			steps: []step{
+				{now: 0, sessions: nil, next: -1},
+				{now: 7, sessions: []Session{{ID: "0123456789", State: resolver.StateWaiting}}, want: []string{"waiting session 01234567 needs you | Claude is waiting for you."}, next: 127},
+				{now: 20, sessions: []Session{{ID: "0123456789", State: resolver.StateWaiting}}, next: 127},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := defaults
+			if tt.cfg != nil {
+				tt.cfg(&cfg)
+			}
+			tr := NewTracker(cfg)
+			for i, st := range tt.steps {
+				out, next := tr.Update(st.sessions, at(st.now))
+				var got []string
+				for _, n := range out {
+					got = append(got, fmt.Sprintf("%s %s | %s", n.Kind, n.Title, n.Body))
+				}
+				if strings.Join(got, "\n") != strings.Join(st.want, "\n") {
+					t.Errorf("step %d (t=%ds): got\n  %s\nwant\n  %s", i, st.now, strings.Join(got, "\n  "), strings.Join(st.want, "\n  "))
+				}
+				wantNext := time.Time{}
+				if st.next >= 0 {
+					wantNext = at(st.next)
+				}
+				if !next.Equal(wantNext) {
+					t.Errorf("step %d (t=%ds): next = %v, want %v", i, st.now, next, wantNext)
+				}
+			}
+		})
+	}
+}
+
+func TestSetConfigMovesPendingReminder(t *testing.T) {
+	tr := NewTracker(config.Default().Notifications)
+	tr.Update(nil, at(0))
+	if _, next := tr.Update([]Session{waiting("a", 0, "x")}, at(0)); !next.Equal(at(120)) {
+		t.Fatalf("next = %v", next)
+	}
+	cfg := config.Default().Notifications
+	cfg.StillWaitingAfter = 5 * time.Minute
+	tr.SetConfig(cfg)
+	if _, next := tr.Update([]Session{waiting("a", 0, "x")}, at(1)); !next.Equal(at(300)) {
+		t.Errorf("after SetConfig next = %v, want t0+5m", next)
+	}
+	cfg.StillWaitingAfter = 0
+	tr.SetConfig(cfg)
+	if _, next := tr.Update([]Session{waiting("a", 0, "x")}, at(2)); !next.IsZero() {
+		t.Errorf("reminders off: next = %v", next)
+	}
+}
+
+func TestFromResolved(t *testing.T) {
+	rec := &resolver.Record{SessionID: "s1", State: resolver.StateWaiting, CWD: "/p/api/sub", ProjectDir: "/p/api",
+		WaitingFor: "Bash: npm test", WorkingOn: "run the tests"}
+	rec.TurnStartedAt.Time = at(-30)
+	got := FromResolved([]resolver.Session{
+		{SessionID: "s1", State: resolver.StateWaiting, Since: at(0), CWD: "/p/api/sub", Record: rec},
+		{SessionID: "s2", State: resolver.StateWaiting, Since: at(1), CWD: "/p/web",
+			Record:  &resolver.Record{SessionID: "s2", State: resolver.StateWorking},
+			Opinion: &resolver.ClaudeSession{Status: resolver.ClaudeStatusWaiting, WaitingFor: "approve Edit"}},
+		{SessionID: "s3", State: resolver.StateReady, Since: at(2), CWD: "/p/cli",
+			Record:  &resolver.Record{SessionID: "s3", State: resolver.StateWorking, CWD: "/p/cli"},
+			Opinion: &resolver.ClaudeSession{Status: resolver.ClaudeStatusIdle}},
+		{SessionID: "", State: resolver.StateReady, Since: at(3), CWD: "/p/lockonly"},
+	})
+	want := []Session{
+		{ID: "s1", Project: "/p/api", State: resolver.StateWaiting, Since: at(0), WaitingFor: "Bash: npm test", WorkingOn: "run the tests", TurnStartedAt: at(-30)},
+		{ID: "s2", Project: "/p/web", State: resolver.StateWaiting, Since: at(1), WaitingFor: "approve Edit"},
+		{ID: "s3", Project: "/p/cli", State: resolver.StateReady, Since: at(2), Interrupted: true},
+		{ID: "", Project: "/p/lockonly", State: resolver.StateReady, Since: at(3)},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d sessions", len(got))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("session %d:\n got %+v\nwant %+v", i, got[i], want[i])
+		}
+	}
+}
+
+func TestRoughDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		0:                          "0 s",
+		30 * time.Second:           "30 s",
+		59*time.Second + 600*1e6:   "1 min", // rounds to 60 s: say it as a minute
+		2*time.Minute + 59*1e9:     "2 min",
+		time.Hour:                  "1 h",
+		time.Hour + 5*time.Minute:  "1 h 5 min",
+		26*time.Hour + time.Minute: "26 h 1 min",
+	} {
+		if got := roughDuration(d); got != want {
+			t.Errorf("roughDuration(%v) = %q, want %q", d, got, want)
+		}
+	}
+}

@@ -1,0 +1,251 @@
+package status
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/capacitor-hud/hud/resolver"
+)
+
+// The formats for other programs' status bars: tmux, waybar/polybar, and
+// Claude Code's own status line. Each says the most urgent thing first,
+// in one line, and names a session only when it waits for the person.
+
+// glyphs mark each state the same way in every one-line format; the
+// shapes differ as well as the colours, for people who cannot tell the
+// colours apart.
+var glyphs = map[resolver.State]string{
+	resolver.StateWaiting:    "◆",
+	resolver.StateWorking:    "●",
+	resolver.StateCompacting: "◐",
+	resolver.StateReady:      "✓",
+	resolver.StateIdle:       "○",
+}
+
+// tmuxColours are tmux colour names (256-colour palette) per state.
+var tmuxColours = map[resolver.State]string{
+	resolver.StateWaiting:    "colour208,bold",
+	resolver.StateWorking:    "colour39",
+	resolver.StateCompacting: "colour141",
+	resolver.StateReady:      "colour70",
+	resolver.StateIdle:       "colour244",
+}
+
+// shownOrder is the order of the parts of a summary: what needs the
+// person first.
+var shownOrder = []resolver.State{resolver.StateWaiting, resolver.StateWorking, resolver.StateCompacting, resolver.StateReady}
+
+// maxNamed is how many waiting sessions a one-line summary names before
+// it only counts them.
+const maxNamed = 2
+
+// summaryPart is one state's part of a one-line summary: "api waiting",
+// "api, web waiting", "3 waiting", "2 working".
+type summaryPart struct {
+	state resolver.State
+	text  string
+}
+
+func summaryParts(v *View) []summaryPart {
+	var parts []summaryPart
+	for _, st := range shownOrder {
+		var names []string
+		for i := range v.Sessions {
+			if v.Sessions[i].State == st {
+				names = append(names, displayName(&v.Sessions[i]))
+			}
+		}
+		if len(names) == 0 {
+			continue
+		}
+		text := fmt.Sprintf("%d %s", len(names), st)
+		if st == resolver.StateWaiting && len(names) <= maxNamed {
+			text = strings.Join(names, ", ") + " " + string(st)
+		}
+		parts = append(parts, summaryPart{st, text})
+	}
+	return parts
+}
+
+func displayName(s *Session) string {
+	if s.Project != "" {
+		return s.Project
+	}
+	if len(s.SessionID) > 8 {
+		return s.SessionID[:8]
+	}
+	return s.SessionID
+}
+
+// Summary is the plain one-line summary, glyphs included:
+// "◆ api waiting · ● 2 working", or "○ idle".
+func Summary(v *View) string {
+	parts := summaryParts(v)
+	if len(parts) == 0 {
+		return glyphs[resolver.StateIdle] + " idle"
+	}
+	out := make([]string, len(parts))
+	for i, p := range parts {
+		out[i] = glyphs[p.state] + " " + p.text
+	}
+	return strings.Join(out, " · ")
+}
+
+// WriteTmux prints the summary with tmux style codes, for status-right:
+//
+//	set -g status-right '#(hud status --format tmux)'
+//
+// A '#' in a project name is doubled, so tmux shows it rather than
+// reading it as a format.
+func WriteTmux(w io.Writer, v *View) error {
+	parts := summaryParts(v)
+	if len(parts) == 0 {
+		_, err := fmt.Fprintf(w, "#[fg=%s]%s#[default]\n", tmuxColours[resolver.StateIdle], glyphs[resolver.StateIdle])
+		return err
+	}
+	var b strings.Builder
+	for i, p := range parts {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		fmt.Fprintf(&b, "#[fg=%s]%s %s#[default]", tmuxColours[p.state], glyphs[p.state], strings.ReplaceAll(p.text, "#", "##"))
+	}
+	b.WriteByte('\n')
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// waybarOutput is what waybar's custom module reads with
+// "return-type": "json" (polybar users take .text with jq).
+type waybarOutput struct {
+	Text    string `json:"text"`
+	Alt     string `json:"alt"`
+	Tooltip string `json:"tooltip"`
+	// Class is the aggregate state, for CSS: #custom-hud.waiting { ... }.
+	Class string `json:"class"`
+}
+
+// WriteWaybar prints one JSON object on one line: the summary as text,
+// one line per session as tooltip, the aggregate state as class and alt.
+// Ages are left out of the tooltip: waybar keeps the last line it read,
+// and with --watch a new one comes only when something changes.
+func WriteWaybar(w io.Writer, v *View) error {
+	var tip []string
+	for i := range v.Sessions {
+		s := &v.Sessions[i]
+		line := displayName(s) + ": " + string(s.State)
+		if d := detail(s); d != "" {
+			line += " — " + d
+		}
+		tip = append(tip, line)
+	}
+	if len(tip) == 0 {
+		tip = []string{NoSessions}
+	}
+	out := waybarOutput{
+		Text:    pangoEscape(Summary(v)),
+		Alt:     string(v.State),
+		Tooltip: pangoEscape(strings.Join(tip, "\n")),
+		Class:   string(v.State),
+	}
+	return encodeLine(w, out)
+}
+
+// pangoEscape escapes text for Pango markup, which waybar applies to text
+// and tooltip: a project named "r&d" would otherwise blank the module.
+var pangoEscape = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace
+
+// WriteJSONLine prints the same document as WriteJSON on a single line,
+// for `hud status --watch`: one line per change, for other programs.
+func WriteJSONLine(w io.Writer, v *View) error {
+	doc := jsonView{State: v.State, Sessions: make([]jsonSession, 0, len(v.Sessions))}
+	for i := range v.Sessions {
+		doc.Sessions = append(doc.Sessions, toJSON(&v.Sessions[i]))
+	}
+	return encodeLine(w, doc)
+}
+
+func encodeLine(w io.Writer, doc any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(doc)
+}
+
+// maxStatuslineWait is how much of a waiting session's reason the status
+// line quotes.
+const maxStatuslineWait = 40
+
+// Self says which session a status line belongs to: Claude Code passes
+// its session id, cwd and project directory.
+type Self struct {
+	SessionID  string
+	CWD        string // normalized
+	ProjectDir string // normalized
+}
+
+// find returns the session the line is for: the one with the id, else
+// (a session whose record the hook has not written yet, or one started
+// before the hooks were installed) the only live session in the same
+// directory. Nil when there is no such session, or several.
+func (me Self) find(v *View) *Session {
+	var byDir *Session
+	n := 0
+	for i := range v.Sessions {
+		s := &v.Sessions[i]
+		if me.SessionID != "" && s.SessionID == me.SessionID {
+			return s
+		}
+		if (me.CWD != "" && s.CWD == me.CWD) || (me.ProjectDir != "" && s.ProjectDir == me.ProjectDir) {
+			byDir, n = s, n+1
+		}
+	}
+	if n == 1 && (me.SessionID == "" || byDir.SessionID == "") {
+		return byDir
+	}
+	return nil
+}
+
+// WriteStatusline prints the line for Claude Code's statusLine setting:
+// the state of this session (me), then the other sessions that wait for
+// the person, with what they wait for: "● working · api waiting (Bash:
+// npm test)". It always prints one line, even when the session is not
+// (yet) known: "○ hud".
+func WriteStatusline(w io.Writer, v *View, me Self) error {
+	self := "○ hud"
+	mine := me.find(v)
+	if mine != nil {
+		self = glyphs[mine.State] + " " + string(mine.State)
+	}
+	parts := []string{self}
+	var others []*Session
+	for i := range v.Sessions {
+		if s := &v.Sessions[i]; s != mine && s.State == resolver.StateWaiting {
+			others = append(others, s)
+		}
+	}
+	for i, s := range others {
+		if i == maxNamed {
+			parts = append(parts, fmt.Sprintf("+%d waiting", len(others)-maxNamed))
+			break
+		}
+		part := displayName(s) + " waiting"
+		if s.WaitingFor != "" {
+			part += " (" + truncate(s.WaitingFor, maxStatuslineWait) + ")"
+		}
+		parts = append(parts, part)
+	}
+	_, err := fmt.Fprintln(w, strings.Join(parts, " · "))
+	return err
+}
+
+// truncate shortens s to at most n runes, with an ellipsis, on one line.
+func truncate(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}

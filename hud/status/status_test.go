@@ -1,0 +1,165 @@
+package status
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/capacitor-hud/hud/hud/activity"
+	"github.com/capacitor-hud/hud/resolver"
+)
+
+var now = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+
+func TestAge(t *testing.T) {
+	tests := []struct {
+		d    time.Duration
+		want string
+	}{
+		{-5 * time.Second, "0s"},
+		{0, "0s"},
+		{999 * time.Millisecond, "0s"},
+		{40 * time.Second, "40s"},
+		{59*time.Second + 999*time.Millisecond, "59s"},
+		{time.Minute, "1m"},
+		{2*time.Minute + 59*time.Second, "2m"},
+		{time.Hour, "1h"},
+		{time.Hour + 5*time.Minute, "1h5m"},
+		{23*time.Hour + 59*time.Minute, "23h59m"},
+		{24 * time.Hour, "1d"},
+		{80 * time.Hour, "3d"},
+	}
+	for _, tt := range tests {
+		if got := Age(tt.d); got != tt.want {
+			t.Errorf("Age(%v) = %q, want %q", tt.d, got, tt.want)
+		}
+	}
+}
+
+func session(id string, state resolver.State, rec *resolver.Record, opinion *resolver.ClaudeSession) resolver.Session {
+	s := resolver.Session{SessionID: id, State: state, Since: now.Add(-90 * time.Second), Source: resolver.SourceLock, Record: rec, Opinion: opinion}
+	if rec != nil {
+		s.CWD, s.PID = rec.CWD, rec.PID
+	}
+	return s
+}
+
+func TestTextAlignsColumns(t *testing.T) {
+	v := New([]resolver.Session{
+		session("a", resolver.StateWaiting, &resolver.Record{CWD: "/p/ünïcødé", WaitingFor: "Bash: npm test", WorkingOn: "x"}, nil),
+		session("b", resolver.StateCompacting, &resolver.Record{CWD: "/p/web", ProjectDir: "/p/web"}, nil),
+		session("c", resolver.StateReady, &resolver.Record{CWD: "/", WorkingOn: "a \"quoted\"\nprompt\x1b[31m"}, nil),
+	}, now)
+	var b bytes.Buffer
+	if err := WriteText(&b, v); err != nil {
+		t.Fatal(err)
+	}
+	want := "" +
+		"ünïcødé  waiting    1m  Bash: npm test\n" +
+		"web      compacting 1m\n" +
+		"/        ready      1m  \"a \"quoted\" prompt [31m\"\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+	if v.State != resolver.StateWaiting {
+		t.Errorf("aggregate %s", v.State)
+	}
+}
+
+func TestWaitingFor(t *testing.T) {
+	opinion := &resolver.ClaudeSession{WaitingFor: "permission prompt"}
+	tests := []struct {
+		name string
+		s    resolver.Session
+		want string
+	}{
+		{"the record's", session("a", resolver.StateWaiting, &resolver.Record{WaitingFor: "Bash: ls"}, opinion), "Bash: ls"},
+		{"Claude's when the record has none", session("a", resolver.StateWaiting, &resolver.Record{}, opinion), "permission prompt"},
+		{"none when not waiting", session("a", resolver.StateWorking, &resolver.Record{WaitingFor: "Bash: ls"}, nil), ""},
+		{"a lock without a record", session("a", resolver.StateReady, nil, nil), ""},
+	}
+	for _, tt := range tests {
+		if got := New([]resolver.Session{tt.s}, now).Sessions[0].WaitingFor; got != tt.want {
+			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestJSONFields(t *testing.T) {
+	lockOnly := resolver.Session{SessionID: "s", State: resolver.StateReady, CWD: "/p/api", PID: 7, Source: resolver.SourceLock,
+		Since: now, Lock: &resolver.Lock{LockMeta: resolver.LockMeta{PID: 7, Path: "/p/api", Created: now.Unix()}}}
+	var b bytes.Buffer
+	if err := WriteJSON(&b, New([]resolver.Session{lockOnly}, now)); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		State    string
+		Sessions []map[string]any
+	}
+	if err := json.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	s := doc.Sessions[0]
+	for _, key := range []string{"session_id", "state", "cwd", "project_dir", "project", "working_on", "waiting_for", "pid", "since", "updated_at", "source", "activity"} {
+		if _, ok := s[key]; !ok {
+			t.Errorf("no %q in %s", key, b.String())
+		}
+	}
+	if len(s) != 12 {
+		t.Errorf("%d fields, want 12: %v", len(s), s)
+	}
+	if s["activity"] != nil {
+		t.Errorf("activity %v, want null when the hook recorded nothing", s["activity"])
+	}
+	if s["project"] != "api" || s["project_dir"] != "/p/api" || s["pid"] != 7.0 || s["since"] != "2026-11-22T12:00:00.000Z" || s["updated_at"] != "2026-11-22T12:00:00.000Z" {
+		t.Errorf("got %v", s)
+	}
+	if doc.State != "ready" {
+		t.Errorf("state %q", doc.State)
+	}
+}
+
+func TestLoadActivity(t *testing.T) {
+	l := resolver.Layout{Home: t.TempDir()}
+	if _, err := activity.Update(l, "with", func(a *activity.Session) bool {
+		a.EditedFiles = []string{"a.go", "b.go"}
+		a.Todos = []activity.Todo{{Content: "x", Status: "completed"}, {Content: "y", Status: "pending"}}
+		a.Git = &activity.GitState{Branch: "main", Dirty: true}
+		return true
+	}); err != nil {
+		t.Fatal(err)
+	}
+	v := New([]resolver.Session{{SessionID: "with", State: resolver.StateWorking}, {SessionID: "without", State: resolver.StateReady}}, now).LoadActivity(l)
+	var b bytes.Buffer
+	if err := WriteJSON(&b, v); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Sessions []struct {
+			SessionID string          `json:"session_id"`
+			Activity  *activity.Facts `json:"activity"`
+		}
+	}
+	if err := json.Unmarshal(b.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	a := doc.Sessions[0].Activity
+	if a == nil || a.TodosDone != 1 || a.TodosTotal != 2 || a.FilesEdited != 2 || a.Branch != "main" || !a.Dirty {
+		t.Errorf("activity of the recorded session: %+v\n%s", a, b.String())
+	}
+	if doc.Sessions[1].Activity != nil {
+		t.Errorf("a session without activity: %+v", doc.Sessions[1].Activity)
+	}
+}
+
+func TestFormatsRegistered(t *testing.T) {
+	for _, name := range []string{"text", "json"} {
+		if Formats[name] == nil || ProjectFormats[name] == nil {
+			t.Errorf("format %q missing", name)
+		}
+	}
+	if got := FormatNames(); len(got) < 2 || got[0] > got[1] {
+		t.Errorf("FormatNames() = %v, want sorted", got)
+	}
+}

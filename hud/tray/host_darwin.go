@@ -1,0 +1,16 @@
+package tray
+
+import (
+	"fyne.io/systray"
+
+	"github.com/capacitor-hud/hud/hud/app"
+)
+
+// checkSessionBus: macOS has a menu bar and no D-Bus.
+func checkSessionBus() error { return nil }
+
+// watchTrayHost: the menu bar is always there.
+func watchTrayHost(chan<- app.Event) {}
+
+// setTitle shows title beside the icon in the menu bar.
+func setTitle(title string) { systray.SetTitle(title) }

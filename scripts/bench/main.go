@@ -1,0 +1,191 @@
+// Command bench measures the figures of docs/performance.md (`make bench`).
+// Each figure lives in its own file and is one line in the figures table;
+// it prints a table of p50/p95 timings next to a baseline measured in the
+// same run, and their ratio. Benchmarks are never timed tests: machines
+// differ, so only a ratio against a baseline taken at the same moment
+// means anything.
+//
+//	go run ./scripts/bench [-n 200] [-only hook]
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+)
+
+// figure is one measurement, printed as one table.
+type figure struct {
+	name string
+	run  func(b *bench) error
+}
+
+// figures lists every figure in the order they are printed.
+var figures = []figure{
+	{"hook", benchHook},
+	{"tray", benchTray},
+	{"lock", benchLock},
+	{"worksession", benchWorkSession},
+}
+
+// bench is what every figure shares: the iteration count, a scratch
+// directory removed at the end, and binaries built once.
+type bench struct {
+	n     int
+	dir   string
+	built map[string]string
+}
+
+func main() {
+	n := flag.Int("n", 200, "timed runs per row")
+	only := flag.String("only", "", "run only the figure with this name")
+	flag.Parse()
+	dir, err := os.MkdirTemp("", "hud-bench-")
+	if err != nil {
+		fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	b := &bench{n: *n, dir: dir, built: map[string]string{}}
+	fmt.Printf("machine: %s\n\n", machine())
+	failed := false
+	for _, f := range figures {
+		if *only != "" && f.name != *only {
+			continue
+		}
+		if err := f.run(b); err != nil {
+			fmt.Fprintf(os.Stderr, "bench %s: %v\n", f.name, err)
+			failed = true
+		}
+	}
+	if failed {
+		os.RemoveAll(dir)
+		os.Exit(1)
+	}
+}
+
+func fatal(err error) {
+	fmt.Fprintf(os.Stderr, "bench: %v\n", err)
+	os.Exit(1)
+}
+
+// buildFlags are the flags every measured binary is built with, the
+// release build's: no cgo, no symbol tables.
+var buildFlags = []string{"build", "-trimpath", "-ldflags", "-s -w"}
+
+// build compiles the package pkg (an import path or ./dir of this module)
+// once and returns the binary's path.
+func (b *bench) build(pkg string) (string, error) {
+	if path, ok := b.built[pkg]; ok {
+		return path, nil
+	}
+	out := filepath.Join(b.dir, "bin", strings.NewReplacer("/", "_", ".", "_").Replace(pkg))
+	cmd := exec.Command("go", append(append(slices.Clone(buildFlags), "-o", out), pkg)...)
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("building %s: %v\n%s", pkg, err, msg)
+	}
+	b.built[pkg] = out
+	return out, nil
+}
+
+// emptyProgram builds `func main() {}` the same way as the measured
+// binaries: the floor any Go binary pays to start (the baseline).
+func (b *bench) emptyProgram() (string, error) {
+	if path, ok := b.built["empty"]; ok {
+		return path, nil
+	}
+	src := filepath.Join(b.dir, "empty")
+	if err := os.MkdirAll(src, 0o700); err != nil {
+		return "", err
+	}
+	files := map[string]string{
+		"go.mod":  "module empty\n\ngo 1.22\n",
+		"main.go": "package main\n\nfunc main() {}\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(src, name), []byte(text), 0o600); err != nil {
+			return "", err
+		}
+	}
+	out := filepath.Join(b.dir, "bin", "empty")
+	cmd := exec.Command("go", append(append(slices.Clone(buildFlags), "-o", out), ".")...)
+	cmd.Dir = src
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOWORK=off")
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		return "", fmt.Errorf("building the empty program: %v\n%s", err, msg)
+	}
+	b.built["empty"] = out
+	return out, nil
+}
+
+// run is one timed process: fork+exec of path with stdin piped from input,
+// as Claude Code runs a hook. It fails on a non-zero exit or any stdout.
+func run(path string, env []string, input []byte) (time.Duration, error) {
+	var stdout, stderr bytes.Buffer
+	cmd := exec.Command(path)
+	cmd.Env = env
+	cmd.Stdin = bytes.NewReader(input)
+	cmd.Stdout = &stdout
+	cmd.Stderr = &stderr
+	start := time.Now()
+	err := cmd.Run()
+	elapsed := time.Since(start)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %v: %s", filepath.Base(path), err, stderr.Bytes())
+	}
+	if stdout.Len() > 0 {
+		return 0, fmt.Errorf("%s printed on stdout: %q", filepath.Base(path), stdout.Bytes())
+	}
+	return elapsed, nil
+}
+
+// percentile returns the p-th percentile (0..100) of sorted durations.
+func percentile(sorted []time.Duration, p int) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	i := (len(sorted) - 1) * p / 100
+	return sorted[i]
+}
+
+// summary is the p50/p95 of a set of timings.
+type summary struct{ p50, p95 time.Duration }
+
+func summarize(d []time.Duration) summary {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return summary{percentile(s, 50), percentile(s, 95)}
+}
+
+// ms formats a duration in milliseconds with two decimals.
+func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }
+
+// machine describes where the figures were taken.
+func machine() string {
+	cpu := "unknown CPU"
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for line := range strings.Lines(string(b)) {
+			if name, ok := strings.CutPrefix(line, "model name"); ok {
+				cpu = strings.TrimSpace(strings.TrimLeft(name, " \t:"))
+				break
+			}
+		}
+	}
+	return fmt.Sprintf("%s/%s, %d CPUs (%s), %s", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), cpu, goVersion())
+}
+
+// goVersion is the toolchain that builds the measured binaries.
+func goVersion() string {
+	out, err := exec.Command("go", "env", "GOVERSION").Output()
+	if err != nil {
+		return runtime.Version()
+	}
+	return strings.TrimSpace(string(out))
+}

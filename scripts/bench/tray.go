@@ -1,0 +1,404 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/godbus/dbus/v5"
+)
+
+// trayIdleWindow is how long the idle tray's CPU time is taken over.
+const trayIdleWindow = 60 * time.Second
+
+// trayIdleSessions is how many live sessions the idle tray shows.
+const trayIdleSessions = 10
+
+// benchTray measures bin/hud as the panel sees it, on a private D-Bus
+// session bus (no X, no tray host: the properties change and their signals
+// go out all the same):
+//   - the latency from the hook's exit to the tray's first D-Bus signal
+//     (PropertiesChanged, NewIcon, NewToolTip…) for a state change, against
+//     a D-Bus round trip to the same tray (Properties.Get), the floor of
+//     any observation over the bus;
+//   - its CPU time and resident memory over trayIdleWindow with
+//     trayIdleSessions live sessions, against a second tray with none,
+//     measured over the same window.
+func benchTray(b *bench) error {
+	if _, err := exec.LookPath("dbus-daemon"); err != nil {
+		fmt.Printf("tray: skipped, no dbus-daemon (apt-get install dbus)\n\n")
+		return nil
+	}
+	hud, err := b.build("./cmd/hud")
+	if err != nil {
+		return err
+	}
+	hook, err := b.build("./cmd/hud-hook")
+	if err != nil {
+		return err
+	}
+	claude, err := b.build("./scripts/desktop/claude")
+	if err != nil {
+		return err
+	}
+	bus, err := startTrayBus(b.dir)
+	if err != nil {
+		return err
+	}
+	defer bus.stop()
+	conn, err := dbus.Connect(bus.address)
+	if err != nil {
+		return fmt.Errorf("connecting to the private bus: %w", err)
+	}
+	defer conn.Close()
+
+	busy, err := startTray(b, bus.address, conn, hud, "busy")
+	if err != nil {
+		return err
+	}
+	defer busy.stop()
+	quiet, err := startTray(b, bus.address, conn, hud, "quiet")
+	if err != nil {
+		return err
+	}
+	defer quiet.stop()
+
+	if err := trayLatency(b, conn, busy, hook, claude); err != nil {
+		return err
+	}
+	return trayIdle(b, busy, quiet, hook, claude)
+}
+
+// trayLatency prints the latency table.
+func trayLatency(b *bench, conn *dbus.Conn, tray *trayProcess, hook, claude string) error {
+	signals := make(chan *dbus.Signal, 256)
+	match := dbus.WithMatchSender(tray.bus)
+	if err := conn.AddMatchSignal(match); err != nil {
+		return err
+	}
+	conn.Signal(signals)
+	defer func() {
+		conn.RemoveSignal(signals)
+		_ = conn.RemoveMatchSignal(match)
+	}()
+
+	s, err := startTrayClaude(b, tray.home, hook, claude, "latency")
+	if err != nil {
+		return err
+	}
+	defer s.exit()
+	if _, err := s.send("05-SessionStart-startup"); err != nil {
+		return err
+	}
+	time.Sleep(100 * time.Millisecond)
+	var latency, roundTrip []time.Duration
+	early := 0
+	item := conn.Object(tray.bus, "/StatusNotifierItem")
+	for i := range b.n {
+		// Turns alternate between working and ready: each event changes
+		// what the tray shows.
+		event := "06-UserPromptSubmit"
+		if i%2 == 1 {
+			event = "11-Stop"
+		}
+		drainSignals(signals)
+		exited, err := s.send(event)
+		if err != nil {
+			return err
+		}
+		select {
+		case <-signals:
+			// The tray may react to the store's rename while the hook is
+			// still finishing (debug log, follow-ups): that counts as no
+			// delay at all.
+			d := time.Since(exited)
+			if arrived := time.Now(); arrived.Before(exited) {
+				d = 0
+			}
+			latency = append(latency, d)
+		case <-time.After(2 * time.Second):
+			return fmt.Errorf("tray: no D-Bus signal within 2 s of %s", event)
+		}
+		if len(signals) > 0 {
+			early++
+		}
+		start := time.Now()
+		if _, err := item.GetProperty("org.kde.StatusNotifierItem.ToolTip"); err != nil {
+			return fmt.Errorf("tray: reading ToolTip: %w", err)
+		}
+		roundTrip = append(roundTrip, time.Since(start))
+		time.Sleep(20 * time.Millisecond) // let the watcher's debounce settle
+	}
+	l, r := summarize(latency), summarize(roundTrip)
+	fmt.Printf("tray: from the hook's exit to the tray's D-Bus signal, %d state changes\n", b.n)
+	fmt.Println("| measure                      |       p50 |       p95 |")
+	fmt.Println("|------------------------------|-----------|-----------|")
+	fmt.Printf("| hook exit → tray signal      | %9s | %9s |\n", ms(l.p50), ms(l.p95))
+	fmt.Printf("| D-Bus round trip (baseline)  | %9s | %9s |\n", ms(r.p50), ms(r.p95))
+	fmt.Printf("| ratio                        | %8.2f× | %8.2f× |\n\n", trayRatio(l.p50, r.p50), trayRatio(l.p95, r.p95))
+	return nil
+}
+
+// trayIdle prints the idle table.
+func trayIdle(b *bench, busy, quiet *trayProcess, hook, claude string) error {
+	for i := range trayIdleSessions {
+		s, err := startTrayClaude(b, busy.home, hook, claude, fmt.Sprintf("idle%02d", i))
+		if err != nil {
+			return err
+		}
+		defer s.exit()
+		events := []string{"05-SessionStart-startup"}
+		if i%3 == 0 {
+			events = append(events, "06-UserPromptSubmit") // some work, most wait for the person
+		}
+		for _, e := range events {
+			if _, err := s.send(e); err != nil {
+				return err
+			}
+		}
+	}
+	time.Sleep(time.Second) // the last change drawn
+	cpu0, err := trayCPUTime(busy.cmd.Process.Pid)
+	if err != nil {
+		return err
+	}
+	quiet0, err := trayCPUTime(quiet.cmd.Process.Pid)
+	if err != nil {
+		return err
+	}
+	time.Sleep(trayIdleWindow)
+	cpu1, err := trayCPUTime(busy.cmd.Process.Pid)
+	if err != nil {
+		return err
+	}
+	quiet1, err := trayCPUTime(quiet.cmd.Process.Pid)
+	if err != nil {
+		return err
+	}
+	rss, err := trayRSS(busy.cmd.Process.Pid)
+	if err != nil {
+		return err
+	}
+	quietRSS, err := trayRSS(quiet.cmd.Process.Pid)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("tray: idle for %v, %d live sessions vs none (baseline, same window)\n", trayIdleWindow, trayIdleSessions)
+	fmt.Println("| measure          | 10 sessions | no session |  ratio |")
+	fmt.Println("|------------------|-------------|------------|--------|")
+	fmt.Printf("| CPU time         | %11s | %10s | %5.2f× |\n", ms(cpu1-cpu0), ms(quiet1-quiet0), trayRatio(cpu1-cpu0, quiet1-quiet0))
+	fmt.Printf("| resident memory  | %8.1f MB | %7.1f MB | %5.2f× |\n\n", megabytes(rss), megabytes(quietRSS), float64(rss)/float64(quietRSS))
+	return nil
+}
+
+// trayBus is a dbus-daemon of the benchmark's own.
+type trayBus struct {
+	cmd     *exec.Cmd
+	address string
+}
+
+func startTrayBus(dir string) (*trayBus, error) {
+	cmd := exec.Command("dbus-daemon", "--session", "--nofork", "--print-address=1")
+	cmd.Dir = dir
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting dbus-daemon: %w", err)
+	}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		cmd.Process.Kill()
+		cmd.Wait()
+		return nil, fmt.Errorf("reading the bus address: %w", err)
+	}
+	return &trayBus{cmd: cmd, address: strings.TrimSpace(line)}, nil
+}
+
+func (p *trayBus) stop() {
+	p.cmd.Process.Kill()
+	p.cmd.Wait()
+}
+
+// trayProcess is a running bin/hud with a home of its own.
+type trayProcess struct {
+	cmd  *exec.Cmd
+	home string
+	bus  string // its unique bus name
+}
+
+func startTray(b *bench, address string, conn *dbus.Conn, hud, name string) (*trayProcess, error) {
+	home := filepath.Join(b.dir, "tray-"+name)
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(hud)
+	cmd.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "DBUS_SESSION_BUS_ADDRESS=" + address}
+	cmd.Stderr = io.Discard
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	t := &trayProcess{cmd: cmd, home: home}
+	// systray names itself org.kde.StatusNotifierItem-<pid>-1 once its
+	// item is exported.
+	name = fmt.Sprintf("org.kde.StatusNotifierItem-%d-1", cmd.Process.Pid)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var owner string
+		if err := conn.BusObject().Call("org.freedesktop.DBus.GetNameOwner", 0, name).Store(&owner); err == nil {
+			t.bus = owner
+			return t, nil
+		}
+		if time.Now().After(deadline) {
+			t.stop()
+			return nil, fmt.Errorf("tray: %s never appeared on the bus", name)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func (t *trayProcess) stop() {
+	t.cmd.Process.Kill()
+	t.cmd.Wait()
+}
+
+// trayClaude is a stand-in Claude process (scripts/desktop/claude).
+type trayClaude struct {
+	cmd     *exec.Cmd
+	in      io.WriteCloser
+	out     *bufio.Scanner
+	dir, id string
+	scratch string
+}
+
+func startTrayClaude(b *bench, home, hook, claude, name string) (*trayClaude, error) {
+	dir := filepath.Join(home, "src", name)
+	if err := os.MkdirAll(filepath.Join(dir, ".git"), 0o700); err != nil {
+		return nil, err
+	}
+	s := &trayClaude{dir: dir, id: fmt.Sprintf("bench-%s-%d", name, time.Now().UnixNano()), scratch: filepath.Join(b.dir, "events-"+name)}
+	if err := os.MkdirAll(s.scratch, 0o700); err != nil {
+		return nil, err
+	}
+	s.cmd = exec.Command(claude)
+	s.cmd.Dir = dir
+	s.cmd.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "HUD_HOOK_COMMAND=" + hook}
+	var err error
+	if s.in, err = s.cmd.StdinPipe(); err != nil {
+		return nil, err
+	}
+	out, err := s.cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	s.out = bufio.NewScanner(out)
+	if err := s.cmd.Start(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// send runs the recorded event through the hook, rewritten for this
+// session, and returns when the hook exited.
+func (s *trayClaude) send(event string) (time.Time, error) {
+	b, err := os.ReadFile(filepath.Join("scripts", "desktop", "testdata", "events", event+".json"))
+	if err != nil {
+		return time.Time{}, fmt.Errorf("reading event (run from the repository root): %w", err)
+	}
+	var ev map[string]any
+	if err := json.Unmarshal(b, &ev); err != nil {
+		return time.Time{}, err
+	}
+	ev["session_id"], ev["cwd"] = s.id, s.dir
+	ev["transcript_path"] = filepath.Join(s.scratch, "transcript.jsonl")
+	b, _ = json.Marshal(ev)
+	path := filepath.Join(s.scratch, event+".json")
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		return time.Time{}, err
+	}
+	fmt.Fprintln(s.in, path)
+	if !s.out.Scan() {
+		return time.Time{}, errors.New("the stand-in Claude died")
+	}
+	var ns int64
+	if _, err := fmt.Sscanf(s.out.Text(), "ok %d", &ns); err != nil {
+		return time.Time{}, fmt.Errorf("stand-in: %s", s.out.Text())
+	}
+	return time.Unix(0, ns), nil
+}
+
+func (s *trayClaude) exit() {
+	s.in.Close()
+	s.cmd.Wait()
+}
+
+func drainSignals(ch chan *dbus.Signal) {
+	for {
+		select {
+		case <-ch:
+		default:
+			return
+		}
+	}
+}
+
+// trayCPUTime is the time pid has spent on a CPU: /proc/<pid>/schedstat (ns),
+// else utime+stime from /proc/<pid>/stat (in 10 ms ticks).
+var trayCPUOnce sync.Once
+
+func trayCPUTime(pid int) (time.Duration, error) {
+	if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/schedstat", pid)); err == nil {
+		if f := strings.Fields(string(b)); len(f) > 0 {
+			if ns, err := strconv.ParseInt(f[0], 10, 64); err == nil {
+				return time.Duration(ns), nil
+			}
+		}
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, fmt.Errorf("tray CPU time: %w", err)
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	if len(f) < 13 {
+		return 0, fmt.Errorf("tray CPU time: short /proc/%d/stat", pid)
+	}
+	utime, _ := strconv.ParseInt(f[11], 10, 64)
+	stime, _ := strconv.ParseInt(f[12], 10, 64)
+	trayCPUOnce.Do(func() { fmt.Println("(CPU time from /proc/<pid>/stat, 10 ms resolution)") })
+	return time.Duration(utime+stime) * 10 * time.Millisecond, nil
+}
+
+// trayRSS is VmRSS of pid in bytes.
+func trayRSS(pid int) (int64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, fmt.Errorf("tray memory: %w", err)
+	}
+	for line := range strings.Lines(string(b)) {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			return kb * 1024, err
+		}
+	}
+	return 0, errors.New("tray memory: no VmRSS")
+}
+
+func megabytes(bytes int64) float64 { return float64(bytes) / (1 << 20) }
+
+func trayRatio(a, b time.Duration) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}

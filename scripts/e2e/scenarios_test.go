@@ -1,0 +1,333 @@
+package e2e
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The deadlines. A step that fires a hook must show within a second. Steps
+// after which Claude Code fires nothing (an Esc that denies a permission or
+// interrupts an answer) rely on the HUD's second opinion, Claude's own
+// ~/.claude/sessions/<pid>.json, which must say idle for 5 s first
+// (issue 3): those get 7 s.
+const (
+	stepLimit   = time.Second
+	killLimit   = 2 * time.Second
+	escapeLimit = 7 * time.Second
+)
+
+// The screens the CLI shows at each step: its side of the story, checked
+// before the HUD's so a failure says whose it is.
+func dialogShown(screen string) bool { return strings.Contains(screen, "Do you want to proceed?") }
+
+func contains(text string) func(string) bool {
+	return func(screen string) bool { return strings.Contains(screen, text) }
+}
+
+func dialogGone(screen string) bool { return !dialogShown(screen) }
+
+// answerEnd waits for the stand-in to finish an answer begun after since,
+// and returns when it did.
+func (r *rig) answerEnd(since time.Time, timeout time.Duration) time.Time {
+	r.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		if end := r.s.api.LastAnswerEnd(); end.After(since) {
+			return end
+		}
+		if time.Now().After(deadline) {
+			r.t.Fatalf("the stand-in finished no answer within %v; stand-in log:\n%s", timeout, r.s.apiLog.tail(8))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// alreadySet marks a check of a state reached in an earlier step: its wait
+// is the time one `hud status` takes.
+const alreadySet = "(state already set)"
+
+// turnDone names the moment a turn ended, as the person sees it.
+const turnDone = "turn done on screen"
+
+// turnEnd waits for the stand-in to finish the turn's last answer and then
+// for the CLI to show the turn over (its footer stops offering "esc to
+// interrupt"), and returns that moment: the HUD's "ready" is measured
+// from what the person sees, so a CLI slow to wrap up is not counted
+// against the HUD.
+func (c *claudeProc) turnEnd(since time.Time, timeout time.Duration) time.Time {
+	c.r.t.Helper()
+	c.r.answerEnd(since, timeout)
+	return c.waitScreen("the turn over", timeout, func(s string) bool {
+		return promptShown(s) && !strings.Contains(s, "esc to interrupt")
+	})
+}
+
+// startReady starts an interactive claude and checks the HUD shows its
+// session ready, owned by the right process.
+func (r *rig) startReady(name, dir string) (*claudeProc, string) {
+	r.t.Helper()
+	c := r.startInteractive(name, dir)
+	id := c.sessionID()
+	r.expectStarted(c, id)
+	return c, id
+}
+
+func (r *rig) expectStarted(c *claudeProc, id string) {
+	r.t.Helper()
+	prefix := ""
+	if len(r.procs) > 1 {
+		prefix = c.name + ": "
+	}
+	r.expect(prefix+"start → ready", c.ready, "prompt on screen", stepLimit, showing(id, "ready"))
+	r.expect(prefix+"… its pid is Claude's", c.ready, "prompt on screen", stepLimit, want{
+		id:   id,
+		desc: "pid = Claude's pid",
+		ok: func(st hudStatus) bool {
+			s, ok := st.session(id)
+			return ok && s.PID == c.pane.pid
+		},
+	})
+}
+
+// TestPromptAndPermission: start → ready; a prompt → working; a Bash call
+// that needs permission → waiting, naming the command; approve → working;
+// the answer's end → ready.
+func TestPromptAndPermission(t *testing.T) {
+	r := newRig(t, "proj")
+	c, id := r.startReady("claude", r.dir("proj"))
+
+	at := c.submit("SLOW:3")
+	r.expect("prompt → working", at, "Enter", stepLimit, workingOn(id, "SLOW:3"))
+	end := c.turnEnd(at, 15*time.Second)
+	r.expect("turn ends → ready", end, turnDone, stepLimit, showing(id, "ready"))
+
+	// The command takes 2 s and so does the answer after it: long enough to
+	// see "working" after the approval.
+	command := "sleep 2 && touch approved.txt"
+	at = c.submit("SLOW:2 TOOL:" + command)
+	shown := c.waitScreen("the permission dialog", 10*time.Second, dialogShown)
+	r.expect("Bash needs permission → waiting", shown, "dialog on screen", stepLimit, waitingOn(id, command))
+
+	at = c.press("Enter") // "1. Yes" is selected
+	c.waitScreen("the dialog closing", 5*time.Second, dialogGone)
+	r.expect("approve (Enter on Yes) → working", at, "Enter", stepLimit, showing(id, "working"))
+	end = c.turnEnd(at, 20*time.Second)
+	r.expect("turn ends → ready", end, turnDone, stepLimit, showing(id, "ready"))
+	if _, err := os.Stat(filepath.Join(r.dir("proj"), "approved.txt")); err != nil {
+		t.Errorf("the approved command did not run: %v", err)
+	}
+}
+
+// TestEscape: a permission denied with Esc, and a slow answer interrupted
+// with Esc. Claude Code fires no hook for either; the HUD must not be left
+// showing waiting or working.
+func TestEscape(t *testing.T) {
+	r := newRig(t, "proj")
+	c, id := r.startReady("claude", r.dir("proj"))
+
+	c.submit("TOOL:touch denied.txt")
+	shown := c.waitScreen("the permission dialog", 10*time.Second, dialogShown)
+	r.expect("Bash needs permission → waiting", shown, "dialog on screen", stepLimit, waitingOn(id, "touch denied.txt"))
+	at := c.press("Escape")
+	c.waitScreen("the denial", 5*time.Second, contains("Interrupted"))
+	r.expect("deny with Esc → ready", at, "Esc", escapeLimit, showing(id, "ready"))
+	if _, err := os.Stat(filepath.Join(r.dir("proj"), "denied.txt")); err == nil {
+		t.Errorf("the denied command ran")
+	}
+
+	at = c.submit("SLOW:60")
+	r.expect("prompt → working", at, "Enter", stepLimit, showing(id, "working"))
+	c.waitScreen("the answer streaming", 10*time.Second, contains("esc to interrupt"))
+	at = c.press("Escape")
+	// Interrupted before any text, the CLI puts the prompt back in the input
+	// box; either way its footer stops offering the interrupt.
+	c.waitScreen("the interruption", 5*time.Second, func(s string) bool { return !strings.Contains(s, "esc to interrupt") })
+	r.expect("interrupt slow answer with Esc → ready", at, "Esc", escapeLimit, showing(id, "ready"))
+}
+
+// TestCompactAndClear: /compact → compacting → ready; /clear → exactly one
+// session, the new id.
+func TestCompactAndClear(t *testing.T) {
+	r := newRig(t, "proj")
+	c, id := r.startReady("claude", r.dir("proj"))
+
+	at := c.submit("hello")
+	end := c.turnEnd(at, 10*time.Second)
+	r.expect("turn ends → ready", end, turnDone, stepLimit, showing(id, "ready"))
+
+	// One exchange is too little to compact: the CLI fires PreCompact, then
+	// refuses, and fires nothing more.
+	at = c.submit("/compact")
+	c.waitScreen("the refusal", 10*time.Second, contains("Not enough messages to compact"))
+	r.expect("refused /compact → ready", at, "Enter", escapeLimit, showing(id, "ready"))
+
+	// A tool call makes the conversation long enough.
+	c.submit("TOOL:touch compact.txt")
+	c.waitScreen("the permission dialog", 10*time.Second, dialogShown)
+	at = c.press("Enter")
+	end = c.turnEnd(at, 10*time.Second)
+	r.expect("turn ends → ready", end, turnDone, stepLimit, showing(id, "ready"))
+
+	at = c.submit("/compact")
+	r.expect("/compact → compacting", at, "Enter", stepLimit, showing(id, "compacting"))
+	done := c.waitScreen("the end of compaction", 20*time.Second, contains("Compacted"))
+	r.expect("compaction done → ready", done, "“Compacted” on screen", stepLimit, showing(id, "ready"))
+
+	at = c.submit("/clear")
+	newID := c.awaitNewSession(id, 5*time.Second)
+	r.expect("/clear → one session, the new id", at, "Enter", stepLimit, onlySession(newID, "ready"))
+}
+
+// awaitSessionNamed waits for Claude's own session file to name id and
+// returns when it did.
+func (c *claudeProc) awaitSessionNamed(id string, timeout time.Duration) time.Time {
+	c.r.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for c.sessionID() != id {
+		if time.Now().After(deadline) {
+			c.r.t.Fatalf("%s: Claude Code's session file names %q, not the resumed %s, %v after start; screen:\n%s",
+				c.name, c.sessionID(), id, timeout, lastLines(c.pane.capture(), 20))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return time.Now()
+}
+
+// awaitNewSession waits for Claude's own session file to name another id
+// than old (as /clear does) and returns it.
+func (c *claudeProc) awaitNewSession(old string, timeout time.Duration) string {
+	c.r.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		if id := c.sessionID(); id != "" && id != old {
+			return id
+		}
+		if time.Now().After(deadline) {
+			c.r.t.Fatalf("%s: Claude Code's session file still names %s %v after /clear", c.name, old, timeout)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestExitContinueKill: /exit → gone; `claude -p … --continue` resumes the
+// session (shown while it runs, gone when it ends); kill -9 → gone; the
+// terminal closed under a working session → gone.
+func TestExitContinueKill(t *testing.T) {
+	r := newRig(t, "proj")
+	dir := r.dir("proj")
+	c, id := r.startReady("claude", dir)
+	at := c.submit("hello")
+	c.turnEnd(at, 10*time.Second)
+
+	at = c.submit("/exit")
+	r.expect("/exit → gone", at, "Enter", stepLimit, gone(id))
+	c.waitExit(10 * time.Second)
+
+	// Print mode's own session file first names a fresh id, then the
+	// resumed one (fixtures 28-29); the step starts when it names the
+	// session /exit ended.
+	p := r.launch("claude -p --continue", dir, "-p", "SLOW:3", "--continue")
+	resumedAt := p.awaitSessionNamed(id, 20*time.Second)
+	r.expect("print mode --continue → resumed, working", resumedAt, "Claude's file names it", stepLimit, showing(id, "working"))
+	exited := p.waitExit(30 * time.Second)
+	r.expect("print mode ends → gone", exited, "process exit", stepLimit, gone(id))
+
+	k, kid := r.startReady("claude (to kill)", dir)
+	if err := syscall.Kill(k.pane.pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	killed := time.Now()
+	r.expect("kill -9 → gone", killed, "kill -9", killLimit, gone(kid))
+
+	// Closing the terminal hangs Claude up mid-answer.
+	w, wid := r.startReady("claude (terminal closed)", dir)
+	at = w.submit("SLOW:60")
+	r.expect("prompt → working", at, "Enter", stepLimit, showing(wid, "working"))
+	closed := time.Now()
+	w.pane.close()
+	r.expect("terminal closed → gone", closed, "tmux kill-pane", killLimit, gone(wid))
+}
+
+// TestTwoSessionsAndSubdirectory: two sessions in one project and one in a
+// subdirectory, each in its own state, and `--project` resolving as the
+// seed says: a lock at the exact path first, the neediest state among
+// equals; a session in a subdirectory is a child match.
+func TestTwoSessionsAndSubdirectory(t *testing.T) {
+	r := newRig(t, "proj", "proj/sub", "elsewhere")
+	proj, sub := r.dir("proj"), r.dir("proj/sub")
+	a := r.launch("a", proj)
+	b := r.launch("b", proj)
+	c := r.launch("c (subdir)", sub)
+	var ids []string
+	for _, x := range []*claudeProc{a, b, c} {
+		id := x.awaitPrompt()
+		r.expectStarted(x, id)
+		ids = append(ids, id)
+	}
+	ida, idb, idc := ids[0], ids[1], ids[2]
+
+	at := a.submit("SLOW:60")
+	r.expect("a: prompt → working", at, "Enter", stepLimit, showing(ida, "working"))
+	c.submit("TOOL:touch sub.txt")
+	shown := c.waitScreen("the permission dialog", 10*time.Second, dialogShown)
+	r.expect("c: Bash needs permission → waiting", shown, "dialog on screen", stepLimit, waitingOn(idc, "touch sub.txt"))
+
+	// Claude hands its hooks CLAUDE_PROJECT_DIR, the directory it started
+	// in, and the hook prefers it to the .git above.
+	r.expect("c's project_dir is where it started", time.Now(), alreadySet, stepLimit, inProject(idc, sub))
+	r.expect("all three listed, each its own state", time.Now(), alreadySet, stepLimit, all(
+		"a working, b ready, c waiting; aggregate waiting",
+		showing(ida, "working"), showing(idb, "ready"), showing(idc, "waiting"),
+		want{ok: func(st hudStatus) bool { return st.State == "waiting" && len(st.Sessions) == 3 }},
+	))
+	r.expect("--project proj (a, b there; c below)", time.Now(), alreadySet, stepLimit, resolves(proj, "a", ida, "working", "exact"))
+	r.expect("--project proj/sub", time.Now(), alreadySet, stepLimit, resolves(sub, "c", idc, "waiting", "exact"))
+	r.expect("--project elsewhere (no session)", time.Now(), alreadySet, stepLimit, resolves(r.dir("elsewhere"), "", "", "", ""))
+
+	// Left alone past the CLI's permission_prompt Notification (about 6 s)
+	// and the second opinion's 5 s: a long answer fires no hook at all, the
+	// dialog one Notification; neither may fade to ready.
+	time.Sleep(time.Until(shown.Add(8 * time.Second)))
+	r.expect("8 s untouched → still as they were", time.Now(), alreadySet, stepLimit, all(
+		"a working, b ready, c waiting",
+		showing(ida, "working"), showing(idb, "ready"), waitingOn(idc, "touch sub.txt")))
+
+	// With a and b gone, proj resolves to the session in its subdirectory.
+	for _, x := range []*claudeProc{a, b} {
+		if err := syscall.Kill(x.pane.pid, syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+	}
+	killed := time.Now()
+	r.expect("kill -9 a and b → gone", killed, "kill -9", killLimit, all("a, b gone; c waiting", gone(ida), gone(idb), showing(idc, "waiting")))
+	r.expect("--project proj, only c left", killed, "kill -9", killLimit, resolves(proj, "c", idc, "waiting", "child"))
+}
+
+// TestAPIErrorAndMove: a turn that ends on an API error (StopFailure) →
+// ready; a Bash `cd` into a subdirectory (CwdChanged) → the session's cwd
+// follows, and `--project` finds it from the project and from the
+// subdirectory.
+func TestAPIErrorAndMove(t *testing.T) {
+	r := newRig(t, "proj", "proj/sub")
+	proj, sub := r.dir("proj"), r.dir("proj/sub")
+	c, id := r.startReady("claude", proj)
+
+	at := c.submit("ERROR:400")
+	c.waitScreen("the API error", 10*time.Second, contains("API Error: 400"))
+	r.expect("API error (StopFailure) → ready", at, "Enter", stepLimit, all("ready, changed after the prompt",
+		showing(id, "ready"), changedSince(id, at)))
+
+	at = c.submit("TOOL:cd sub")
+	end := c.turnEnd(at, 10*time.Second)
+	r.expect("cd sub (CwdChanged) → cwd follows", end, turnDone, stepLimit, all("ready, cwd = proj/sub",
+		showing(id, "ready"), inDir(id, sub)))
+	// The seed's path table: a record whose cwd moved below the project is
+	// a child match for the project (found through the lock taken at proj),
+	// and an exact match for the subdirectory.
+	r.expect("--project proj", time.Now(), alreadySet, stepLimit, resolves(proj, "it", id, "ready", "child"))
+	r.expect("--project proj/sub", time.Now(), alreadySet, stepLimit, resolves(sub, "it", id, "ready", "exact"))
+}
