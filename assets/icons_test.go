@@ -4,6 +4,10 @@ import (
 	"bytes"
 	"image"
 	"image/png"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"testing"
 )
 
@@ -85,5 +89,42 @@ func TestIconsDifferInShape(t *testing.T) {
 func TestUnknownIcon(t *testing.T) {
 	if _, err := Icon("sparkly", 1, false); err == nil {
 		t.Fatal("Icon of an unknown name: no error")
+	}
+}
+
+// The embedded PNGs must be what the generator draws now: an edit to
+// gen/ without `go generate ./assets` fails here.
+func TestGeneratedIconsAreCurrent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the generator")
+	}
+	out := t.TempDir()
+	cmd := exec.Command("go", "run", "./gen", "-out", out)
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go run ./gen: %v\n%s", err, msg)
+	}
+	n := 0
+	err := filepath.WalkDir(out, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(out, path)
+		want, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		got, err := icons.ReadFile("png/" + filepath.ToSlash(rel))
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("png/%s differs from what gen draws: run go generate ./assets", rel)
+		}
+		n++
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	embedded, _ := fs.Glob(icons, "png/*/*.png")
+	if n != len(embedded) {
+		t.Errorf("gen draws %d icons, %d are embedded", n, len(embedded))
 	}
 }

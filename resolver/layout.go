@@ -24,6 +24,10 @@ func (l Layout) StorePath() string { return filepath.Join(l.StoreDir(), "session
 // StoreLockPath is the flock file that serialises writers of the store.
 func (l Layout) StoreLockPath() string { return l.StorePath() + ".lock" }
 
+// TrayLockPath is the file whose flock the running tray holds: one tray
+// per user, and how the hook and doctor tell whether a tray runs.
+func (l Layout) TrayLockPath() string { return filepath.Join(l.StoreDir(), "hud-tray.lock") }
+
 // ClaudeDir is ~/.claude.
 func (l Layout) ClaudeDir() string { return filepath.Join(l.Home, ".claude") }
 

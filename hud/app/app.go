@@ -50,8 +50,6 @@ type Options struct {
 	Open func(path string) error
 	// Section fills the menu's section for other parts (break reminders).
 	Section Section
-	// Template selects macOS template icons.
-	Template bool
 }
 
 // Settings are the parts of the settings file the loop itself uses.
@@ -95,13 +93,21 @@ type App struct {
 	ui       UI
 	settings Settings
 	snap     resolver.Snapshot
-	sessions []resolver.Session
 	view     present.View
 	shown    shown // what the UI shows now, to skip unchanged updates
 	focus    map[string]present.Focus
 	timer    *time.Timer
 	saidHost bool
+	// menuOpenUntil is when the menu is taken to be closed again (the
+	// host says when it opens a menu, not when it closes it).
+	menuOpenUntil time.Time
 }
+
+// menuOpenWindow is how long after the menu opened its "since" labels
+// tick over on time. Outside it they are redrawn at most once a minute:
+// nobody sees a closed menu, and ten sessions each ticking on their own
+// second would wake the idle tray every few seconds.
+const menuOpenWindow = time.Minute
 
 // shown is what was last sent to the UI.
 type shown struct {
@@ -234,7 +240,16 @@ func (a *App) render() {
 		ShowTitle:    settings.ShowTitle,
 		MaxRows:      settings.MaxRows,
 	})
-	next := earliest(view.NextRefresh, nextSnapshotChange(snap, now))
+	next := earliest(view.NextChange, nextSnapshotChange(snap, now))
+	a.mu.Lock()
+	menuOpen := now.Before(a.menuOpenUntil)
+	a.mu.Unlock()
+	if label := view.NextLabel; !label.IsZero() {
+		if !menuOpen {
+			label = nextWholeMinute(label)
+		}
+		next = earliest(next, label)
+	}
 	if a.opts.Notifier != nil {
 		next = earliest(next, a.opts.Notifier.Update(now, sessions))
 	}
@@ -255,7 +270,7 @@ func (a *App) render() {
 	}
 
 	a.mu.Lock()
-	a.sessions, a.view, a.focus = sessions, view, focus
+	a.view, a.focus = view, focus
 	a.mu.Unlock()
 	a.draw(view, menu)
 	a.schedule(now, next)
@@ -310,6 +325,9 @@ func (a *App) schedule(now, next time.Time) {
 func (a *App) handle(ev Event) (quit bool) {
 	switch ev.Kind {
 	case MenuOpened:
+		a.mu.Lock()
+		a.menuOpenUntil = a.opts.Now().Add(menuOpenWindow)
+		a.mu.Unlock()
 		a.render()
 	case NoTrayHost:
 		a.sayNoTray(ev.Message)
@@ -390,6 +408,16 @@ func (m Menu) equal(o Menu) bool {
 		slices.Equal(m.Sessions, o.Sessions) && slices.Equal(m.Section, o.Section)
 }
 
+// nextWholeMinute rounds t up to a whole minute of the clock, so every
+// session's label lands on the same redraw.
+func nextWholeMinute(t time.Time) time.Time {
+	if m := t.Truncate(time.Minute); !m.Equal(t) {
+		return m.Add(time.Minute)
+	}
+	return t
+}
+
+// earliest is the earlier of two moments, zero meaning never.
 func earliest(a, b time.Time) time.Time {
 	if a.IsZero() || (!b.IsZero() && b.Before(a)) {
 		return b

@@ -306,3 +306,70 @@ func TestNotificationsAndNoTray(t *testing.T) {
 		}
 	})
 }
+
+// fakeSection is a part of the HUD filling the menu's section.
+type fakeSection struct {
+	clicked []string
+	changed chan struct{}
+	label   string
+}
+
+func (s *fakeSection) Rows(now time.Time) ([]Row, time.Time) {
+	return []Row{{Key: "break:now", Label: s.label}}, now.Add(time.Minute)
+}
+func (s *fakeSection) Clicked(key string, _ time.Time) { s.clicked = append(s.clicked, key) }
+func (s *fakeSection) Changed() <-chan struct{}        { return s.changed }
+
+func TestSection(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		sec := &fakeSection{changed: make(chan struct{}), label: "Next break in 20 min"}
+		h := start(t, Options{Section: sec}, &world{})
+		defer h.stop(t)
+		if len(h.ui.menu.Section) != 1 || h.ui.menu.Section[0].Label != "Next break in 20 min" {
+			t.Fatalf("section %+v", h.ui.menu.Section)
+		}
+		h.ui.events <- Event{Kind: Clicked, Key: "break:now"}
+		synctest.Wait()
+		if len(sec.clicked) != 1 || sec.clicked[0] != "break:now" {
+			t.Errorf("section got clicks %q", sec.clicked)
+		}
+		sec.label = "On a break"
+		sec.changed <- struct{}{}
+		synctest.Wait()
+		if h.ui.menu.Section[0].Label != "On a break" {
+			t.Errorf("section not redrawn on its change: %+v", h.ui.menu.Section)
+		}
+	})
+}
+
+func TestLabelsTickOnTimeOnlyWhileTheMenuIsOpen(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		// The bubble's clock starts on a whole minute.
+		w := &world{}
+		w.put(record("s1", "/home/dev/api", resolver.StateReady, 100, time.Now().Add(-5*time.Second)))
+		h := start(t, Options{}, w)
+		defer h.stop(t)
+		label := func() string { return h.ui.labels()[0] }
+		if label() != "api — ready now" {
+			t.Fatalf("label %q", label())
+		}
+		// Closed: the 10s, 20s… ticks wait for the whole minute.
+		time.Sleep(59 * time.Second)
+		synctest.Wait()
+		if label() != "api — ready now" {
+			t.Errorf("closed menu redrawn before the minute: %q", label())
+		}
+		time.Sleep(time.Second)
+		synctest.Wait()
+		if label() != "api — ready 1m" {
+			t.Errorf("at the minute: %q", label())
+		}
+		// Open: on time, at 1m55s of age rather than the next whole minute.
+		h.ui.events <- Event{Kind: MenuOpened}
+		time.Sleep(55*time.Second + time.Millisecond)
+		synctest.Wait()
+		if label() != "api — ready 2m" {
+			t.Errorf("open menu, at 2m of age: %q", label())
+		}
+	})
+}

@@ -55,7 +55,7 @@ func absPath(env *Env, p string) string {
 }
 
 func runInstall(env *Env, args []string) error {
-	fs := newFlagSet(env, "install", "install [--settings FILE | --project DIR] [--hook PATH] [--timeout SECONDS] [--dry-run]\n\n"+
+	fs := newFlagSet(env, "install", "install [--settings FILE | --project DIR] [--hook PATH] [--timeout SECONDS] [--statusline] [--dry-run]\n\n"+
 		"Wires hud-hook into Claude Code's settings.json for every event the HUD\n"+
 		"needs. Everything else in the file is kept; a backup is written first.\n"+
 		"Running it again changes nothing. Undo with 'hud uninstall'.\n")
@@ -63,6 +63,7 @@ func runInstall(env *Env, args []string) error {
 	sf.register(fs)
 	hook := fs.String("hook", "", "the hud-hook `path` (default: next to hud, else on $PATH)")
 	timeout := fs.Int("timeout", install.DefaultTimeout, "hook timeout in `seconds`")
+	withStatusLine := fs.Bool("statusline", false, "also show the sessions in Claude Code's status line ('hud statusline'), unless it has one")
 	if err := parseFlags(env, fs, args); err != nil {
 		return err
 	}
@@ -80,9 +81,17 @@ func runInstall(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	res, err := install.Install(install.Options{
-		SettingsPath: path, HookPath: hookPath, Timeout: *timeout, DryRun: sf.dryRun, Now: env.Now,
-	})
+	opts := install.Options{SettingsPath: path, HookPath: hookPath, Timeout: *timeout, DryRun: sf.dryRun, Now: env.Now}
+	if *withStatusLine {
+		// hud is installed beside hud-hook (make install, the release
+		// archives), and that is the one the status line should run.
+		hud, err := install.CheckExecutable(filepath.Join(filepath.Dir(hookPath), "hud"))
+		if err != nil {
+			return withHint(err, "--statusline runs the hud next to "+hookPath+"; install both with 'make install'")
+		}
+		opts.StatusLineHud = hud
+	}
+	res, err := install.Install(opts)
 	if err != nil {
 		return installError(err)
 	}
@@ -98,6 +107,9 @@ func runInstall(env *Env, args []string) error {
 		}
 		fmt.Fprintln(env.Stdout, "New Claude Code sessions report to the HUD; running ones after a review in /hooks or a restart.")
 	}
+	if res.StatusLineKept {
+		fmt.Fprintf(env.Stderr, "note: %s already has a statusLine; it was left as it is. 'hud statusline' prints the HUD's line for one of your own.\n", res.Path)
+	}
 	if st, err := install.Inspect(path); err == nil && st.DisableAllHooks {
 		fmt.Fprintf(env.Stderr, "warning: %s sets \"disableAllHooks\": true, so Claude Code runs no hooks at all.\n", res.Path)
 	}
@@ -107,7 +119,8 @@ func runInstall(env *Env, args []string) error {
 func runUninstall(env *Env, args []string) error {
 	fs := newFlagSet(env, "uninstall", "uninstall [--settings FILE | --project DIR] [--dry-run]\n\n"+
 		"Removes exactly what 'hud install' added: every hook handler that runs\n"+
-		"hud-hook, and the entries left empty by that. A backup is written first.\n")
+		"hud-hook, the entries left empty by that, and a statusLine that runs\n"+
+		"'hud statusline'. A backup is written first.\n")
 	var sf settingsFlags
 	sf.register(fs)
 	if err := parseFlags(env, fs, args); err != nil {
@@ -160,7 +173,7 @@ func installError(err error) error {
 // next to this hud, else the one on $PATH.
 func locateHook(env *Env, flagPath string) (string, error) {
 	if flagPath != "" {
-		p, err := install.CheckHook(absPath(env, flagPath))
+		p, err := install.CheckExecutable(absPath(env, flagPath))
 		if err != nil {
 			return "", withHint(err, "build it with 'make build' (bin/hud-hook) or 'make install'")
 		}

@@ -103,7 +103,6 @@ func runTray(env *Env, args []string) error {
 		Notifier: notifications,
 		Focus:    focus.Focus,
 		Open:     app.OpenPath,
-		Template: true,
 	})
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -256,3 +256,18 @@ func TestTrayNotRunningAndStaleAutostart(t *testing.T) {
 		t.Errorf("autostart off:\n%s", out)
 	}
 }
+
+func TestHooksOnlyInProject(t *testing.T) {
+	env := newEnv(t)
+	hook := filepath.Join(env.Layout.Home, "bin", "hud-hook")
+	write(t, hook, "#!/bin/sh\n", 0o755)
+	project := filepath.Join(t.TempDir(), ".claude", "settings.json")
+	if _, err := install.Install(install.Options{SettingsPath: project, HookPath: hook}); err != nil {
+		t.Fatal(err)
+	}
+	env.ProjectSettings = []string{project}
+	out, _ := run(env)
+	if !strings.Contains(out, "! hooks          installed only in "+project) {
+		t.Errorf("project-only hooks not flagged:\n%s", out)
+	}
+}

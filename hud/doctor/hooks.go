@@ -50,6 +50,9 @@ func checkHooks(env *Env) []Finding {
 	case len(best.HookPaths) > 1:
 		out = append(out, warn("run 'hud install' to point every event at one binary",
 			"%s runs %d different hud-hook binaries: %s", best.Path, len(best.HookPaths), strings.Join(best.HookPaths, ", ")))
+	case best.Path != env.UserSettings:
+		out = append(out, warn("run 'hud install' to see the sessions of every project",
+			"installed only in %s: sessions of other projects do not report", best.Path))
 	default:
 		out = append(out, ok("installed in %s for %d events (%s)", best.Path, len(best.Events), best.HookPath))
 	}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/capacitor-hud/hud/hud/activity"
-	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -71,7 +70,7 @@ func trackActivity(ctx *Context) error {
 // after a compaction hands the saved snapshot back to Claude when the
 // person asked for it.
 func activityStart(ctx *Context) error {
-	cfg, _ := config.Load(config.DefaultPath(ctx.Layout.Home, ctx.Getenv), ctx.Getenv)
+	cfg := ctx.Config()
 	if _, err := activity.Update(ctx.Layout, ctx.Event.SessionID, func(s *activity.Session) bool {
 		if s.StartedAt.IsZero() {
 			s.StartedAt = ctx.Now

@@ -1,14 +1,9 @@
 package hook
 
 import (
-	"errors"
-	"os"
-	"path/filepath"
-
 	"github.com/capacitor-hud/hud/hud/breaks"
-	"github.com/capacitor-hud/hud/hud/config"
+	"github.com/capacitor-hud/hud/hud/safefile"
 	"github.com/capacitor-hud/hud/resolver"
-	"golang.org/x/sys/unix"
 )
 
 // trackBreaks records what the break reminders need (issue 6): a session
@@ -29,8 +24,7 @@ func trackBreaks(ctx *Context) error {
 	default:
 		return nil
 	}
-	cfg, _ := config.Load(config.DefaultPath(ctx.Layout.Home, ctx.Getenv), ctx.Getenv)
-	set := breaks.FromConfig(cfg.Breaks)
+	set := breaks.FromConfig(ctx.Config().Breaks)
 	s := sched(ctx, set)
 	if ev.HookEventName == EventSessionStart {
 		_, err := s.SessionStarted(ctx.Now)
@@ -57,23 +51,7 @@ func hookReminderText(r *breaks.Reminder) string {
 		"\nMention this to the person in one short sentence at the start of your answer, then carry on.\n"
 }
 
-// trayLockName is the tray's single-instance lock in the store directory:
-// app.InstanceLockPath(layout.StoreDir()). The hook cannot import hud/app
-// (it links the tray's libraries), hence the name twice.
-const trayLockName = "hud-tray.lock"
-
-// trayRunning reports whether a tray holds its single-instance flock. A
-// shared lock that cannot be taken means an exclusive one is held.
+// trayRunning reports whether a tray holds its single-instance lock.
 func trayRunning(layout resolver.Layout) bool {
-	f, err := os.Open(filepath.Join(layout.StoreDir(), trayLockName))
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	err = unix.Flock(int(f.Fd()), unix.LOCK_SH|unix.LOCK_NB)
-	if errors.Is(err, unix.EWOULDBLOCK) {
-		return true
-	}
-	// Taken (and released by Close): nobody holds it exclusively.
-	return false
+	return safefile.Held(layout.TrayLockPath())
 }

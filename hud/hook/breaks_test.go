@@ -60,7 +60,7 @@ func TestBreaksFollowUp(t *testing.T) {
 		t.Errorf("hook delivery said %q", ctx.said)
 	}
 	// With a tray holding its lock, the hook leaves reminders to it.
-	lock := filepath.Join(home, ".capacitor", trayLockName)
+	lock := resolver.Layout{Home: home}.TrayLockPath()
 	os.MkdirAll(filepath.Dir(lock), 0o700)
 	f, err := os.Create(lock)
 	if err != nil {

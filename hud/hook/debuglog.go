@@ -88,13 +88,15 @@ func (d *debugLog) append() error {
 	}
 	if info, err := f.Stat(); err == nil && info.Size()+int64(len(d.buf)) > maxDebugLog {
 		// Rotate: the old file becomes <name>.1 and this run starts a new
-		// one. Two hooks rotating at once lose at most a line or two of
-		// the old file, which is a debug log's to lose.
-		if os.Rename(d.path, d.path+".1") == nil {
-			f.Close()
-			if f, err = openLog(d.path); err != nil {
-				return err
-			}
+		// one. Only while the open file is still the one at the path: when
+		// another hook rotated first, renaming again would move its fresh
+		// file over the old one.
+		if cur, err := os.Stat(d.path); err == nil && os.SameFile(info, cur) {
+			os.Rename(d.path, d.path+".1")
+		}
+		f.Close()
+		if f, err = openLog(d.path); err != nil {
+			return err
 		}
 	}
 	_, err = f.Write(d.buf)

@@ -3,6 +3,7 @@ package hook
 import (
 	"time"
 
+	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -30,6 +31,19 @@ type Context struct {
 	executable func() (string, error)
 	blocked    string
 	said       string
+	config     *config.Config
+}
+
+// Config returns the person's settings, read at most once per hook run and
+// only when a follow-up asks: most events never parse the file. Problems
+// in the file are not the hook's to report (hud doctor and the tray do);
+// the defaults stand in for what cannot be read.
+func (c *Context) Config() config.Config {
+	if c.config == nil {
+		cfg, _ := config.Load(config.DefaultPath(c.Layout.Home, c.Getenv), c.Getenv)
+		c.config = &cfg
+	}
+	return *c.config
 }
 
 // ClaudeProcess identifies the Claude Code process above the hook.

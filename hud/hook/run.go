@@ -157,6 +157,11 @@ func runHook(env Env) (status int) {
 	}
 	log.eventf(session, "%s %s→%s (%s%s)", ev.HookEventName, stateName(u.Before), stateName(u.After), sinceMillis(start), replaced)
 	if ctx.blocked != "" {
+		// A blocked prompt never reaches Claude: no turn starts and no Stop
+		// will follow, so the record goes back to what it was.
+		if err := restoreRecord(layout, now, log, ev.SessionID, u.Before); err != nil {
+			log.errorf(session, "restoring the record after a blocked prompt: %v", err)
+		}
 		fmt.Fprintln(env.Stderr, ctx.blocked)
 		return 2
 	}
@@ -164,6 +169,19 @@ func runHook(env Env) (status int) {
 		io.WriteString(env.Stdout, ctx.said)
 	}
 	return 0
+}
+
+// restoreRecord puts a session's record back as it was before an event
+// that a follow-up blocked (before is nil for a session that had none).
+func restoreRecord(l resolver.Layout, now time.Time, log *debugLog, id string, before *resolver.Record) error {
+	return updateStore(l, now, log, func(t *table) bool {
+		if before == nil {
+			t.remove(id)
+		} else {
+			t.put(before)
+		}
+		return true
+	})
 }
 
 // runFollowUps runs each follow-up, logging its error or panic, so one

@@ -78,6 +78,41 @@ func TestFollowUpsRunAfterTheStore(t *testing.T) {
 	}
 }
 
+// TestBlockedPromptLeavesTheRecord: a prompt a follow-up blocks never
+// reaches Claude, so the session must not be left showing working with no
+// Stop to come; a session the blocked prompt would have created is gone.
+func TestBlockedPromptLeavesTheRecord(t *testing.T) {
+	home := t.TempDir()
+	saved := followUps
+	defer func() { followUps = saved }()
+	var stderr bytes.Buffer
+	start := `{"session_id":"s","hook_event_name":"SessionStart","cwd":"/p","source":"startup"}`
+	followUps = nil
+	if code := Main(nil, testEnv(home, start, &stderr)); code != 0 {
+		t.Fatalf("SessionStart: exit %d", code)
+	}
+	followUps = []followUp{{"blocks", func(c *Context) error { c.Block("timed out"); return nil }}}
+	prompt := `{"session_id":"s","hook_event_name":"UserPromptSubmit","cwd":"/p","prompt":"go on"}`
+	if code := Main(nil, testEnv(home, prompt, &stderr)); code != 2 {
+		t.Fatalf("blocked prompt: exit %d", code)
+	}
+	b, _ := os.ReadFile(resolver.Layout{Home: home}.StorePath())
+	store, err := resolver.DecodeStore(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := store.Sessions["s"]; r == nil || r.State != resolver.StateReady || r.WorkingOn != "" {
+		t.Errorf("record after a blocked prompt: %+v", r)
+	}
+	// A blocked prompt of an unknown session leaves no record behind.
+	other := `{"session_id":"new","hook_event_name":"UserPromptSubmit","cwd":"/p","prompt":"hi"}`
+	Main(nil, testEnv(home, other, &stderr))
+	b, _ = os.ReadFile(resolver.Layout{Home: home}.StorePath())
+	if store, _ := resolver.DecodeStore(b); store.Sessions["new"] != nil {
+		t.Errorf("a blocked first prompt created %+v", store.Sessions["new"])
+	}
+}
+
 // TestNoFollowUpsForDroppedEvents: an event the store ignored (a late
 // event of an ended session) is not worth the follow-ups' time.
 func TestNoFollowUpsForDroppedEvents(t *testing.T) {

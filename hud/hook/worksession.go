@@ -5,7 +5,6 @@ import (
 	"errors"
 	"os"
 
-	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/worksession"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -27,8 +26,7 @@ func trackWorkSession(ctx *Context) error {
 	if _, err := os.Stat(worksession.Path(project)); err != nil {
 		return nil
 	}
-	cfg, _ := config.Load(config.DefaultPath(ctx.Layout.Home, ctx.Getenv), ctx.Getenv)
-	set := worksession.FromConfig(cfg.WorkSession)
+	set := worksession.FromConfig(ctx.Config().WorkSession)
 	act := workActivity(ctx)
 	var timedOut bool
 	var task string

@@ -22,6 +22,14 @@ func ShellQuote(path string) string {
 // unquoted as /bin/sh would (single quotes, double quotes, backslashes).
 // ok is false for an empty command or an unterminated quote.
 func firstWord(cmd string) (word string, ok bool) {
+	word, _, ok = nextWord(cmd)
+	return word, ok
+}
+
+// nextWord splits the first shell word off cmd, unquoted, and returns the
+// rest of the line after it. A word ends at a blank or at ; & | (the end
+// of a simple command).
+func nextWord(cmd string) (word, rest string, ok bool) {
 	var b strings.Builder
 	i := 0
 	for i < len(cmd) && (cmd[i] == ' ' || cmd[i] == '\t') {
@@ -32,11 +40,11 @@ func firstWord(cmd string) (word string, ok bool) {
 		c := cmd[i]
 		switch {
 		case c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '&' || c == '|':
-			return b.String(), started
+			return b.String(), cmd[i:], started
 		case c == '\'':
 			end := strings.IndexByte(cmd[i+1:], '\'')
 			if end < 0 {
-				return "", false
+				return "", "", false
 			}
 			b.WriteString(cmd[i+1 : i+1+end])
 			i += end + 1
@@ -49,7 +57,7 @@ func firstWord(cmd string) (word string, ok bool) {
 				b.WriteByte(cmd[i])
 			}
 			if i >= len(cmd) {
-				return "", false
+				return "", "", false
 			}
 		case c == '\\' && i+1 < len(cmd):
 			i++
@@ -59,7 +67,7 @@ func firstWord(cmd string) (word string, ok bool) {
 		}
 		started = true
 	}
-	return b.String(), started
+	return b.String(), "", started
 }
 
 // Locator finds the hook binary. Its fields are the process facts it
@@ -99,18 +107,19 @@ func (l Locator) FindHook() (string, error) {
 	return "", ErrHookNotFound
 }
 
-// CheckHook makes path absolute and checks that it is an executable file.
-func CheckHook(path string) (string, error) {
+// CheckExecutable makes path absolute and checks that it is an executable
+// file (hud-hook, or hud for the status line).
+func CheckExecutable(path string) (string, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
-		return "", fmt.Errorf("hook path %q: %w", path, err)
+		return "", fmt.Errorf("path %q: %w", path, err)
 	}
 	fi, err := os.Stat(abs)
 	if err != nil {
-		return "", fmt.Errorf("hook %s: %w", abs, err)
+		return "", err // *PathError names the path
 	}
 	if !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
-		return "", fmt.Errorf("hook %s is not an executable file", abs)
+		return "", fmt.Errorf("%s is not an executable file", abs)
 	}
 	return abs, nil
 }

@@ -10,5 +10,8 @@
 // "repaired". Every write is preceded by a backup and done by rename, and
 // running install twice changes nothing the second time.
 //
+// On request it also points Claude Code's statusLine at `hud statusline`,
+// never replacing a status line the person has.
+//
 // Inspect is the read-only check the tray and `hud doctor` use.
 package install

@@ -22,6 +22,10 @@ type Options struct {
 	HookPath string
 	// Timeout is the handler timeout in seconds; 0 means DefaultTimeout.
 	Timeout int
+	// StatusLineHud, when set, is the absolute path of hud: Install then
+	// also points Claude Code's statusLine at `hud statusline`, unless the
+	// file has a status line of its own.
+	StatusLineHud string
 	// DryRun computes the change and its diff but writes nothing.
 	DryRun bool
 	// Now names the backup file; nil means time.Now.
@@ -41,6 +45,9 @@ type Result struct {
 	Backup string
 	// Diff is a unified diff from the old contents to the new.
 	Diff string
+	// StatusLineKept is set when Install was asked for the status line
+	// but the file has another one, which it left alone.
+	StatusLineKept bool
 }
 
 // Error is a failure with a suggestion a person can act on.
@@ -75,14 +82,32 @@ func Install(opts Options) (Result, error) {
 		timeout = DefaultTimeout
 	}
 	command := ShellQuote(opts.HookPath)
-	return edit(opts, func(root *node) (bool, error) { return addHooks(root, command, timeout) })
+	if opts.StatusLineHud != "" && !filepath.IsAbs(opts.StatusLineHud) {
+		return Result{}, fmt.Errorf("hud path %q is not absolute", opts.StatusLineHud)
+	}
+	kept := false
+	res, err := edit(opts, func(root *node) (bool, error) {
+		changed, err := addHooks(root, command, timeout)
+		if err != nil || opts.StatusLineHud == "" {
+			return changed, err
+		}
+		set, k := setStatusLine(root, ShellQuote(opts.StatusLineHud)+" "+StatusLineArg)
+		kept = k
+		return changed || set, nil
+	})
+	res.StatusLineKept = kept
+	return res, err
 }
 
 // Uninstall removes every hud-hook handler from the file, and the groups,
-// event arrays and "hooks" object that held nothing else. A file without
-// our hooks (or no file at all) is left alone.
+// event arrays and "hooks" object that held nothing else, and a statusLine
+// that runs `hud statusline`. A file without them (or no file at all) is
+// left alone.
 func Uninstall(opts Options) (Result, error) {
-	return edit(opts, func(root *node) (bool, error) { return removeHooks(root), nil })
+	return edit(opts, func(root *node) (bool, error) {
+		hooks := removeHooks(root)
+		return removeStatusLine(root) || hooks, nil
+	})
 }
 
 // maxAttempts bounds the retries of an edit whose file changed while it

@@ -70,8 +70,12 @@ type View struct {
 	Rows []Row
 	// More sums up the sessions beyond MaxRows ("" when none).
 	More string
-	// NextRefresh is when the view changes by itself; zero if never.
-	NextRefresh time.Time
+	// NextLabel is when a "since" label next ticks over ("2m" → "3m");
+	// NextChange is when the sessions themselves change by the clock (a
+	// fresh record expiring). Zero if never. They are apart because only
+	// the second must be drawn on time when nobody looks at the menu.
+	NextLabel  time.Time
+	NextChange time.Time
 }
 
 // Row is one session's menu item.
@@ -112,7 +116,7 @@ func Present(in Input) View {
 	}
 
 	names := labelNames(sessions)
-	var next time.Time
+	var nextLabel, nextChange time.Time
 	tooltip := []string{"Claude Code: " + cmp.Or(summary, "no sessions")}
 	if in.HooksProblem != "" {
 		tooltip = append(tooltip, in.HooksProblem+": states may be missing or stale")
@@ -135,9 +139,9 @@ func Present(in Input) View {
 			})
 			tooltip = append(tooltip, label)
 		}
-		next = earliest(next, in.Now.Add(UntilAgeLabelChanges(age)))
+		nextLabel = earliest(nextLabel, in.Now.Add(UntilAgeLabelChanges(age)))
 		if s.ChangesAt.After(in.Now) {
-			next = earliest(next, s.ChangesAt)
+			nextChange = earliest(nextChange, s.ChangesAt)
 		}
 	}
 	if extra := len(sessions) - maxRows; extra > 0 {
@@ -145,7 +149,7 @@ func Present(in Input) View {
 		tooltip = append(tooltip, fmt.Sprintf("and %d more", extra))
 	}
 	v.Tooltip = strings.Join(tooltip, "\n")
-	v.NextRefresh = next
+	v.NextLabel, v.NextChange = nextLabel, nextChange
 	return v
 }
 
@@ -290,8 +294,9 @@ func oneLine(s string, max int) string {
 	return s
 }
 
+// earliest is the earlier of two moments, zero meaning never.
 func earliest(a, b time.Time) time.Time {
-	if a.IsZero() || b.Before(a) {
+	if a.IsZero() || (!b.IsZero() && b.Before(a)) {
 		return b
 	}
 	return a

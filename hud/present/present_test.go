@@ -35,7 +35,8 @@ func TestPresent(t *testing.T) {
 		title     string
 		status    string
 		rows      []string
-		next      time.Duration // from now; 0 = never
+		next      time.Duration // to the next label or change, from now; 0 = never
+		change    time.Duration // to the next change alone
 		install   string
 		tooltipHa string // a line the tooltip must hold
 	}{
@@ -70,15 +71,16 @@ func TestPresent(t *testing.T) {
 			name: "the deciding session is doubtful",
 			in:   Input{ShowTitle: true, Sessions: []Session{ready, doubtful}},
 			icon: assets.IconUnsure, title: "1 working · 1 ready",
-			rows: []string{"cli — working 1m (unsure: no lock holder)", "docs — ready 1h05m"},
-			next: 12 * time.Second, // the fresh record expires before any label moves
+			rows:   []string{"cli — working 1m (unsure: no lock holder)", "docs — ready 1h05m"},
+			next:   12 * time.Second, // the fresh record expires before any label moves
+			change: 12 * time.Second,
 		},
 		{
 			name: "waiting outranks a doubtful working session",
 			in:   Input{Sessions: []Session{doubtful, waitingAPI}},
 			icon: assets.IconWaiting,
 			rows: []string{"api — waiting 2m — Bash: npm test", "cli — working 1m (unsure: no lock holder)"},
-			next: 12 * time.Second,
+			next: 12 * time.Second, change: 12 * time.Second,
 		},
 		{
 			name: "unknown state is unsure, never hidden",
@@ -118,11 +120,18 @@ func TestPresent(t *testing.T) {
 				t.Errorf("rows:\n%s\nwant:\n%s", strings.Join(labels, "\n"), strings.Join(tt.rows, "\n"))
 			}
 			var next time.Duration
-			if !v.NextRefresh.IsZero() {
-				next = v.NextRefresh.Sub(now)
+			if at := earliest(v.NextLabel, v.NextChange); !at.IsZero() {
+				next = at.Sub(now)
 			}
 			if next != tt.next {
 				t.Errorf("next refresh in %v, want %v", next, tt.next)
+			}
+			var change time.Duration
+			if !v.NextChange.IsZero() {
+				change = v.NextChange.Sub(now)
+			}
+			if change != tt.change {
+				t.Errorf("next change in %v, want %v", change, tt.change)
 			}
 			if tt.tooltipHa != "" && !strings.Contains(v.Tooltip, tt.tooltipHa) {
 				t.Errorf("tooltip %q lacks %q", v.Tooltip, tt.tooltipHa)

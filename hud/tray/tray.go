@@ -55,7 +55,6 @@ type ui struct {
 	sessions []*item
 	more     *item
 	section  []*item
-	title    string
 }
 
 // item is one pooled menu item and what it shows now, so that only real
@@ -194,12 +193,7 @@ func (u *ui) SetIcon(png, template []byte) {
 }
 
 // SetTitle implements app.UI.
-func (u *ui) SetTitle(title string) {
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	setTitle(title)
-	u.title = title
-}
+func (u *ui) SetTitle(title string) { setTitle(title) }
 
 // SetTooltip implements app.UI.
 func (u *ui) SetTooltip(tooltip string) { systray.SetTooltip(tooltip) }

@@ -100,8 +100,7 @@ func trayLatency(b *bench, conn *dbus.Conn, tray *trayProcess, hook, claude stri
 		return err
 	}
 	time.Sleep(100 * time.Millisecond)
-	var latency, roundTrip []time.Duration
-	early := 0
+	var latency, fromStart, roundTrip []time.Duration
 	item := conn.Object(tray.bus, "/StatusNotifierItem")
 	for i := range b.n {
 		// Turns alternate between working and ready: each event changes
@@ -111,25 +110,20 @@ func trayLatency(b *bench, conn *dbus.Conn, tray *trayProcess, hook, claude stri
 			event = "11-Stop"
 		}
 		drainSignals(signals)
-		exited, err := s.send(event)
+		exited, started, err := s.sendTimed(event)
 		if err != nil {
 			return err
 		}
 		select {
 		case <-signals:
-			// The tray may react to the store's rename while the hook is
-			// still finishing (debug log, follow-ups): that counts as no
-			// delay at all.
-			d := time.Since(exited)
-			if arrived := time.Now(); arrived.Before(exited) {
-				d = 0
-			}
-			latency = append(latency, d)
+			// Read after the stand-in's reply, so this is an upper bound.
+			// The tray often reacts to the store's rename while the hook
+			// is still finishing (debug log, follow-ups): then the signal
+			// waits in the channel and the figure is the read's delay.
+			latency = append(latency, time.Since(exited))
+			fromStart = append(fromStart, time.Since(started))
 		case <-time.After(2 * time.Second):
 			return fmt.Errorf("tray: no D-Bus signal within 2 s of %s", event)
-		}
-		if len(signals) > 0 {
-			early++
 		}
 		start := time.Now()
 		if _, err := item.GetProperty("org.kde.StatusNotifierItem.ToolTip"); err != nil {
@@ -138,11 +132,12 @@ func trayLatency(b *bench, conn *dbus.Conn, tray *trayProcess, hook, claude stri
 		roundTrip = append(roundTrip, time.Since(start))
 		time.Sleep(20 * time.Millisecond) // let the watcher's debounce settle
 	}
-	l, r := summarize(latency), summarize(roundTrip)
+	l, f, r := summarize(latency), summarize(fromStart), summarize(roundTrip)
 	fmt.Printf("tray: from the hook's exit to the tray's D-Bus signal, %d state changes\n", b.n)
 	fmt.Println("| measure                      |       p50 |       p95 |")
 	fmt.Println("|------------------------------|-----------|-----------|")
 	fmt.Printf("| hook exit → tray signal      | %9s | %9s |\n", ms(l.p50), ms(l.p95))
+	fmt.Printf("| hook start → tray signal     | %9s | %9s |\n", ms(f.p50), ms(f.p95))
 	fmt.Printf("| D-Bus round trip (baseline)  | %9s | %9s |\n", ms(r.p50), ms(r.p95))
 	fmt.Printf("| ratio                        | %8.2f× | %8.2f× |\n\n", trayRatio(l.p50, r.p50), trayRatio(l.p95, r.p95))
 	return nil
@@ -311,30 +306,36 @@ func startTrayClaude(b *bench, home, hook, claude, name string) (*trayClaude, er
 // send runs the recorded event through the hook, rewritten for this
 // session, and returns when the hook exited.
 func (s *trayClaude) send(event string) (time.Time, error) {
+	exited, _, err := s.sendTimed(event)
+	return exited, err
+}
+
+// sendTimed is send, with the moment the hook was started as well.
+func (s *trayClaude) sendTimed(event string) (exited, started time.Time, err error) {
 	b, err := os.ReadFile(filepath.Join("scripts", "desktop", "testdata", "events", event+".json"))
 	if err != nil {
-		return time.Time{}, fmt.Errorf("reading event (run from the repository root): %w", err)
+		return exited, started, fmt.Errorf("reading event (run from the repository root): %w", err)
 	}
 	var ev map[string]any
 	if err := json.Unmarshal(b, &ev); err != nil {
-		return time.Time{}, err
+		return exited, started, err
 	}
 	ev["session_id"], ev["cwd"] = s.id, s.dir
 	ev["transcript_path"] = filepath.Join(s.scratch, "transcript.jsonl")
 	b, _ = json.Marshal(ev)
 	path := filepath.Join(s.scratch, event+".json")
 	if err := os.WriteFile(path, b, 0o600); err != nil {
-		return time.Time{}, err
+		return exited, started, err
 	}
 	fmt.Fprintln(s.in, path)
 	if !s.out.Scan() {
-		return time.Time{}, errors.New("the stand-in Claude died")
+		return exited, started, errors.New("the stand-in Claude died")
 	}
-	var ns int64
-	if _, err := fmt.Sscanf(s.out.Text(), "ok %d", &ns); err != nil {
-		return time.Time{}, fmt.Errorf("stand-in: %s", s.out.Text())
+	var exitNs, startNs int64
+	if _, err := fmt.Sscanf(s.out.Text(), "ok %d %d", &exitNs, &startNs); err != nil {
+		return exited, started, fmt.Errorf("stand-in: %s", s.out.Text())
 	}
-	return time.Unix(0, ns), nil
+	return time.Unix(0, exitNs), time.Unix(0, startNs), nil
 }
 
 func (s *trayClaude) exit() {
@@ -352,16 +353,33 @@ func drainSignals(ch chan *dbus.Signal) {
 	}
 }
 
-// trayCPUTime is the time pid has spent on a CPU: /proc/<pid>/schedstat (ns),
-// else utime+stime from /proc/<pid>/stat (in 10 ms ticks).
+// trayCPUOnce notes once that CPU times come at tick resolution.
 var trayCPUOnce sync.Once
 
+// trayCPUTime is the time pid has spent on a CPU, all its threads
+// together: the sum of /proc/<pid>/task/*/schedstat (ns), else
+// utime+stime from /proc/<pid>/stat (10 ms ticks). The process's own
+// schedstat is only its main thread, which systray parks for good.
 func trayCPUTime(pid int) (time.Duration, error) {
-	if b, err := os.ReadFile(fmt.Sprintf("/proc/%d/schedstat", pid)); err == nil {
-		if f := strings.Fields(string(b)); len(f) > 0 {
-			if ns, err := strconv.ParseInt(f[0], 10, 64); err == nil {
-				return time.Duration(ns), nil
+	if tasks, err := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/schedstat", pid)); err == nil && len(tasks) > 0 {
+		var total time.Duration
+		ok := true
+		for _, task := range tasks {
+			b, err := os.ReadFile(task)
+			f := strings.Fields(string(b))
+			if err != nil || len(f) == 0 {
+				ok = false
+				break
 			}
+			ns, err := strconv.ParseInt(f[0], 10, 64)
+			if err != nil {
+				ok = false
+				break
+			}
+			total += time.Duration(ns)
+		}
+		if ok {
+			return total, nil
 		}
 	}
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))

@@ -18,6 +18,7 @@ type checkpoint struct {
 	wait     time.Duration
 	limit    time.Duration
 	ok       bool
+	held     bool // wait is how long a state held, not how long it took
 }
 
 // latencyTable collects every checkpoint of the run, in order.
@@ -41,6 +42,9 @@ func (l *latencyTable) snapshot() []checkpoint {
 func ms(d time.Duration) string { return fmt.Sprintf("%.0f ms", float64(d)/float64(time.Millisecond)) }
 
 func (c checkpoint) result() string {
+	if c.ok && c.held {
+		return "held " + ms(c.wait)
+	}
 	if c.ok {
 		return ms(c.wait)
 	}

@@ -9,93 +9,9 @@ import (
 	"time"
 )
 
-// The deadlines. A step that fires a hook must show within a second. Steps
-// after which Claude Code fires nothing (an Esc that denies a permission or
-// interrupts an answer) rely on the HUD's second opinion, Claude's own
-// ~/.claude/sessions/<pid>.json, which must say idle for 5 s first
-// (issue 3): those get 7 s.
-const (
-	stepLimit   = time.Second
-	killLimit   = 2 * time.Second
-	escapeLimit = 7 * time.Second
-)
-
-// The screens the CLI shows at each step: its side of the story, checked
-// before the HUD's so a failure says whose it is.
-func dialogShown(screen string) bool { return strings.Contains(screen, "Do you want to proceed?") }
-
-func contains(text string) func(string) bool {
-	return func(screen string) bool { return strings.Contains(screen, text) }
-}
-
-func dialogGone(screen string) bool { return !dialogShown(screen) }
-
-// answerEnd waits for the stand-in to finish an answer begun after since,
-// and returns when it did.
-func (r *rig) answerEnd(since time.Time, timeout time.Duration) time.Time {
-	r.t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		if end := r.s.api.LastAnswerEnd(); end.After(since) {
-			return end
-		}
-		if time.Now().After(deadline) {
-			r.t.Fatalf("the stand-in finished no answer within %v; stand-in log:\n%s", timeout, r.s.apiLog.tail(8))
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-// alreadySet marks a check of a state reached in an earlier step: its wait
-// is the time one `hud status` takes.
-const alreadySet = "(state already set)"
-
-// turnDone names the moment a turn ended, as the person sees it.
-const turnDone = "turn done on screen"
-
-// turnEnd waits for the stand-in to finish the turn's last answer and then
-// for the CLI to show the turn over (its footer stops offering "esc to
-// interrupt"), and returns that moment: the HUD's "ready" is measured
-// from what the person sees, so a CLI slow to wrap up is not counted
-// against the HUD.
-func (c *claudeProc) turnEnd(since time.Time, timeout time.Duration) time.Time {
-	c.r.t.Helper()
-	c.r.answerEnd(since, timeout)
-	return c.waitScreen("the turn over", timeout, func(s string) bool {
-		return promptShown(s) && !strings.Contains(s, "esc to interrupt")
-	})
-}
-
-// startReady starts an interactive claude and checks the HUD shows its
-// session ready, owned by the right process.
-func (r *rig) startReady(name, dir string) (*claudeProc, string) {
-	r.t.Helper()
-	c := r.startInteractive(name, dir)
-	id := c.sessionID()
-	r.expectStarted(c, id)
-	return c, id
-}
-
-func (r *rig) expectStarted(c *claudeProc, id string) {
-	r.t.Helper()
-	prefix := ""
-	if len(r.procs) > 1 {
-		prefix = c.name + ": "
-	}
-	r.expect(prefix+"start → ready", c.ready, "prompt on screen", stepLimit, showing(id, "ready"))
-	r.expect(prefix+"… its pid is Claude's", c.ready, "prompt on screen", stepLimit, want{
-		id:   id,
-		desc: "pid = Claude's pid",
-		ok: func(st hudStatus) bool {
-			s, ok := st.session(id)
-			return ok && s.PID == c.pane.pid
-		},
-	})
-}
-
 // TestPromptAndPermission: start → ready; a prompt → working; a Bash call
 // that needs permission → waiting, naming the command; approve → working;
-// the answer's end → ready.
+// the turn's end → ready.
 func TestPromptAndPermission(t *testing.T) {
 	r := newRig(t, "proj")
 	c, id := r.startReady("claude", r.dir("proj"))
@@ -108,7 +24,7 @@ func TestPromptAndPermission(t *testing.T) {
 	// The command takes 2 s and so does the answer after it: long enough to
 	// see "working" after the approval.
 	command := "sleep 2 && touch approved.txt"
-	at = c.submit("SLOW:2 TOOL:" + command)
+	c.submit("SLOW:2 TOOL:" + command)
 	shown := c.waitScreen("the permission dialog", 10*time.Second, dialogShown)
 	r.expect("Bash needs permission → waiting", shown, "dialog on screen", stepLimit, waitingOn(id, command))
 
@@ -149,8 +65,8 @@ func TestEscape(t *testing.T) {
 	r.expect("interrupt slow answer with Esc → ready", at, "Esc", escapeLimit, showing(id, "ready"))
 }
 
-// TestCompactAndClear: /compact → compacting → ready; /clear → exactly one
-// session, the new id.
+// TestCompactAndClear: a /compact the CLI refuses → ready again;
+// /compact → compacting → ready; /clear → exactly one session, the new id.
 func TestCompactAndClear(t *testing.T) {
 	r := newRig(t, "proj")
 	c, id := r.startReady("claude", r.dir("proj"))
@@ -180,37 +96,6 @@ func TestCompactAndClear(t *testing.T) {
 	at = c.submit("/clear")
 	newID := c.awaitNewSession(id, 5*time.Second)
 	r.expect("/clear → one session, the new id", at, "Enter", stepLimit, onlySession(newID, "ready"))
-}
-
-// awaitSessionNamed waits for Claude's own session file to name id and
-// returns when it did.
-func (c *claudeProc) awaitSessionNamed(id string, timeout time.Duration) time.Time {
-	c.r.t.Helper()
-	deadline := time.Now().Add(timeout)
-	for c.sessionID() != id {
-		if time.Now().After(deadline) {
-			c.r.t.Fatalf("%s: Claude Code's session file names %q, not the resumed %s, %v after start; screen:\n%s",
-				c.name, c.sessionID(), id, timeout, lastLines(c.pane.capture(), 20))
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	return time.Now()
-}
-
-// awaitNewSession waits for Claude's own session file to name another id
-// than old (as /clear does) and returns it.
-func (c *claudeProc) awaitNewSession(old string, timeout time.Duration) string {
-	c.r.t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		if id := c.sessionID(); id != "" && id != old {
-			return id
-		}
-		if time.Now().After(deadline) {
-			c.r.t.Fatalf("%s: Claude Code's session file still names %s %v after /clear", c.name, old, timeout)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 }
 
 // TestExitContinueKill: /exit → gone; `claude -p … --continue` resumes the
@@ -330,4 +215,53 @@ func TestAPIErrorAndMove(t *testing.T) {
 	// and an exact match for the subdirectory.
 	r.expect("--project proj", time.Now(), alreadySet, stepLimit, resolves(proj, "it", id, "ready", "child"))
 	r.expect("--project proj/sub", time.Now(), alreadySet, stepLimit, resolves(sub, "it", id, "ready", "exact"))
+}
+
+// TestSubagent: a prompt that runs a subagent (the Agent tool) stays working
+// while the subagent runs and after it stops (SubagentStart and
+// SubagentStop are not the end of the turn), then → ready.
+func TestSubagent(t *testing.T) {
+	r := newRig(t, "proj")
+	c, id := r.startReady("claude", r.dir("proj"))
+
+	// The subagent's own answer takes 2 s, and so does the main answer
+	// after it (the prompt's SLOW applies to the turn).
+	at := c.submit("AGENT:SLOW:2")
+	r.expect("prompt → working", at, "Enter", stepLimit, showing(id, "working"))
+	// The main turn resumes (its request carries the Agent tool's result)
+	// once SubagentStop and PostToolUse have fired.
+	var resumed time.Time
+	mainResumed := func() bool {
+		var ok bool
+		resumed, ok = r.askedSince(at, "tool_result")
+		return ok
+	}
+	r.expectThroughout("while the subagent runs", "Enter", 20*time.Second, mainResumed, showing(id, "working"))
+	mainAnswered := func() bool { return r.s.api.LastAnswerEnd().After(resumed) }
+	r.expectThroughout("after it stops, main answer streams", "main turn resumed", 20*time.Second, mainAnswered, showing(id, "working"))
+	end := c.turnEnd(at, 20*time.Second)
+	r.expect("turn ends → ready", end, turnDone, stepLimit, showing(id, "ready"))
+}
+
+// TestContinueWhileOpen: `claude -p … --continue` resumes the session of a
+// claude still open in another terminal; when the print-mode process ends
+// (and fires SessionEnd for the shared id) the open one is still listed,
+// ready, with its own pid.
+func TestContinueWhileOpen(t *testing.T) {
+	r := newRig(t, "proj")
+	dir := r.dir("proj")
+	c, id := r.startReady("claude", dir)
+	at := c.submit("hello")
+	end := c.turnEnd(at, 10*time.Second)
+	r.expect("turn ends → ready", end, turnDone, stepLimit, showing(id, "ready"))
+
+	p := r.launch("claude -p --continue", dir, "-p", "SLOW:2", "--continue")
+	resumedAt := p.awaitSessionNamed(id, 20*time.Second)
+	r.expect("print mode --continue → working", resumedAt, "Claude's file names it", stepLimit, showing(id, "working"))
+	exited := p.waitExit(30 * time.Second)
+	r.expect("print mode ends → the open one stays", exited, "process exit", stepLimit, all("listed, ready, the open claude's pid",
+		showing(id, "ready"), want{ok: func(st hudStatus) bool {
+			s, ok := st.session(id)
+			return ok && s.PID == c.pane.pid
+		}}))
 }

@@ -64,7 +64,7 @@ func (r *rig) status(args ...string) hudStatus {
 	out, err := cmd.Output()
 	st := hudStatus{raw: json.RawMessage(bytes.TrimSpace(out))}
 	if err != nil {
-		st.err = fmt.Errorf("hud status --json %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(stderr.String()))
+		st.err = fmt.Errorf("%s: %w: %s", strings.Join(cmd.Args, " "), err, strings.TrimSpace(stderr.String()))
 		return st
 	}
 	if err := json.Unmarshal(out, &st); err != nil {
@@ -146,8 +146,8 @@ func workingOn(sessionID, text string) want {
 	}
 }
 
-// inProject: the session's project_dir is dir (the nearest .git above its
-// cwd, or where Claude says the project is).
+// inProject: the session's project_dir is dir, and its project name dir's
+// base name.
 func inProject(sessionID, dir string) want {
 	return want{
 		id:   sessionID,
@@ -252,6 +252,30 @@ func (r *rig) expect(step string, from time.Time, fromWhat string, limit time.Du
 	return false
 }
 
+// expectThroughout polls `hud status --json` from now until done says the
+// stretch is over (at most limit), and fails at the first poll that does not
+// show w: a state that must hold while the CLI fires events that must not
+// change it. The table records how long it held.
+func (r *rig) expectThroughout(step, fromWhat string, limit time.Duration, done func() bool, w want) bool {
+	r.t.Helper()
+	from := time.Now()
+	polls := 0
+	for !done() {
+		st := r.status(w.args...)
+		polls++
+		if !w.ok(st) || time.Since(from) > limit {
+			r.s.latency.add(checkpoint{scenario: r.t.Name(), step: step, want: w.desc + " throughout", from: fromWhat, wait: time.Since(from), limit: limit, ok: false})
+			r.t.Errorf("%s", r.failureReport(step+" (held "+time.Since(from).Round(time.Millisecond).String()+")", w, from, limit, fromWhat, st))
+			return false
+		}
+		time.Sleep(pollEvery)
+	}
+	held := time.Since(from)
+	r.s.latency.add(checkpoint{scenario: r.t.Name(), step: step, want: w.desc + " throughout", from: fromWhat, wait: held, limit: limit, ok: true, held: true})
+	r.t.Logf("%-40s %-45s held %6.0f ms over %d polls", step, w.desc, float64(held)/float64(time.Millisecond), polls)
+	return true
+}
+
 // failureReport names the step, the state expected and the state seen, and
 // shows what the real CLI said and did: its own session files, its screen,
 // the hook's debug log, the stand-in's log.
@@ -260,7 +284,7 @@ func (r *rig) failureReport(step string, w want, from time.Time, limit time.Dura
 	fmt.Fprintf(&b, "\n=== FAILED STEP: %s\n", step)
 	fmt.Fprintf(&b, "expected (within %v of %s at %s): %s %s\n", limit, fromWhat, from.Format("15:04:05.000"), w.id, w.desc)
 	fmt.Fprintf(&b, "load average: %s\n", loadAverage())
-	fmt.Fprintf(&b, "seen: `hud status --json %s`:\n", strings.Join(w.args, " "))
+	fmt.Fprintf(&b, "seen: `%s`:\n", strings.Join(append([]string{"hud", "status", "--json"}, w.args...), " "))
 	if st.err != nil {
 		fmt.Fprintf(&b, "  error: %v\n", st.err)
 	}

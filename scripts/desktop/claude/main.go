@@ -5,8 +5,8 @@
 // holder watches it. Its binary is named claude, like the real one.
 //
 // Protocol, one line per event on stdin: the path of an event JSON file.
-// After the hook exits it prints "ok <unix nanoseconds at the exit>" (or
-// "error <message>"). End of stdin ends the process, as /exit does.
+// After the hook exits it prints "ok <exit> <start>", the moments the hook
+// exited and was started in Unix nanoseconds (or "error <message>"). End of stdin ends the process, as /exit does.
 //
 // The hook command is $HUD_HOOK_COMMAND.
 package main
@@ -44,8 +44,9 @@ func runHook(command, path string) string {
 	defer f.Close()
 	cmd := exec.Command("/bin/sh", "-c", command)
 	cmd.Stdin = f
+	start := time.Now()
 	if out, err := cmd.Output(); err != nil || len(out) > 0 {
 		return fmt.Sprintf("error hook: %v, stdout %q", err, out)
 	}
-	return fmt.Sprintf("ok %d", time.Now().UnixNano())
+	return fmt.Sprintf("ok %d %d", time.Now().UnixNano(), start.UnixNano())
 }

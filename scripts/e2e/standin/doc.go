@@ -5,6 +5,7 @@
 // Steering, read from the text of the last user message:
 //
 //	TOOL:<command>   one Bash tool_use running <command>
+//	AGENT:<prompt>   one Agent tool_use: a subagent given <prompt>
 //	SLOW:<seconds>   a text answer streamed slowly over that many seconds
 //	                 ("SLOW:2 TOOL:x": the answer after the tool is slow)
 //	ERROR:<status>   an API error with that HTTP status (4xx or 5xx)

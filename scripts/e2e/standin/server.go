@@ -197,15 +197,15 @@ func (s *Server) newMessage(req request, rep reply, bodyLen int) apiMessage {
 		msg.Content = []contentBlock{{
 			Type:  "tool_use",
 			ID:    fmt.Sprintf("toolu_standin_%06d", id),
-			Name:  "Bash",
-			Input: json.RawMessage(toolInput(rep.command)),
+			Name:  rep.tool,
+			Input: json.RawMessage(rep.input),
 		}}
 		msg.StopReason = "tool_use"
 	default:
 		msg.Content = []contentBlock{{Type: "text", Text: &rep.text}}
 		msg.StopReason = "end_turn"
 	}
-	msg.Usage.OutputTokens = estimateTokens(len(rep.text) + len(rep.command))
+	msg.Usage.OutputTokens = estimateTokens(len(rep.text) + len(rep.input))
 	return msg
 }
 

@@ -105,25 +105,28 @@ func TestStreamedAnswers(t *testing.T) {
 		wantText  string // substring
 		wantCmd   string
 		wantStop  string
+		wantInput string // substring of the tool input
 	}{
 		{"plain text", `{"model":"m","stream":true,` + bashTool + `,"messages":[{"role":"user","content":"hello"}]}`,
-			"text", "Hello from the stand-in.", "", "end_turn"},
+			"text", "Hello from the stand-in.", "", "end_turn", ""},
 		{"tool directive", `{"model":"m","stream":true,` + bashTool + `,"messages":[{"role":"user","content":[{"type":"text","text":"<system-reminder>x</system-reminder>"},{"type":"text","text":"TOOL:touch a.txt"}]}]}`,
-			"tool_use", "", "touch a.txt", "tool_use"},
+			"tool_use", "", "touch a.txt", "tool_use", ""},
 		{"tool directive after SLOW", `{"model":"m","stream":true,` + bashTool + `,"messages":[{"role":"user","content":"SLOW:0.1 TOOL:sleep 1 && touch b"}]}`,
-			"tool_use", "", "sleep 1 && touch b", "tool_use"},
+			"tool_use", "", "sleep 1 && touch b", "tool_use", ""},
 		{"tool directive without a Bash tool", `{"model":"m","stream":true,"messages":[{"role":"user","content":"TOOL:touch a.txt"}]}`,
-			"text", "Hello", "", "end_turn"},
+			"text", "Hello", "", "end_turn", ""},
 		{"tool result", `{"model":"m","stream":true,` + bashTool + `,"messages":[{"role":"user","content":"TOOL:touch a"},{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"}]}]}`,
-			"text", "Done.", "", "end_turn"},
+			"text", "Done.", "", "end_turn", ""},
 		{"a new prompt after a denied tool", `{"model":"m","stream":true,` + bashTool + `,"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"rejected","is_error":true},{"type":"text","text":"[Request interrupted by user for tool use]"},{"type":"text","text":"TOOL:touch c"}]}]}`,
-			"tool_use", "", "touch c", "tool_use"},
+			"tool_use", "", "touch c", "tool_use", ""},
 		{"prompts merged after an error: the newest counts", `{"model":"m","stream":true,` + bashTool + `,"messages":[{"role":"user","content":[{"type":"text","text":"ERROR:400"},{"type":"text","text":"TOOL:touch d"}]}]}`,
-			"tool_use", "", "touch d", "tool_use"},
+			"tool_use", "", "touch d", "tool_use", ""},
+		{"agent directive", `{"model":"m","stream":true,"tools":[{"name":"Agent"},{"name":"Bash"}],"messages":[{"role":"user","content":"AGENT:SLOW:1"}]}`,
+			"tool_use", "", "", "tool_use", `"prompt":"SLOW:1","subagent_type":"general-purpose"`},
 		{"compaction next to a tool result", `{"model":"m","stream":true,` + bashTool + `,"messages":[{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"ok"},{"type":"text","text":"Your task is to create a detailed summary of the conversation so far"}]}]}`,
-			"text", "<summary>", "", "end_turn"},
+			"text", "<summary>", "", "end_turn", ""},
 		{"structured title", `{"model":"m","stream":true,"output_config":{"format":{"type":"json_schema","schema":{"type":"object","properties":{"title":{"type":"string"}}}}},"messages":[{"role":"user","content":"<session>TOOL:x</session>"}]}`,
-			"text", `{"title":"Stand-in session"}`, "", "end_turn"},
+			"text", `{"title":"Stand-in session"}`, "", "end_turn", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -143,6 +146,9 @@ func TestStreamedAnswers(t *testing.T) {
 				if in.Command != tt.wantCmd {
 					t.Errorf("command = %q, want %q", in.Command, tt.wantCmd)
 				}
+			}
+			if !strings.Contains(input, tt.wantInput) {
+				t.Errorf("tool input = %s, want it to contain %s", input, tt.wantInput)
 			}
 			if stop != tt.wantStop {
 				t.Errorf("stop_reason = %q, want %q", stop, tt.wantStop)

@@ -129,7 +129,8 @@ const (
 type reply struct {
 	kind    replyKind
 	text    string        // replyText
-	command string        // replyToolUse: the Bash command
+	tool    string        // replyToolUse: the tool's name
+	input   string        // replyToolUse: the tool's input, JSON
 	stream  time.Duration // how long the text takes to stream (SLOW)
 	status  int           // replyError: the HTTP status
 	compact bool          // a compaction summary: held back by CompactDelay
@@ -141,6 +142,7 @@ const maxSlow = 5 * time.Minute
 
 var (
 	toolDirective  = regexp.MustCompile(`TOOL:([^\r\n]+)`)
+	agentDirective = regexp.MustCompile(`AGENT:([^\r\n]+)`)
 	slowDirective  = regexp.MustCompile(`SLOW:([0-9]+(?:\.[0-9]+)?)`)
 	errorDirective = regexp.MustCompile(`ERROR:([45][0-9][0-9])`)
 )
@@ -198,8 +200,12 @@ func steer(req request) (reply, error) {
 	// A directive in the text is a new prompt, even in a message that also
 	// carries a tool result: after a denied permission the CLI sends the
 	// rejection and the person's next prompt together.
+	if m := agentDirective.FindStringSubmatch(prompt); m != nil && req.hasTool("Agent") {
+		return reply{kind: replyToolUse, tool: "Agent", input: agentInput(strings.TrimSpace(m[1])), why: "AGENT directive"}, nil
+	}
 	if m := toolDirective.FindStringSubmatch(prompt); m != nil && req.hasTool("Bash") {
-		return reply{kind: replyToolUse, command: strings.TrimSpace(m[1]), why: "TOOL directive"}, nil
+		command := strings.TrimSpace(m[1])
+		return reply{kind: replyToolUse, tool: "Bash", input: bashInput(command), why: "TOOL directive"}, nil
 	}
 	if d, ok := slowFrom(prompt); ok {
 		return reply{kind: replyText, stream: d, why: "SLOW directive",
@@ -259,7 +265,7 @@ func turnPrompt(msgs []message) string {
 func newestDirective(texts []string) string {
 	for i := len(texts) - 1; i >= 0; i-- {
 		t := texts[i]
-		if toolDirective.MatchString(t) || slowDirective.MatchString(t) || errorDirective.MatchString(t) {
+		if toolDirective.MatchString(t) || agentDirective.MatchString(t) || slowDirective.MatchString(t) || errorDirective.MatchString(t) {
 			return t
 		}
 	}
@@ -275,11 +281,22 @@ func lastUserMessage(msgs []message) (message, bool) {
 	return message{}, false
 }
 
-// toolInput is the Bash tool's input for a command.
-func toolInput(command string) string {
+// bashInput is the Bash tool's input for a command.
+func bashInput(command string) string {
 	in, _ := json.Marshal(struct {
 		Command     string `json:"command"`
 		Description string `json:"description"`
 	}{command, "Run the command the test asked for"})
+	return string(in)
+}
+
+// agentInput is the Agent tool's input: a general-purpose subagent given
+// prompt (which the stand-in steers in turn when the subagent asks).
+func agentInput(prompt string) string {
+	in, _ := json.Marshal(struct {
+		Description  string `json:"description"`
+		Prompt       string `json:"prompt"`
+		SubagentType string `json:"subagent_type"`
+	}{"e2e subagent", prompt, "general-purpose"})
 	return string(in)
 }

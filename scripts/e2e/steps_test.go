@@ -1,0 +1,135 @@
+package e2e
+
+import (
+	"strings"
+	"time"
+)
+
+// The deadlines. A step that fires a hook must show within a second, a
+// process that dies without one (kill -9, a closed terminal) within two.
+// Steps after which Claude Code fires nothing (an Esc that denies a
+// permission or interrupts an answer, a /compact it refuses) rely on the
+// HUD's second opinion, Claude's own ~/.claude/sessions/<pid>.json, which
+// must say idle for 5 s first (issue 3): those get 7 s.
+const (
+	stepLimit   = time.Second
+	killLimit   = 2 * time.Second
+	escapeLimit = 7 * time.Second
+)
+
+// The screens the CLI shows at each step: its side of the story, checked
+// before the HUD's so a failure says whose it is.
+func dialogShown(screen string) bool { return strings.Contains(screen, "Do you want to proceed?") }
+
+func contains(text string) func(string) bool {
+	return func(screen string) bool { return strings.Contains(screen, text) }
+}
+
+func dialogGone(screen string) bool { return !dialogShown(screen) }
+
+// answerEnd waits for the stand-in to finish an answer begun after since,
+// and returns when it did.
+func (r *rig) answerEnd(since time.Time, timeout time.Duration) time.Time {
+	r.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		if end := r.s.api.LastAnswerEnd(); end.After(since) {
+			return end
+		}
+		if time.Now().After(deadline) {
+			r.t.Fatalf("the stand-in finished no answer within %v; stand-in log:\n%s", timeout, r.s.apiLog.tail(8))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// askedSince reports when the stand-in was first asked, after since, a
+// request it answered as answer (a prefix of Exchange.Answer).
+func (r *rig) askedSince(since time.Time, answer string) (time.Time, bool) {
+	for _, x := range r.s.api.Exchanges() {
+		if x.At.After(since) && strings.HasPrefix(x.Answer, answer) {
+			return x.At, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// alreadySet marks a check of a state reached in an earlier step: its wait
+// is the time one `hud status` takes.
+const alreadySet = "(state already set)"
+
+// turnDone names the moment a turn ended, as the person sees it.
+const turnDone = "turn done on screen"
+
+// turnEnd waits for the stand-in to finish the turn's last answer and then
+// for the CLI to show the turn over (its footer stops offering "esc to
+// interrupt"), and returns that moment: the HUD's "ready" is measured
+// from what the person sees, so a CLI slow to wrap up is not counted
+// against the HUD.
+func (c *claudeProc) turnEnd(since time.Time, timeout time.Duration) time.Time {
+	c.r.t.Helper()
+	c.r.answerEnd(since, timeout)
+	return c.waitScreen("the turn over", timeout, func(s string) bool {
+		return promptShown(s) && !strings.Contains(s, "esc to interrupt")
+	})
+}
+
+// startReady starts an interactive claude and checks the HUD shows its
+// session ready, owned by the right process.
+func (r *rig) startReady(name, dir string) (*claudeProc, string) {
+	r.t.Helper()
+	c := r.startInteractive(name, dir)
+	id := c.sessionID()
+	r.expectStarted(c, id)
+	return c, id
+}
+
+// expectStarted checks that a session whose prompt just showed is listed,
+// ready, under its Claude process's pid.
+func (r *rig) expectStarted(c *claudeProc, id string) {
+	r.t.Helper()
+	prefix := ""
+	if len(r.procs) > 1 {
+		prefix = c.name + ": "
+	}
+	r.expect(prefix+"start → ready", c.ready, "prompt on screen", stepLimit, showing(id, "ready"))
+	r.expect(prefix+"… its pid is Claude's", c.ready, "prompt on screen", stepLimit, want{
+		id:   id,
+		desc: "pid = Claude's pid",
+		ok: func(st hudStatus) bool {
+			s, ok := st.session(id)
+			return ok && s.PID == c.pane.pid
+		},
+	})
+}
+
+// awaitSessionNamed waits for Claude's own session file to name id and
+// returns when it did.
+func (c *claudeProc) awaitSessionNamed(id string, timeout time.Duration) time.Time {
+	c.r.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for c.sessionID() != id {
+		if time.Now().After(deadline) {
+			c.r.t.Fatalf("%s: Claude Code's session file names %q, not the resumed %s, %v after start; screen:\n%s",
+				c.name, c.sessionID(), id, timeout, lastLines(c.pane.capture(), 20))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return time.Now()
+}
+
+// awaitNewSession waits for Claude's own session file to name another id
+// than old (as /clear does) and returns it.
+func (c *claudeProc) awaitNewSession(old string, timeout time.Duration) string {
+	c.r.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		if id := c.sessionID(); id != "" && id != old {
+			return id
+		}
+		if time.Now().After(deadline) {
+			c.r.t.Fatalf("%s: Claude Code's session file still names %s %v after /clear", c.name, old, timeout)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
