@@ -50,7 +50,13 @@ type Options struct {
 	Open func(path string) error
 	// Section fills the menu's section for other parts (break reminders).
 	Section Section
+	// Activity sums up what a session has done ("3/7 todos · 12 files");
+	// nil or "" shows no activity line.
+	Activity func(sessionID string) string
 }
+
+// detailIndent sets a session's activity line off from the session rows.
+const detailIndent = "      "
 
 // Settings are the parts of the settings file the loop itself uses.
 type Settings struct {
@@ -76,8 +82,13 @@ type Notifier interface {
 // Section is a block of menu rows another part of the HUD fills, such as
 // the break reminders. Its methods are called from the loop only.
 type Section interface {
-	// Rows returns the rows to show at now, and when they change by
-	// themselves next (zero: never).
+	// Update looks at the live sessions at now (after every resolution),
+	// acts on what became due, and returns when it must be called again
+	// on time (zero: only when the sessions change).
+	Update(now time.Time, sessions []resolver.Session) time.Time
+	// Rows returns the rows to show at now, and when their text changes by
+	// itself next (a countdown; zero: never). Like the sessions' labels,
+	// that change is drawn on time only while the menu is open.
 	Rows(now time.Time) (rows []Row, next time.Time)
 	// Clicked handles a click on one of its rows.
 	Clicked(key string, now time.Time)
@@ -234,7 +245,7 @@ func (a *App) render() {
 		hooksProblem = a.opts.HooksProblem()
 	}
 	view := present.Present(present.Input{
-		Sessions:     toPresent(sessions, now),
+		Sessions:     toPresent(sessions, now, a.opts.Activity),
 		Now:          now,
 		HooksProblem: hooksProblem,
 		ShowTitle:    settings.ShowTitle,
@@ -244,14 +255,12 @@ func (a *App) render() {
 	a.mu.Lock()
 	menuOpen := now.Before(a.menuOpenUntil)
 	a.mu.Unlock()
-	if label := view.NextLabel; !label.IsZero() {
-		if !menuOpen {
-			label = nextWholeMinute(label)
-		}
-		next = earliest(next, label)
-	}
+	nextLabel := view.NextLabel
 	if a.opts.Notifier != nil {
 		next = earliest(next, a.opts.Notifier.Update(now, sessions))
+	}
+	if a.opts.Section != nil {
+		next = earliest(next, a.opts.Section.Update(now, sessions))
 	}
 	menu := Menu{Status: view.Status, More: view.More}
 	if view.HooksProblem != "" {
@@ -261,12 +270,23 @@ func (a *App) render() {
 	for _, r := range view.Rows {
 		key := sessionPrefix + r.Key
 		menu.Sessions = append(menu.Sessions, Row{Key: key, Label: r.Label, Tooltip: r.Tooltip})
+		if r.Detail != "" {
+			// A line of its own under the session: menus have no
+			// second line, and the label is long enough already.
+			menu.Sessions = append(menu.Sessions, Row{Label: detailIndent + r.Detail, Disabled: true})
+		}
 		focus[key] = r.Focus
 	}
 	if a.opts.Section != nil {
-		rows, sectionNext := a.opts.Section.Rows(now)
+		rows, rowsNext := a.opts.Section.Rows(now)
 		menu.Section = rows
-		next = earliest(next, sectionNext)
+		nextLabel = earliest(nextLabel, rowsNext)
+	}
+	if !nextLabel.IsZero() {
+		if !menuOpen {
+			nextLabel = nextWholeMinute(nextLabel)
+		}
+		next = earliest(next, nextLabel)
 	}
 
 	a.mu.Lock()

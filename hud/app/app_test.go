@@ -164,6 +164,35 @@ func TestStartShowsLiveSessions(t *testing.T) {
 	})
 }
 
+// TestActivityLineUnderItsSession: a session with recorded activity gets a
+// disabled line right under its row; one without gets none.
+func TestActivityLineUnderItsSession(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		now := time.Now()
+		w := &world{}
+		w.put(record("s1", "/home/dev/api", resolver.StateWorking, 100, now.Add(-time.Minute)),
+			record("s2", "/home/dev/web", resolver.StateReady, 101, now.Add(-2*time.Minute)))
+		activity := func(id string) string {
+			if id == "s1" {
+				return "3/7 todos · 12 files · main* · 2 commits"
+			}
+			return ""
+		}
+		h := start(t, Options{Activity: activity}, w)
+		defer h.stop(t)
+		want := []string{"api — working 1m", detailIndent + "3/7 todos · 12 files · main* · 2 commits", "web — ready 2m"}
+		if got := h.ui.labels(); strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("menu %q, want %q", got, want)
+		}
+		h.ui.mu.Lock()
+		detail := h.ui.menu.Sessions[1]
+		h.ui.mu.Unlock()
+		if !detail.Disabled || detail.Key != "" {
+			t.Errorf("activity line %+v: want disabled, with no key", detail)
+		}
+	})
+}
+
 func TestChangesRedrawOnlyWhatChanged(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		now := time.Now()
@@ -312,6 +341,12 @@ type fakeSection struct {
 	clicked []string
 	changed chan struct{}
 	label   string
+	updates int
+}
+
+func (s *fakeSection) Update(now time.Time, sessions []resolver.Session) time.Time {
+	s.updates++
+	return time.Time{}
 }
 
 func (s *fakeSection) Rows(now time.Time) ([]Row, time.Time) {
@@ -338,6 +373,9 @@ func TestSection(t *testing.T) {
 		synctest.Wait()
 		if h.ui.menu.Section[0].Label != "On a break" {
 			t.Errorf("section not redrawn on its change: %+v", h.ui.menu.Section)
+		}
+		if sec.updates != 3 {
+			t.Errorf("section updated %d times, want at start, after the click and on its change", sec.updates)
 		}
 	})
 }

@@ -15,8 +15,6 @@ import (
 // this user holds the lock.
 var ErrAlreadyRunning = errors.New("another hud tray is already running")
 
-// InstanceLockPath is the file whose flock makes the tray one per user.
-func InstanceLockPath(storeDir string) string { return filepath.Join(storeDir, "hud-tray.lock") }
 
 // AcquireInstance takes the one-tray-per-user lock at path (an exclusive
 // flock, released by the kernel whenever the process ends, so a crash never

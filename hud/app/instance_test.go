@@ -4,13 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/capacitor-hud/hud/resolver"
 )
 
 func TestOneTrayPerUser(t *testing.T) {
-	path := InstanceLockPath(filepath.Join(t.TempDir(), ".capacitor"))
+	path := resolver.Layout{Home: t.TempDir()}.TrayLockPath()
 	release, err := AcquireInstance(path)
 	if err != nil {
 		t.Fatal(err)

@@ -15,7 +15,8 @@ import (
 const lockGrace = 10 * time.Second
 
 // toPresent turns the resolver's sessions into the presenter's.
-func toPresent(sessions []resolver.Session, now time.Time) []present.Session {
+// activity, when set, sums up what each session has done.
+func toPresent(sessions []resolver.Session, now time.Time, activity func(sessionID string) string) []present.Session {
 	out := make([]present.Session, 0, len(sessions))
 	for _, s := range sessions {
 		p := present.Session{
@@ -23,6 +24,9 @@ func toPresent(sessions []resolver.Session, now time.Time) []present.Session {
 			State: s.State,
 			Since: s.Since,
 			CWD:   s.CWD,
+		}
+		if activity != nil && s.SessionID != "" {
+			p.Activity = activity(s.SessionID)
 		}
 		if p.ID == "" && s.Lock != nil {
 			p.ID = "lock:" + s.Lock.Dir

@@ -13,12 +13,15 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/assets"
+	"github.com/capacitor-hud/hud/hud/activity"
 	"github.com/capacitor-hud/hud/hud/app"
+	"github.com/capacitor-hud/hud/hud/breaks"
 	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/install"
 	"github.com/capacitor-hud/hud/hud/notify"
 	"github.com/capacitor-hud/hud/hud/present"
 	"github.com/capacitor-hud/hud/hud/watch"
+	"github.com/capacitor-hud/hud/hud/worksession"
 	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -50,7 +53,7 @@ func runTray(env *Env, args []string) error {
 	logf := logger.Printf
 	layout := env.Layout()
 
-	release, err := app.AcquireInstance(app.InstanceLockPath(layout.StoreDir()))
+	release, err := app.AcquireInstance(layout.TrayLockPath())
 	if errors.Is(err, app.ErrAlreadyRunning) {
 		fmt.Fprintf(env.Stderr, "hud: %v; its icon is already in the tray.\n", err)
 		return nil
@@ -78,7 +81,15 @@ func runTray(env *Env, args []string) error {
 	}
 	notifications := app.NewNotifications(notify.NewTracker(settings.cfg.Notifications), sender, logf)
 	defer notifications.Close()
-	settings.onReload = func(cfg config.Config) { notifications.Tracker().SetConfig(cfg.Notifications) }
+	section := traySection{
+		breaks: breaks.NewTray(breaks.NewScheduler(layout, breaks.FromConfig(settings.cfg.Breaks), logf), notifications.Say, logf),
+		work:   worksession.NewTray(worksession.FromConfig(settings.cfg.WorkSession), notifications.Say, logf),
+	}
+	settings.onReload = func(cfg config.Config) {
+		notifications.Tracker().SetConfig(cfg.Notifications)
+		section.breaks.SetSettings(breaks.FromConfig(cfg.Breaks))
+		section.work.SetSettings(worksession.FromConfig(cfg.WorkSession))
+	}
 
 	hooks := &hookCheck{path: userSettingsPath(env)}
 	focus := app.Focuser{Run: app.ExecRunner, Open: app.OpenPath}
@@ -101,8 +112,16 @@ func runTray(env *Env, args []string) error {
 		},
 		Settings: settings.reload,
 		Notifier: notifications,
-		Focus:    focus.Focus,
-		Open:     app.OpenPath,
+		Section:  section,
+		Activity: func(id string) string {
+			s, err := activity.Load(layout, id)
+			if err != nil {
+				return ""
+			}
+			return activity.FactsOf(s).Summary()
+		},
+		Focus: focus.Focus,
+		Open:  app.OpenPath,
 	})
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -117,6 +136,47 @@ func runTray(env *Env, args []string) error {
 			"start hud inside your desktop session (DBUS_SESSION_BUS_ADDRESS must be set), or run 'hud watch' in a terminal")
 	}
 	return err
+}
+
+// traySection fills the menu's section: a line per running work session
+// ("api · 42 min of work", hud/worksession), then the break reminders and
+// their actions (hud/breaks).
+type traySection struct {
+	breaks *breaks.Tray
+	work   *worksession.Tray
+}
+
+// Update implements app.Section.
+func (s traySection) Update(now time.Time, sessions []resolver.Session) time.Time {
+	return earliestOf(s.work.Update(now, sessions), s.breaks.Update(now, sessions))
+}
+
+// Rows implements app.Section.
+func (s traySection) Rows(now time.Time) ([]app.Row, time.Time) {
+	lines, workNext := s.work.Rows(now)
+	rows, breakNext := s.breaks.Rows(now)
+	out := make([]app.Row, 0, len(lines)+len(rows))
+	for _, l := range lines {
+		out = append(out, app.Row{Label: l, Disabled: true})
+	}
+	for _, r := range rows {
+		out = append(out, app.Row{Key: r.Key, Label: r.Label, Disabled: r.Disabled})
+	}
+	return out, earliestOf(workNext, breakNext)
+}
+
+// Clicked implements app.Section: only break rows can be clicked.
+func (s traySection) Clicked(key string, now time.Time) { s.breaks.Clicked(key, now) }
+
+// Changed implements app.Section.
+func (s traySection) Changed() <-chan struct{} { return s.breaks.Changed() }
+
+// earliestOf returns the earlier of two deadlines, zero meaning none.
+func earliestOf(a, b time.Time) time.Time {
+	if a.IsZero() || (!b.IsZero() && b.Before(a)) {
+		return b
+	}
+	return a
 }
 
 // traySettings loads the settings file, creating it with comments on the

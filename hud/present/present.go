@@ -32,6 +32,9 @@ type Session struct {
 	// ChangesAt is when the resolver's answer for this session changes by
 	// itself (a fresh record without a lock stops counting); zero if never.
 	ChangesAt time.Time
+	// Activity sums up what the session has done ("3/7 todos · 12 files ·
+	// main* · 2 commits"); empty when nothing is known.
+	Activity string
 }
 
 // Input is everything the presenter looks at.
@@ -84,6 +87,9 @@ type Row struct {
 	Key     string
 	Label   string
 	Tooltip string
+	// Detail is the session's activity, shown on a line of its own under
+	// the row; empty for none.
+	Detail string
 	// Focus is what clicking the row brings forward.
 	Focus Focus
 }
@@ -135,6 +141,7 @@ func Present(in Input) View {
 				Key:     s.ID,
 				Label:   label,
 				Tooltip: rowTooltip(s),
+				Detail:  s.Activity,
 				Focus:   Focus{TmuxPane: s.TmuxPane, Dir: cmp.Or(s.CWD, s.Project)},
 			})
 			tooltip = append(tooltip, label)

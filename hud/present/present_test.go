@@ -154,6 +154,16 @@ func TestRowsCarryFocusAndKey(t *testing.T) {
 	}
 }
 
+func TestRowsCarryActivity(t *testing.T) {
+	busy := session("a", "api", resolver.StateWorking, time.Minute)
+	busy.Activity = "3/7 todos · 12 files · main* · 2 commits"
+	quiet := session("b", "web", resolver.StateReady, time.Minute)
+	v := Present(Input{Now: now, Sessions: []Session{busy, quiet}})
+	if v.Rows[0].Detail != busy.Activity || v.Rows[1].Detail != "" {
+		t.Errorf("details %q, %q", v.Rows[0].Detail, v.Rows[1].Detail)
+	}
+}
+
 func TestMoreThanMaxRows(t *testing.T) {
 	var sessions []Session
 	for i := range 13 {

@@ -14,3 +14,6 @@ func watchTrayHost(chan<- app.Event) {}
 
 // setTitle shows title beside the icon in the menu bar.
 func setTitle(title string) { systray.SetTitle(title) }
+
+// waitExported: the Cocoa status item exists once onReady runs.
+func waitExported() {}

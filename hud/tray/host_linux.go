@@ -105,3 +105,27 @@ func setTitle(title string) {
 	}
 	systray.SetTitle(title)
 }
+
+// waitExported returns once systray has put the item's properties on the
+// bus. In v1.12.2 onReady runs before the item is exported, and a SetIcon
+// or SetTooltip that lands while nativeStart exports the properties is
+// stored but never published (props is still nil when the setter looks,
+// and the exported values were read before). Seen here: a first draw
+// slowed by a file lock left the panel with no icon and no tooltip. So the
+// loop draws only once our own item answers on the bus, plus a moment for
+// nativeStart to finish the few exports that follow.
+func waitExported() {
+	conn, err := dbus.SessionBus()
+	if err != nil || len(conn.Names()) == 0 {
+		return
+	}
+	self := conn.Object(conn.Names()[0], "/StatusNotifierItem")
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		if _, err := self.GetProperty("org.kde.StatusNotifierItem.Id"); err == nil {
+			time.Sleep(50 * time.Millisecond)
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

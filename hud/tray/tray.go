@@ -12,7 +12,8 @@ import (
 // Pool sizes: the session rows the menu can hold (the presenter sums up
 // the rest in one row) and the rows of the section other parts fill.
 const (
-	sessionSlots = present.DefaultMaxRows
+	// Each session may take two items: its row and its activity line.
+	sessionSlots = 2 * present.DefaultMaxRows
 	sectionSlots = 8
 )
 
@@ -39,6 +40,7 @@ func Run(loop func(ui app.UI)) error {
 		go watchTrayHost(u.events)
 		go func() {
 			defer systray.Quit()
+			waitExported()
 			loop(u)
 		}()
 	}, nil)

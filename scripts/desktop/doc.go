@@ -4,7 +4,7 @@
 // Code events through bin/hud-hook from stand-in Claude processes, and
 // reads back over D-Bus what the panel shows after each step: the
 // registered item, its tooltip, icon and title, its menu, and the
-// notifications. It saves screenshots to testdata/out.
+// notifications. It saves screenshots to testdata/out/desktop.
 //
 // scripts/desktop/run.sh (make desktop-test) sets the desktop up and runs
 // it; without HUD_DESKTOP=1 the tests skip.

@@ -2,7 +2,7 @@
 # The tray's desktop test (make desktop-test): a headless Linux desktop —
 # Xvfb, a D-Bus session bus, xfce4-panel as the tray host, dunst as the
 # notification daemon — and the Go tests of scripts/desktop reading the
-# tray back over D-Bus. Screenshots land in scripts/desktop/testdata/out/;
+# tray back over D-Bus. Screenshots and the log land in testdata/out/desktop/;
 # the two-session one, once the tests pass, in docs/screenshot.png.
 #
 # Missing packages are installed when running as root (CI); otherwise the
@@ -89,7 +89,7 @@ until dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedes
 	sleep 0.05
 done
 
-out="$repo/scripts/desktop/testdata/out"
+out="$repo/testdata/out/desktop"
 rm -rf "$out"
 mkdir -p "$out"
 HUD_DESKTOP=1 HUD_BIN="$repo/bin/hud" HUD_HOOK_BIN="$repo/bin/hud-hook" HUD_OUT="$out" \
@@ -100,9 +100,9 @@ if [ "$status" != 0 ]; then
 	echo "desktop-test: FAILED (screenshots in $out)"
 	exit 1
 fi
-# The panel strip with the tray and a notification, for the README.
+# The panel strip with the tray and the notification bubble, for the README.
 if [ -f "$out/tray-two-sessions.png" ]; then
 	mkdir -p docs
-	cp "$out/tray-two-sessions.png" docs/screenshot.png
+	convert "$out/tray-two-sessions.png" -crop 800x112+0+0 +repage docs/screenshot.png
 fi
 echo "desktop-test: ok (screenshots in $out)"

@@ -84,14 +84,12 @@ func TestTrayFollowsSessions(t *testing.T) {
 		map[string]string{"prompt": "fix the login form", "command": "go test ./..."})
 	web.send("05-SessionStart-startup")
 	web.send("06-UserPromptSubmit")
-	both := waitFor(t, item, "two sessions, attention first", func(s seen) bool {
+	waitFor(t, item, "two sessions, attention first", func(s seen) bool {
 		return s.icon == "waiting/2" && len(s.labels) >= 2 &&
 			s.labels[0] == "api — waiting now — Bash: npm test" &&
-			s.labels[1] == `web — working now — "fix the login form"`
+			s.labels[1] == `web — working now — "fix the login form"` &&
+			strings.HasPrefix(s.tooltip, "Claude Code: 1 waiting · 1 working")
 	})
-	if !strings.HasPrefix(both.tooltip, "Claude Code: 1 waiting · 1 working") {
-		t.Errorf("tooltip %q", both.tooltip)
-	}
 	if err := item.OpenMenu(); err != nil {
 		t.Errorf("opening the menu: %v", err)
 	}

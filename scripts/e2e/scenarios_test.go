@@ -110,7 +110,8 @@ func TestExitContinueKill(t *testing.T) {
 
 	at = c.submit("/exit")
 	r.expect("/exit → gone", at, "Enter", stepLimit, gone(id))
-	c.waitExit(10 * time.Second)
+	exited := c.waitExit(10 * time.Second)
+	r.expectLockReleased("/exit → lock released", c.pane.pid, exited, "process exit", stepLimit)
 
 	// Print mode's own session file first names a fresh id, then the
 	// resumed one (fixtures 28-29); the step starts when it names the
@@ -118,8 +119,9 @@ func TestExitContinueKill(t *testing.T) {
 	p := r.launch("claude -p --continue", dir, "-p", "SLOW:3", "--continue")
 	resumedAt := p.awaitSessionNamed(id, 20*time.Second)
 	r.expect("print mode --continue → resumed, working", resumedAt, "Claude's file names it", stepLimit, showing(id, "working"))
-	exited := p.waitExit(30 * time.Second)
+	exited = p.waitExit(30 * time.Second)
 	r.expect("print mode ends → gone", exited, "process exit", stepLimit, gone(id))
+	r.expectLockReleased("print mode ends → lock released", p.pane.pid, exited, "process exit", stepLimit)
 
 	k, kid := r.startReady("claude (to kill)", dir)
 	if err := syscall.Kill(k.pane.pid, syscall.SIGKILL); err != nil {
@@ -127,6 +129,7 @@ func TestExitContinueKill(t *testing.T) {
 	}
 	killed := time.Now()
 	r.expect("kill -9 → gone", killed, "kill -9", killLimit, gone(kid))
+	r.expectLockReleased("kill -9 → lock released", k.pane.pid, killed, "kill -9", stepLimit)
 
 	// Closing the terminal hangs Claude up mid-answer.
 	w, wid := r.startReady("claude (terminal closed)", dir)
@@ -135,6 +138,7 @@ func TestExitContinueKill(t *testing.T) {
 	closed := time.Now()
 	w.pane.close()
 	r.expect("terminal closed → gone", closed, "tmux kill-pane", killLimit, gone(wid))
+	r.expectLockReleased("terminal closed → lock released", w.pane.pid, closed, "tmux kill-pane", stepLimit)
 }
 
 // TestTwoSessionsAndSubdirectory: two sessions in one project and one in a

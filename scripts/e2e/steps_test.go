@@ -1,6 +1,9 @@
 package e2e
 
 import (
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -129,6 +132,40 @@ func (c *claudeProc) awaitNewSession(old string, timeout time.Duration) string {
 		}
 		if time.Now().After(deadline) {
 			c.r.t.Fatalf("%s: Claude Code's session file still names %s %v after /clear", c.name, old, timeout)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// expectLockReleased checks that the lock holder removes the lock of the
+// Claude process pid (~/.claude/sessions/<hash>-<pid>.lock/) within limit
+// of from: it must notice the exit of the real CLI, however it ended.
+func (r *rig) expectLockReleased(step string, pid int, from time.Time, fromWhat string, limit time.Duration) {
+	r.t.Helper()
+	suffix := "-" + strconv.Itoa(pid) + ".lock"
+	held := func() []string {
+		entries, _ := os.ReadDir(filepath.Join(r.home, ".claude", "sessions"))
+		var locks []string
+		for _, e := range entries {
+			if strings.HasSuffix(e.Name(), suffix) {
+				locks = append(locks, e.Name())
+			}
+		}
+		return locks
+	}
+	for {
+		locks := held()
+		wait := time.Since(from)
+		if len(locks) == 0 && wait <= limit {
+			r.s.latency.add(checkpoint{scenario: r.t.Name(), step: step, want: "lock removed", from: fromWhat, wait: wait, limit: limit, ok: true})
+			r.t.Logf("%-40s %-45s %6.0f ms", step, "lock removed", float64(wait)/float64(time.Millisecond))
+			return
+		}
+		if wait > limit {
+			r.s.latency.add(checkpoint{scenario: r.t.Name(), step: step, want: "lock removed", from: fromWhat, wait: wait, limit: limit, ok: false})
+			r.t.Errorf("\n=== FAILED STEP: %s\nexpected (within %v of %s): the lock of pid %d removed\nseen: %s still there; locks:\n%s\n--- hook debug log:\n%s",
+				step, limit, fromWhat, pid, strings.Join(locks, ", "), r.listLocks(), r.hookLogTail(20))
+			return
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
