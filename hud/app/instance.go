@@ -15,7 +15,6 @@ import (
 // this user holds the lock.
 var ErrAlreadyRunning = errors.New("another hud tray is already running")
 
-
 // AcquireInstance takes the one-tray-per-user lock at path (an exclusive
 // flock, released by the kernel whenever the process ends, so a crash never
 // leaves it stuck) and writes our pid into it. When another tray holds it,
