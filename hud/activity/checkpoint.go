@@ -223,16 +223,5 @@ func IsProjectDir(dir, home string) error {
 
 // ReadCheckpoint reads a project's checkpoint; missing is (nil, nil).
 func ReadCheckpoint(project string) (*Checkpoint, error) {
-	b, err := os.ReadFile(CheckpointPath(project))
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading checkpoint: %w", err)
-	}
-	var cp Checkpoint
-	if err := json.Unmarshal(b, &cp); err != nil {
-		return nil, fmt.Errorf("reading checkpoint %s: %w", CheckpointPath(project), err)
-	}
-	return &cp, nil
+	return readJSONFile[Checkpoint]("checkpoint", CheckpointPath(project))
 }

@@ -2,10 +2,7 @@ package activity
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -102,18 +99,7 @@ func ReadHandoff(l resolver.Layout, sessionID string) (*Handoff, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading handoff: %w", err)
-	}
-	var h Handoff
-	if err := json.Unmarshal(b, &h); err != nil {
-		return nil, fmt.Errorf("reading handoff %s: %w", path, err)
-	}
-	return &h, nil
+	return readJSONFile[Handoff]("handoff", path)
 }
 
 // RestoreNote is the short text the hook prints after a compaction (when

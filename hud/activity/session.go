@@ -129,18 +129,24 @@ func Load(l resolver.Layout, sessionID string) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	return readJSONFile[Session]("activity", path)
+}
+
+// readJSONFile decodes the JSON file at path; a missing file is (nil, nil).
+// what names the file in errors.
+func readJSONFile[T any](what, path string) (*T, error) {
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("reading activity: %w", err)
+		return nil, fmt.Errorf("reading %s: %w", what, err)
 	}
-	var s Session
-	if err := json.Unmarshal(b, &s); err != nil {
-		return nil, fmt.Errorf("reading activity %s: %w", path, err)
+	var v T
+	if err := json.Unmarshal(b, &v); err != nil {
+		return nil, fmt.Errorf("reading %s %s: %w", what, path, err)
 	}
-	return &s, nil
+	return &v, nil
 }
 
 // lockTimeout bounds how long the hook waits for a peer updating the same

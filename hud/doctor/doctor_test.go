@@ -76,7 +76,7 @@ func healthy(t *testing.T, env *Env) {
 // holdTrayLock plays a running tray: an exclusive flock on its lock file
 // until the test ends.
 func holdTrayLock(t *testing.T, env *Env) {
-	path := filepath.Join(env.Layout.StoreDir(), trayLockName)
+	path := env.Layout.TrayLockPath()
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		t.Fatal(err)
@@ -243,7 +243,7 @@ func TestTrayNotRunningAndStaleAutostart(t *testing.T) {
 		t.Errorf("no tray: want a warning and no failure:\n%s", out)
 	}
 	// The lock file of a tray that exited: nobody holds it.
-	write(t, filepath.Join(env.Layout.StoreDir(), trayLockName), "1\n", 0o600)
+	write(t, env.Layout.TrayLockPath(), "1\n", 0o600)
 	if out, _ := run(env); !strings.Contains(out, "! tray           the tray is not running") {
 		t.Errorf("an unlocked lock file means no tray:\n%s", out)
 	}

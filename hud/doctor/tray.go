@@ -1,41 +1,25 @@
 package doctor
 
 import (
-	"errors"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 
-	"golang.org/x/sys/unix"
+	"github.com/capacitor-hud/hud/hud/safefile"
 )
 
-// trayLockName is the tray's single-instance lock in the store directory
-// (app.InstanceLockPath); doctor does not import the tray's packages.
-const trayLockName = "hud-tray.lock"
-
 // checkTrayRunning asks the tray's single-instance lock whether a tray
-// runs: the tray holds an exclusive flock on it for its whole life, so a
-// shared one cannot be had while it runs. Not running is a warning: the
-// command line works without a tray.
+// runs: the tray holds an exclusive flock on it for its whole life. Not
+// running is a warning: the command line works without a tray.
 func checkTrayRunning(env *Env) []Finding {
-	path := filepath.Join(env.Layout.StoreDir(), trayLockName)
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
+	path := env.Layout.TrayLockPath()
+	if !safefile.Held(path) {
 		return []Finding{warn("start it with 'hud' ('hud autostart on' starts it at login)", "the tray is not running")}
 	}
-	if err != nil {
-		return []Finding{warn("check the permissions: ls -l "+path, "cannot tell whether the tray runs: %v", err)}
+	b, _ := os.ReadFile(path) // the tray writes its pid there, for people
+	if pid := strings.TrimSpace(string(b)); pid != "" {
+		return []Finding{ok("running (pid %s)", pid)}
 	}
-	defer f.Close()
-	if err := unix.Flock(int(f.Fd()), unix.LOCK_SH|unix.LOCK_NB); errors.Is(err, unix.EWOULDBLOCK) {
-		b, _ := os.ReadFile(path)
-		if pid := strings.TrimSpace(string(b)); pid != "" {
-			return []Finding{ok("running (pid %s)", pid)}
-		}
-		return []Finding{ok("running")}
-	}
-	return []Finding{warn("start it with 'hud' ('hud autostart on' starts it at login)", "the tray is not running")}
+	return []Finding{ok("running")}
 }
 
 // checkAutostart reports whether the tray starts at login, and whether it
