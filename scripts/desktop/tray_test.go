@@ -53,7 +53,8 @@ func TestTrayFollowsSessions(t *testing.T) {
 		map[string]string{"prompt": "run the test suite", "command": "npm test"})
 	api.send("05-SessionStart-startup")
 	waitFor(t, item, "api started", func(s seen) bool {
-		return s.icon == "ready/1" && hasLabels(s, "api — ready now") && !hasLabels(s, "No Claude Code sessions")
+		return s.icon == "ready/1" && s.tooltip == "Claude Code: 1 ready\napi — ready now" &&
+			hasLabels(s, "api — ready now") && !hasLabels(s, "No Claude Code sessions")
 	})
 
 	api.send("06-UserPromptSubmit")
