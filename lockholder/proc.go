@@ -44,11 +44,7 @@ func Alive(pid int, started int64) bool {
 		// it. Without its start time we cannot tell reuse; trust kill(0).
 		return !errors.Is(err, ErrNoProcess) && signalZero(pid)
 	}
-	if started == 0 {
-		return true
-	}
-	d := p.Started - started
-	return d >= -startedSlack && d <= startedSlack
+	return started == 0 || sameStart(p.Started, started)
 }
 
 // shells are the programs Claude Code (or a user's wrapper) may put between

@@ -3,13 +3,11 @@ package app
 import (
 	"context"
 	"errors"
-	"fmt"
-	"slices"
+	"io/fs"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/capacitor-hud/hud/assets"
 	"github.com/capacitor-hud/hud/hud/present"
 	"github.com/capacitor-hud/hud/hud/watch"
 	"github.com/capacitor-hud/hud/resolver"
@@ -54,9 +52,6 @@ type Options struct {
 	// nil or "" shows no activity line.
 	Activity func(sessionID string) string
 }
-
-// detailIndent sets a session's activity line off from the session rows.
-const detailIndent = "      "
 
 // Settings are the parts of the settings file the loop itself uses.
 type Settings struct {
@@ -112,20 +107,6 @@ type App struct {
 	// menuOpenUntil is when the menu is taken to be closed again (the
 	// host says when it opens a menu, not when it closes it).
 	menuOpenUntil time.Time
-}
-
-// menuOpenWindow is how long after the menu opened its "since" labels
-// tick over on time. Outside it they are redrawn at most once a minute:
-// nobody sees a closed menu, and ten sessions each ticking on their own
-// second would wake the idle tray every few seconds.
-const menuOpenWindow = time.Minute
-
-// shown is what was last sent to the UI.
-type shown struct {
-	icon    string
-	title   string
-	tooltip string
-	menu    *Menu
 }
 
 // New returns an App; Run starts it.
@@ -216,10 +197,11 @@ func (a *App) reloadSettings() {
 func (a *App) reload() {
 	snap, err := a.opts.Load()
 	if err != nil {
-		// A corrupt store still comes with the locks; a vanished file is
-		// transient. Show what could be read, keep the last good store.
+		// A corrupt or unreadable store still comes with the locks, and
+		// with an empty store in its place (resolver.LoadSnapshot). Show
+		// what could be read, with the last good store.
 		a.opts.Logf("reading state: %v", err)
-		if snap.Store == nil || errors.Is(err, resolver.ErrCorruptStore) {
+		if snap.Store == nil || storeUnreadable(err, a.opts.Layout.StorePath()) {
 			a.mu.Lock()
 			snap.Store = a.snap.Store
 			a.mu.Unlock()
@@ -229,116 +211,6 @@ func (a *App) reload() {
 	a.snap = snap
 	a.mu.Unlock()
 	a.render()
-}
-
-// render resolves the snapshot at the current time, draws the result and
-// sets the timer for the next change by itself.
-func (a *App) render() {
-	now := a.opts.Now()
-	a.mu.Lock()
-	snap, settings := a.snap, a.settings
-	a.mu.Unlock()
-
-	sessions := resolver.ResolveAll(snap, now, a.opts.Alive)
-	hooksProblem := ""
-	if a.opts.HooksProblem != nil {
-		hooksProblem = a.opts.HooksProblem()
-	}
-	view := present.Present(present.Input{
-		Sessions:     toPresent(sessions, now, a.opts.Activity),
-		Now:          now,
-		HooksProblem: hooksProblem,
-		ShowTitle:    settings.ShowTitle,
-		MaxRows:      settings.MaxRows,
-	})
-	next := earliest(view.NextChange, nextSnapshotChange(snap, now))
-	a.mu.Lock()
-	menuOpen := now.Before(a.menuOpenUntil)
-	a.mu.Unlock()
-	nextLabel := view.NextLabel
-	if a.opts.Notifier != nil {
-		next = earliest(next, a.opts.Notifier.Update(now, sessions))
-	}
-	if a.opts.Section != nil {
-		next = earliest(next, a.opts.Section.Update(now, sessions))
-	}
-	menu := Menu{Status: view.Status, More: view.More}
-	if view.HooksProblem != "" {
-		menu.Hooks = view.HooksProblem + " — click to install"
-	}
-	focus := map[string]present.Focus{}
-	for _, r := range view.Rows {
-		key := sessionPrefix + r.Key
-		menu.Sessions = append(menu.Sessions, Row{Key: key, Label: r.Label, Tooltip: r.Tooltip})
-		if r.Detail != "" {
-			// A line of its own under the session: menus have no
-			// second line, and the label is long enough already.
-			menu.Sessions = append(menu.Sessions, Row{Label: detailIndent + r.Detail, Disabled: true})
-		}
-		focus[key] = r.Focus
-	}
-	if a.opts.Section != nil {
-		rows, rowsNext := a.opts.Section.Rows(now)
-		menu.Section = rows
-		nextLabel = earliest(nextLabel, rowsNext)
-	}
-	if !nextLabel.IsZero() {
-		if !menuOpen {
-			nextLabel = nextWholeMinute(nextLabel)
-		}
-		next = earliest(next, nextLabel)
-	}
-
-	a.mu.Lock()
-	a.view, a.focus = view, focus
-	a.mu.Unlock()
-	a.draw(view, menu)
-	a.schedule(now, next)
-}
-
-// draw sends the UI what changed since the last draw. Each setter makes
-// the tray emit D-Bus signals the panel acts on, so an unchanged label is
-// not sent again (the idle tray must cost nothing).
-func (a *App) draw(view present.View, menu Menu) {
-	iconKey := fmt.Sprintf("%s/%d", view.Icon, view.Count)
-	if iconKey != a.shown.icon {
-		png, err := assets.Icon(view.Icon, view.Count, false)
-		if err != nil {
-			a.opts.Logf("%v", err)
-		}
-		tmpl, err := assets.Icon(view.Icon, view.Count, true)
-		if err != nil {
-			a.opts.Logf("%v", err)
-		}
-		if png != nil {
-			a.ui.SetIcon(png, tmpl)
-			a.shown.icon = iconKey
-		}
-	}
-	if view.Title != a.shown.title || a.shown.menu == nil {
-		a.ui.SetTitle(view.Title)
-		a.shown.title = view.Title
-	}
-	if view.Tooltip != a.shown.tooltip {
-		a.ui.SetTooltip(view.Tooltip)
-		a.shown.tooltip = view.Tooltip
-	}
-	if a.shown.menu == nil || !menu.equal(*a.shown.menu) {
-		a.ui.SetMenu(menu)
-		a.shown.menu = &menu
-	}
-}
-
-func (a *App) schedule(now, next time.Time) {
-	a.timer.Stop()
-	if next.IsZero() {
-		return
-	}
-	d := next.Sub(now)
-	if d < time.Millisecond {
-		d = time.Millisecond
-	}
-	a.timer.Reset(d)
 }
 
 // handle acts on a UI event; it reports whether the app should stop.
@@ -423,24 +295,22 @@ func (a *App) sayNoTray(msg string) {
 	}
 }
 
-func (m Menu) equal(o Menu) bool {
-	return m.Status == o.Status && m.Hooks == o.Hooks && m.More == o.More &&
-		slices.Equal(m.Sessions, o.Sessions) && slices.Equal(m.Section, o.Section)
-}
-
-// nextWholeMinute rounds t up to a whole minute of the clock, so every
-// session's label lands on the same redraw.
-func nextWholeMinute(t time.Time) time.Time {
-	if m := t.Truncate(time.Minute); !m.Equal(t) {
-		return m.Add(time.Minute)
+// storeUnreadable reports whether err, from Options.Load, says the store
+// itself could not be read or decoded (rather than the locks or Claude's
+// session files).
+func storeUnreadable(err error, storePath string) bool {
+	if errors.Is(err, resolver.ErrCorruptStore) {
+		return true
 	}
-	return t
-}
-
-// earliest is the earlier of two moments, zero meaning never.
-func earliest(a, b time.Time) time.Time {
-	if a.IsZero() || (!b.IsZero() && b.Before(a)) {
-		return b
+	errs := []error{err}
+	if joined, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = joined.Unwrap()
 	}
-	return a
+	for _, e := range errs {
+		var pe *fs.PathError
+		if errors.As(e, &pe) && pe.Path == storePath {
+			return true
+		}
+	}
+	return false
 }

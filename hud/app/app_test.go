@@ -2,6 +2,9 @@ package app
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io/fs"
 	"strings"
 	"sync"
 	"testing"
@@ -73,11 +76,19 @@ func (u *fakeUI) iconIs(t *testing.T, name string, count int) {
 type world struct {
 	mu   sync.Mutex
 	snap resolver.Snapshot
+	// storeErr, when set, makes the store unreadable: load returns an
+	// empty store and this error, as resolver.LoadSnapshot does.
+	storeErr error
 }
 
 func (w *world) load() (resolver.Snapshot, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if w.storeErr != nil {
+		snap := w.snap
+		snap.Store = resolver.NewStore()
+		return snap, errors.Join(fmt.Errorf("reading store: %w", w.storeErr))
+	}
 	return w.snap, nil
 }
 
@@ -408,6 +419,32 @@ func TestLabelsTickOnTimeOnlyWhileTheMenuIsOpen(t *testing.T) {
 		synctest.Wait()
 		if label() != "api — ready 2m" {
 			t.Errorf("open menu, at 2m of age: %q", label())
+		}
+	})
+}
+
+// A store that cannot be read for a moment (a permission change, an I/O
+// error) must not wipe what the tray knows: LoadSnapshot hands back an
+// empty store with the error, and showing that would turn a waiting
+// session into one with "no hook event recorded".
+func TestUnreadableStoreKeepsTheLastGoodOne(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		now := time.Now()
+		w := &world{}
+		w.put(record("s1", "/home/dev/api", resolver.StateWaiting, 100, now.Add(-time.Minute)))
+		h := start(t, Options{}, w)
+		defer h.stop(t)
+		want := "api — waiting 1m"
+		if got := h.ui.labels(); len(got) != 1 || got[0] != want {
+			t.Fatalf("menu %q, want %q", got, want)
+		}
+		w.mu.Lock()
+		w.storeErr = &fs.PathError{Op: "open", Path: h.app.opts.Layout.StorePath(), Err: fs.ErrPermission}
+		w.mu.Unlock()
+		h.changes <- watch.Change{Store: true}
+		synctest.Wait()
+		if got := h.ui.labels(); len(got) != 1 || got[0] != want {
+			t.Errorf("after a failed read: menu %q, want %q", got, want)
 		}
 	})
 }

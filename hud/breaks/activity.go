@@ -28,7 +28,7 @@ func (s *Scheduler) PromptSent(now time.Time, deliver bool) (out PromptOutcome, 
 		t.Prefs = t.Prefs.pruned(&t.State, now)
 		plan := PlanAt(t.State, t.Prefs, now, Sessions{}, s.Settings)
 		if plan.Fire {
-			fired = s.fire(t, plan.Kind, plan.Due, false, now)
+			fired = s.fire(t, plan, now)
 		}
 		return nil
 	})

@@ -116,11 +116,17 @@ func (s *State) fire(k Kind, now time.Time, set Settings) (tip int) {
 	idx := s.tipIndex(k)
 	tip = *idx
 	*idx++
+	s.coverLower(k, now, now, set)
+	s.reset(k, now)
+	return tip
+}
+
+// coverLower restarts at now the timers of the kinds below k that are due
+// by the given time: the reminder of kind k just shown stands in for them.
+func (s *State) coverLower(k Kind, by, now time.Time, set Settings) {
 	for _, lower := range kinds {
-		if lower < k && !s.DueAt(lower, set).After(now) {
+		if lower < k && !s.DueAt(lower, set).After(by) {
 			*s.last(lower) = SecondsOf(now)
 		}
 	}
-	s.reset(k, now)
-	return tip
 }

@@ -101,6 +101,9 @@ type Plan struct {
 	Due  time.Time
 	// Fire: deliver Kind now. Early: it is not due yet but Claude works.
 	Fire, Early bool
+	// Horizon is how far ahead a due reminder is delivered now: now, or
+	// the end of the early window while Claude works.
+	Horizon time.Time
 	// Hold says why nothing fires now although Kind is due (or, for
 	// Paused/Snoozed/Quiet/Disabled, why nothing would fire).
 	Hold Hold
@@ -153,6 +156,7 @@ func PlanAt(s State, p Prefs, now time.Time, sess Sessions, set Settings) Plan {
 	if sess.AnyWorking && !sess.AnyWaiting {
 		horizon = now.Add(set.EarlyWindow)
 	}
+	plan.Horizon = horizon
 	candidate := -1
 	for _, k := range kinds {
 		if !p.dueAt(&s, k, set).After(horizon) {

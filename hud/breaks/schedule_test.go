@@ -180,3 +180,36 @@ func TestReminderText(t *testing.T) {
 		}
 	}
 }
+
+// A reminder delivered early stands in for the lower kinds that would come
+// due within the early window too: otherwise the person gets a hydration
+// break and, one dedup window later, an eye break they were just given.
+func TestEarlyReminderCoversLowerKindsInTheWindow(t *testing.T) {
+	home := t.TempDir()
+	f := seedState(t, home)
+	// Eye break due at t0+20m, hydration at t0+30m (Fresh at t0); set the
+	// eye timer so it comes due 2 min after the hydration reminder fires.
+	now := t0.Add(27 * time.Minute) // hydration due in 3 min: early
+	if err := f.Update(t0, func(txn *Txn) error {
+		txn.State.LastMicro = SecondsOf(now.Add(2*time.Minute - 20*time.Minute))
+		txn.State.LastActive = SecondsOf(now)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	sched := &Scheduler{Files: f, Settings: DefaultSettings()}
+	fired, next, err := sched.Tick(now, working)
+	if err != nil || fired == nil || fired.Kind != Hydration || !fired.Early {
+		t.Fatalf("first tick: %+v, %v", fired, err)
+	}
+	// The eye timer restarted with the reminder: it enters the early
+	// window 15 min from now, not when the dedup window ends.
+	if want := now.Add(15 * time.Minute); !next.Equal(want) {
+		t.Errorf("next = %v, want %v", next, want)
+	}
+	for _, at := range []time.Time{now.Add(30 * time.Second), now.Add(2 * time.Minute)} {
+		if again, _, err := sched.Tick(at, working); err != nil || again != nil {
+			t.Errorf("tick at +%v after an early hydration reminder: fired %+v, %v", at.Sub(now), again, err)
+		}
+	}
+}

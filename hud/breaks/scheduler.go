@@ -37,7 +37,7 @@ func (s *Scheduler) Tick(now time.Time, sess Sessions) (fired *Reminder, next ti
 		if !plan.Fire {
 			return nil
 		}
-		fired = s.fire(t, plan.Kind, plan.Due, plan.Early, now)
+		fired = s.fire(t, plan, now)
 		// The next decision: the plan after this reminder.
 		next = PlanAt(t.State, t.Prefs, now, sess, s.Settings).Next
 		return nil
@@ -53,16 +53,22 @@ func (s *Scheduler) TakeBreakNow(now time.Time) (*Reminder, error) {
 	err := s.Files.Update(now, func(t *Txn) error {
 		plan := PlanAt(t.State, t.Prefs, now, Sessions{}, s.Settings)
 		t.Prefs.SnoozedUntil = 0
-		fired = s.fire(t, plan.Kind, plan.Due, false, now)
+		plan.Early, plan.Horizon = false, now
+		fired = s.fire(t, plan, now)
 		return nil
 	})
 	return fired, err
 }
 
-func (s *Scheduler) fire(t *Txn, k Kind, due time.Time, early bool, now time.Time) *Reminder {
-	tip := t.State.fire(k, now, s.Settings)
-	delete(t.Prefs.Skipped, k.String())
-	return newReminder(k, due, now, early, tip, s.Settings)
+// fire delivers plan's reminder. The lower kinds due by the plan's
+// horizon are covered by it too: they would be delivered (early) as soon
+// as the dedup window ends, a second reminder half a minute after the
+// first (the early window is minutes wide).
+func (s *Scheduler) fire(t *Txn, plan Plan, now time.Time) *Reminder {
+	tip := t.State.fire(plan.Kind, now, s.Settings)
+	t.State.coverLower(plan.Kind, plan.Horizon, now, s.Settings)
+	delete(t.Prefs.Skipped, plan.Kind.String())
+	return newReminder(plan.Kind, plan.Due, now, plan.Early, tip, s.Settings)
 }
 
 // Snooze postpones every reminder by d from now.

@@ -85,11 +85,7 @@ func runTray(env *Env, args []string) error {
 		breaks: breaks.NewTray(breaks.NewScheduler(layout, breaks.FromConfig(settings.cfg.Breaks), logf), notifications.Say, logf),
 		work:   worksession.NewTray(worksession.FromConfig(settings.cfg.WorkSession), notifications.Say, logf),
 	}
-	settings.onReload = func(cfg config.Config) {
-		notifications.Tracker().SetConfig(cfg.Notifications)
-		section.breaks.SetSettings(breaks.FromConfig(cfg.Breaks))
-		section.work.SetSettings(worksession.FromConfig(cfg.WorkSession))
-	}
+	settings.onReload = trayParts{tracker: notifications.Tracker(), sound: sender, section: section}.apply
 
 	hooks := &hookCheck{path: userSettingsPath(env)}
 	focus := app.Focuser{Run: app.ExecRunner, Open: app.OpenPath}
@@ -136,6 +132,23 @@ func runTray(env *Env, args []string) error {
 			"start hud inside your desktop session (DBUS_SESSION_BUS_ADDRESS must be set), or run 'hud watch' in a terminal")
 	}
 	return err
+}
+
+// trayParts are the parts of the tray that keep their own copy of the
+// settings.
+type trayParts struct {
+	tracker *notify.Tracker
+	sound   interface{ SetSound(on bool) }
+	section traySection
+}
+
+// apply hands reloaded settings to each part: an edit of the settings file
+// takes effect without a restart.
+func (p trayParts) apply(cfg config.Config) {
+	p.tracker.SetConfig(cfg.Notifications)
+	p.sound.SetSound(cfg.Notifications.Sound)
+	p.section.breaks.SetSettings(breaks.FromConfig(cfg.Breaks))
+	p.section.work.SetSettings(worksession.FromConfig(cfg.WorkSession))
 }
 
 // traySection fills the menu's section: a line per running work session

@@ -135,8 +135,9 @@ func Transition(prev *resolver.Record, ev *Event, now time.Time) *resolver.Recor
 	}
 
 	// Only the end of compaction (PostCompact, SessionStart(compact)), a
-	// new prompt or the end of the session leaves compacting: compaction
-	// fires events of its own (a SubagentStop, fixture 18) that must not.
+	// new prompt, a new start or the end of the session leaves compacting:
+	// compaction fires events of its own (a SubagentStop, fixture 18) that
+	// must not.
 	if r.State == resolver.StateCompacting && next != resolver.StateCompacting && !leavesCompacting(ev) {
 		next = resolver.StateCompacting
 	}
@@ -159,13 +160,15 @@ func knownEvent(name string) bool {
 	return false
 }
 
-// leavesCompacting reports whether ev may end the compacting state.
+// leavesCompacting reports whether ev may end the compacting state. Every
+// SessionStart does: SessionStart(compact) is how compaction ends, and any
+// other source starts a process or session that is not compacting (a
+// `claude --resume` after the process died mid-compaction, which fired no
+// PostCompact, would otherwise show compacting until the next prompt).
 func leavesCompacting(ev *Event) bool {
 	switch ev.HookEventName {
-	case EventPostCompact, EventUserPromptSubmit, EventSessionEnd:
+	case EventPostCompact, EventUserPromptSubmit, EventSessionEnd, EventSessionStart:
 		return true
-	case EventSessionStart:
-		return ev.Source == sourceCompact
 	}
 	return false
 }

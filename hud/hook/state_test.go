@@ -190,6 +190,14 @@ func TestTransition(t *testing.T) {
 		{"a prompt ends compaction", []*Event{
 			with(e(EventPreCompact), func(ev *Event) { ev.Trigger = "manual" }), e(EventUserPromptSubmit),
 		}, resolver.StateWorking, nil},
+		{"a session resumed after its process died mid-compaction is ready", []*Event{
+			with(e(EventPreCompact), func(ev *Event) { ev.Trigger = "auto" }),
+			with(e(EventSessionStart), func(ev *Event) { ev.Source = "resume" }),
+		}, resolver.StateReady, func(t *testing.T, r *resolver.Record) {
+			if r.CompactTrigger != "" {
+				t.Errorf("compact_trigger %q after a new start", r.CompactTrigger)
+			}
+		}},
 		{"Stop with stop_hook_active keeps working", []*Event{
 			e(EventUserPromptSubmit), with(e(EventStop), func(ev *Event) { ev.StopHookActive = true }),
 		}, resolver.StateWorking, nil},

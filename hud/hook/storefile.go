@@ -15,6 +15,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/capacitor-hud/hud/hud/safefile"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -40,7 +41,7 @@ var errLockTimeout = errors.New("store lock busy for " + lockTimeout.String() + 
 func updateStore(l resolver.Layout, now time.Time, log *debugLog, edit func(*table) bool) error {
 	written, err := lockedUpdate(l, now, log, edit)
 	if written {
-		syncDir(l.StoreDir())
+		safefile.SyncDir(l.StoreDir())
 	}
 	return err
 }
@@ -160,7 +161,11 @@ func lockStore(l resolver.Layout, timeout time.Duration) (*storeLock, error) {
 // no timeout, so a contended lock is waited for on another goroutine; if
 // it is given up, that goroutine closes f once flock returns (closing
 // releases a lock it may have got), so the descriptor is never reused
-// under it. On failure f is (or will be) closed.
+// under it. On failure f is (or will be) closed. Unlike safefile.Lock,
+// which polls, the wait is in the kernel: when many hooks fire at once,
+// each gets the lock the moment the previous one lets go, not a poll
+// interval later, and a process that exits within milliseconds can
+// afford to leave the goroutine behind.
 func flockTimeout(f *os.File, timeout time.Duration) error {
 	fd := int(f.Fd())
 	err := unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB)
@@ -231,8 +236,12 @@ func (s *storeLock) vouchFor(info fs.FileInfo) {
 
 // writeAtomic replaces path with data so that a reader, or a crash, sees
 // the old file or the new one, never a mix (the caller makes the rename
-// itself durable with syncDir). The temp file's name is fixed: only the
-// holder of the store lock writes it.
+// itself durable with safefile.SyncDir once the lock is released). It is
+// not safefile.WriteFile because the hook needs what that hides: the info
+// of the file written, to vouch for it (see storeLock), and the directory
+// fsync after the unlock, off the next writer's wait. The temp file's name
+// is fixed: only the holder of the store lock writes it, and a run the
+// watchdog ends leaves no debris beyond the one name the next run reuses.
 func writeAtomic(path string, data []byte) (info fs.FileInfo, err error) {
 	tmp := path + ".tmp"
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
@@ -261,15 +270,6 @@ func writeAtomic(path string, data []byte) (info fs.FileInfo, err error) {
 		return nil, err
 	}
 	return info, nil
-}
-
-// syncDir makes a rename in dir durable. A failure loses nothing now (the
-// store is already replaced for every reader), so it is not reported.
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
 }
 
 // quarantine moves the store aside as sessions.json.corrupt-<unix time>

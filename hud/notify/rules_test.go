@@ -317,3 +317,22 @@ func TestRoughDuration(t *testing.T) {
 		}
 	}
 }
+
+// Two live locks whose sessions have no id yet (no record, no session id
+// in the lock) are two sessions: sharing one Tracker entry made the one
+// that waits look new on every update, and announced it every time.
+func TestSessionsWithoutIDAreKeptApart(t *testing.T) {
+	tr := NewTracker(config.Default().Notifications)
+	resolved := []resolver.Session{
+		{State: resolver.StateWaiting, Since: at(0), CWD: "/home/u/api",
+			Lock: &resolver.Lock{Dir: "/l/a"}, Opinion: &resolver.ClaudeSession{}},
+		{State: resolver.StateWorking, Since: at(0), CWD: "/home/u/web",
+			Lock: &resolver.Lock{Dir: "/l/b"}},
+	}
+	for sec := range 3 {
+		out, _ := tr.Update(FromResolved(resolved), at(sec))
+		if len(out) != 0 {
+			t.Errorf("update %d: nothing changed, got %+v", sec, out)
+		}
+	}
+}

@@ -45,13 +45,14 @@ func WriteFile(path string, data []byte, perm fs.FileMode) error {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	done = true
-	syncDir(dir)
+	SyncDir(dir)
 	return nil
 }
 
-// syncDir makes a rename in dir durable. Errors are ignored: some file
-// systems refuse fsync on directories, and the rename itself succeeded.
-func syncDir(dir string) {
+// SyncDir makes a rename in dir durable. Errors are ignored: some file
+// systems refuse fsync on directories, and the rename itself succeeded,
+// so every reader already sees the new file.
+func SyncDir(dir string) {
 	if d, err := os.Open(dir); err == nil {
 		d.Sync()
 		d.Close()
@@ -74,7 +75,10 @@ func Held(path string) bool {
 var ErrLockTimeout = errors.New("timed out waiting for lock")
 
 // lockRetry is how long Lock sleeps between attempts. flock has no timed
-// form, and a blocking flock in a goroutine could not be abandoned safely.
+// form; a blocking flock left running in a goroutine after the deadline
+// would, in a long-lived process such as the tray, keep a thread and a
+// descriptor and then take the lock for nobody. (The hook, which exits
+// within milliseconds, does just that for its store: hook.flockTimeout.)
 const lockRetry = 2 * time.Millisecond
 
 // Lock takes an exclusive flock on the file at path (created 0600 if

@@ -159,13 +159,7 @@ var pangoEscape = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Re
 
 // WriteJSONLine prints the same document as WriteJSON on a single line,
 // for `hud status --watch`: one line per change, for other programs.
-func WriteJSONLine(w io.Writer, v *View) error {
-	doc := jsonView{State: v.State, Sessions: make([]jsonSession, 0, len(v.Sessions))}
-	for i := range v.Sessions {
-		doc.Sessions = append(doc.Sessions, toJSON(&v.Sessions[i]))
-	}
-	return encodeLine(w, doc)
-}
+func WriteJSONLine(w io.Writer, v *View) error { return encodeLine(w, newJSONView(v)) }
 
 func encodeLine(w io.Writer, doc any) error {
 	enc := json.NewEncoder(w)

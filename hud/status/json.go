@@ -52,14 +52,18 @@ func toJSON(s *Session) jsonSession {
 	return j
 }
 
-// WriteJSON prints {"state": <aggregate>, "sessions": [...]}.
-func WriteJSON(w io.Writer, v *View) error {
+// newJSONView is the document for v, shared by the indented and the
+// one-line rendering.
+func newJSONView(v *View) jsonView {
 	doc := jsonView{State: v.State, Sessions: make([]jsonSession, 0, len(v.Sessions))}
 	for i := range v.Sessions {
 		doc.Sessions = append(doc.Sessions, toJSON(&v.Sessions[i]))
 	}
-	return encode(w, doc)
+	return doc
 }
+
+// WriteJSON prints {"state": <aggregate>, "sessions": [...]}.
+func WriteJSON(w io.Writer, v *View) error { return encode(w, newJSONView(v)) }
 
 type jsonProject struct {
 	Project  string        `json:"project"`

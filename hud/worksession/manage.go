@@ -144,6 +144,36 @@ func (s *State) Working(now time.Time, set Settings) time.Duration {
 	return working
 }
 
+// climbsUntil is when Working stops growing with the clock alone: the
+// end of the idle gap, or of a Task run's allowance, whichever is first.
+// Zero when it does not grow at now (paused, away past the idle gap, a
+// long Task, capped at the timeout): until the next hook event, the
+// count stands still.
+func (s *State) climbsUntil(now time.Time, set Settings) time.Time {
+	if s.Status != InProgress {
+		return time.Time{}
+	}
+	end := s.LastMessageTime.Time.Add(set.IdleGap)
+	if t := s.RunningTask; t != nil {
+		end = earliest(end, t.StartTime.Time.Add(set.TaskPauseAfter))
+	}
+	if !now.Before(end) {
+		return time.Time{}
+	}
+	if !s.Reminders.Timeout90min && set.TimeoutAt > 0 && s.Working(now, set) >= set.TimeoutAt {
+		return time.Time{}
+	}
+	return end
+}
+
+// earliest is the earlier of two moments.
+func earliest(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
+}
+
 // PausedTotal is the paused time at now, the ongoing pause included.
 func (s *State) PausedTotal(now time.Time) time.Duration {
 	paused := time.Duration(s.TotalPausedMs) * time.Millisecond

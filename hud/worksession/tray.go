@@ -68,7 +68,7 @@ func (t *Tray) Update(now time.Time, sessions []resolver.Session) time.Time {
 			t.notify(n[0], n[1])
 		}
 	}
-	return nextMinute(sums, now)
+	return nextMinute(sums, now, set)
 }
 
 // Rows returns one row per running work session ("api · 42 min of
@@ -81,17 +81,21 @@ func (t *Tray) Rows(now time.Time) (lines []string, next time.Time) {
 	for _, sum := range sums {
 		lines = append(lines, sum.Line())
 	}
-	return lines, nextMinute(sums, now)
+	return lines, nextMinute(sums, now, set)
 }
 
-// nextMinute is when the first running session's minute count goes up.
-func nextMinute(sums []Summary, now time.Time) time.Time {
+// nextMinute is when the first line changes by itself: a running
+// session's minute count goes up, or stops counting the gap since the
+// last event (the idle gap ended). Zero when no count climbs, so an idle
+// tray does not wake every minute for a session nobody works on.
+func nextMinute(sums []Summary, now time.Time, set Settings) time.Time {
 	var next time.Time
 	for _, sum := range sums {
-		if sum.State.Status != InProgress {
+		end := sum.State.climbsUntil(now, set)
+		if end.IsZero() {
 			continue
 		}
-		at := now.Add(time.Minute - sum.Working%time.Minute)
+		at := earliest(now.Add(time.Minute-sum.Working%time.Minute), end)
 		if next.IsZero() || at.Before(next) {
 			next = at
 		}

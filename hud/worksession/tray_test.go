@@ -46,3 +46,37 @@ func TestTrayNotifiesMilestonesOnce(t *testing.T) {
 		t.Errorf("after stop: %q, %v", lines, next)
 	}
 }
+
+// The tray wakes for a work session's line only while its minute count
+// climbs: not once the person has been away past the idle gap (the count
+// stands still until the hook's next event), and not while paused.
+func TestTrayWakesOnlyWhileTheCountClimbs(t *testing.T) {
+	home, project := t.TempDir(), t.TempDir()
+	os.Mkdir(filepath.Join(project, ".git"), 0o755)
+	project = resolver.NormalizePath(project)
+	files := Files{Layout: resolver.Layout{Home: home}}
+	s, _ := New("Fix login", "api", t0)
+	if err := files.Create(project, s); err != nil {
+		t.Fatal(err)
+	}
+	set := DefaultSettings()
+	tray := NewTray(set, nil, t.Logf)
+	live := []resolver.Session{{CWD: project}}
+
+	// 30 s before the idle gap ends, the count drops back then.
+	before := t0.Add(set.IdleGap - 30*time.Second)
+	if next := tray.Update(before, live); !next.Equal(t0.Add(set.IdleGap)) {
+		t.Errorf("just before the idle gap: next %v, want %v", next, t0.Add(set.IdleGap))
+	}
+	away := t0.Add(set.IdleGap + 10*time.Minute)
+	if next := tray.Update(away, live); !next.IsZero() {
+		t.Errorf("away past the idle gap: next %v, want none", next)
+	}
+	if _, next := tray.Rows(away); !next.IsZero() {
+		t.Errorf("rows away past the idle gap: next %v, want none", next)
+	}
+	files.Update(project, func(s *State) error { return s.Pause(t0.Add(time.Minute), "lunch", set) })
+	if next := tray.Update(t0.Add(2*time.Minute), live); !next.IsZero() {
+		t.Errorf("paused: next %v, want none", next)
+	}
+}
