@@ -13,7 +13,7 @@ endif
 # systray adapter and the binary that links it.
 DARWIN_PKGS = $(shell $(GO) list ./... | grep -v -e '/hud/tray$$' -e '/cmd/hud$$')
 
-.PHONY: all build run test unit lint darwin-check fuzz e2e desktop-test bench install uninstall generate clean
+.PHONY: all build run test unit lint darwin-check fuzz e2e desktop-test screenshot bench install uninstall generate clean
 
 all: build
 
@@ -58,6 +58,10 @@ e2e: build
 ## desktop-test: the tray under Xvfb + xfce4-panel + dunst, read back over D-Bus
 desktop-test: build
 	./scripts/desktop/run.sh
+
+## screenshot: the desktop test, then refresh docs/screenshot.png
+screenshot: build
+	UPDATE_SCREENSHOT=1 ./scripts/desktop/run.sh
 
 ## bench: figures for docs/performance.md
 bench: build

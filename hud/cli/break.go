@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/breaks"
-	"github.com/capacitor-hud/hud/hud/config"
 )
 
 const breakUsage = `break status | now | snooze [DURATION] | skip | pause DURATION|tomorrow | resume
@@ -35,7 +34,7 @@ func runBreak(env *Env, args []string) error {
 		return usagef("which one: status, now, snooze, skip, pause or resume?")
 	}
 	sub, rest := args[0], args[1:]
-	cfg, _ := config.Load(config.DefaultPath(env.Home, env.Getenv), env.Getenv)
+	cfg := loadConfig(env)
 	sched := breaks.NewScheduler(env.Layout(), breaks.FromConfig(cfg.Breaks), func(format string, a ...any) {
 		fmt.Fprintf(env.Stderr, "hud break: "+format+"\n", a...)
 	})

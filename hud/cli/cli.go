@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/app"
+	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -186,6 +187,17 @@ type ExitError struct {
 }
 
 func (e *ExitError) Error() string { return fmt.Sprintf("exit status %d", e.Code) }
+
+// loadConfig reads the settings file for a command, telling the person on
+// stderr about each problem in it (the defaults stand in for what cannot be
+// read), so a typo in config.toml never goes unnoticed.
+func loadConfig(env *Env) config.Config {
+	cfg, problems := config.Load(config.DefaultPath(env.Home, env.Getenv), env.Getenv)
+	for _, p := range problems {
+		fmt.Fprintf(env.Stderr, "hud: settings: %s\n", p)
+	}
+	return cfg
+}
 
 // newFlagSet returns a flag set for a subcommand that writes its usage to
 // env.Stderr (or Stdout for --help) and returns errors instead of exiting.

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/assets"
-	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/safefile"
 	"github.com/capacitor-hud/hud/hud/worksession"
 	"github.com/capacitor-hud/hud/resolver"
@@ -59,7 +58,7 @@ func runSession(env *Env, args []string) error {
 		cwd = wd
 	}
 	project := resolver.ProjectRoot(absPath(env, cwd), "")
-	cfg, _ := config.Load(config.DefaultPath(env.Home, env.Getenv), env.Getenv)
+	cfg := loadConfig(env)
 	set := worksession.FromConfig(cfg.WorkSession)
 	files := worksession.Files{Layout: env.Layout()}
 	now := env.Now()

@@ -10,7 +10,7 @@ import (
 func checkSessionBus() error { return nil }
 
 // watchTrayHost: the menu bar is always there.
-func watchTrayHost(chan<- app.Event) {}
+func watchTrayHost(func(app.Event)) {}
 
 // setTitle shows title beside the icon in the menu bar.
 func setTitle(title string) { systray.SetTitle(title) }

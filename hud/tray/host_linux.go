@@ -47,7 +47,7 @@ func checkSessionBus() error {
 // watchTrayHost sends one NoTrayHost event when no StatusNotifierWatcher
 // appears on the bus within trayHostWait. systray registers again by
 // itself when one appears later.
-func watchTrayHost(events chan<- app.Event) {
+func watchTrayHost(send func(app.Event)) {
 	conn, err := dbus.SessionBus()
 	if err != nil {
 		return
@@ -84,7 +84,7 @@ func watchTrayHost(events chan<- app.Event) {
 			}
 		case <-deadline.C:
 			if !hasOwner(conn, watcherName) {
-				events <- app.Event{Kind: app.NoTrayHost, Message: app.NoTrayHostMessage}
+				send(app.Event{Kind: app.NoTrayHost, Message: app.NoTrayHostMessage})
 			}
 			return
 		}

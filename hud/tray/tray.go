@@ -37,7 +37,7 @@ func Run(loop func(ui app.UI)) error {
 		// host's first menu request hanging and the menu empty. Build the
 		// pool here, run the loop elsewhere.
 		u.build()
-		go watchTrayHost(u.events)
+		go watchTrayHost(u.send)
 		go func() {
 			defer systray.Quit()
 			waitExported()

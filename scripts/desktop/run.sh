@@ -3,7 +3,8 @@
 # Xvfb, a D-Bus session bus, xfce4-panel as the tray host, dunst as the
 # notification daemon — and the Go tests of scripts/desktop reading the
 # tray back over D-Bus. Screenshots and the log land in testdata/out/desktop/;
-# the two-session one, once the tests pass, in docs/screenshot.png.
+# with UPDATE_SCREENSHOT=1 (make screenshot), the two-session one, once the
+# tests pass, in docs/screenshot.png.
 #
 # Missing packages are installed when running as root (CI); otherwise the
 # test is skipped with a message saying what to install.
@@ -100,8 +101,9 @@ if [ "$status" != 0 ]; then
 	echo "desktop-test: FAILED (screenshots in $out)"
 	exit 1
 fi
-# The panel strip with the tray and the notification bubble, for the README.
-if [ -f "$out/tray-two-sessions.png" ]; then
+# The panel strip with the tray and the notification bubble, for the README:
+# only on request (make screenshot), so a test run leaves the tree clean.
+if [ "${UPDATE_SCREENSHOT:-}" = 1 ] && [ -f "$out/tray-two-sessions.png" ]; then
 	mkdir -p docs
 	convert "$out/tray-two-sessions.png" -crop 800x112+0+0 +repage docs/screenshot.png
 fi
