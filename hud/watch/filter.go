@@ -42,6 +42,24 @@ func classifyLockDir(name string, op fsnotify.Op) Change {
 	return Change{}
 }
 
+// claudeFiles are the files of ~/.claude whose changes the tray shows:
+// Claude Code's settings (are the hooks installed?) and the break
+// reminders' state (snoozed, paused, taken). Everything else there —
+// history, transcripts, our own debug log on every hook run — is noise.
+var claudeFiles = map[string]bool{
+	"settings.json":         true,
+	"vibe-check-state.json": true,
+	"hud-breaks.json":       true,
+}
+
+// classifyClaudeDir names what an event in ~/.claude means.
+func classifyClaudeDir(name string, op fsnotify.Op) Change {
+	if claudeFiles[name] && !chmodOnly(op) {
+		return Change{ClaudeFiles: true}
+	}
+	return Change{}
+}
+
 // classifyConfigDir names what an event in the settings file's directory
 // means.
 func classifyConfigDir(base, name string, op fsnotify.Op) Change {

@@ -140,6 +140,13 @@ func TestClassify(t *testing.T) {
 		{"12a.json", fsnotify.Write, classifyLockDir, Change{}},
 		{".json", fsnotify.Write, classifyLockDir, Change{}},
 		{"12345678901.json", fsnotify.Write, classifyLockDir, Change{}},
+		{"settings.json", fsnotify.Rename, classifyClaudeDir, Change{ClaudeFiles: true}},
+		{"vibe-check-state.json", fsnotify.Create, classifyClaudeDir, Change{ClaudeFiles: true}},
+		{"hud-breaks.json", fsnotify.Write, classifyClaudeDir, Change{ClaudeFiles: true}},
+		{"settings.json", fsnotify.Chmod, classifyClaudeDir, Change{}},
+		{"hud-hook-debug.log", fsnotify.Write, classifyClaudeDir, Change{}},
+		{"history.jsonl", fsnotify.Write, classifyClaudeDir, Change{}},
+		{"settings.json.bak-1795323453", fsnotify.Create, classifyClaudeDir, Change{}},
 	}
 	for _, tt := range tests {
 		if got := tt.f(tt.name, tt.op); got != tt.want {

@@ -24,13 +24,17 @@ type Change struct {
 	ClaudeSessions bool
 	// Config: the settings file changed (only with Options.ConfigPath).
 	Config bool
+	// ClaudeFiles: a file in ~/.claude the tray shows changed: Claude
+	// Code's settings.json (`hud install` run in a terminal), or the break
+	// reminders' state (`hud break snooze` and the like).
+	ClaudeFiles bool
 	// Rescan: events may have been lost; re-read everything.
 	Rescan bool
 }
 
 // Any reports whether c names anything at all.
 func (c Change) Any() bool {
-	return c.Store || c.Locks || c.ClaudeSessions || c.Config || c.Rescan
+	return c.Store || c.Locks || c.ClaudeSessions || c.Config || c.ClaudeFiles || c.Rescan
 }
 
 // merge adds the bits of o to c.
@@ -38,6 +42,7 @@ func (c *Change) merge(o Change) {
 	c.Store = c.Store || o.Store
 	c.Locks = c.Locks || o.Locks
 	c.ClaudeSessions = c.ClaudeSessions || o.ClaudeSessions
+	c.ClaudeFiles = c.ClaudeFiles || o.ClaudeFiles
 	c.Config = c.Config || o.Config
 	c.Rescan = c.Rescan || o.Rescan
 }
@@ -119,6 +124,7 @@ func newWatcher(opts Options) (*Watcher, error) {
 	dirs := []watchedDir{
 		{path: opts.Layout.StoreDir(), classify: classifyStoreDir},
 		{path: opts.Layout.LockDir(), classify: classifyLockDir},
+		{path: opts.Layout.ClaudeDir(), classify: classifyClaudeDir},
 	}
 	if opts.ConfigPath != "" {
 		base := filepath.Base(opts.ConfigPath)

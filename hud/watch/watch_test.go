@@ -212,6 +212,34 @@ func TestClaudeSessionFiles(t *testing.T) {
 	}
 }
 
+// TestClaudeFiles: `hud install` in a terminal (settings.json replaced) and
+// `hud break snooze` (the break state rewritten) reach the tray; the hook's
+// debug log, appended on every event, does not.
+func TestClaudeFiles(t *testing.T) {
+	f := newFixture(t)
+	dir := f.layout.ClaudeDir()
+	if err := os.WriteFile(f.layout.DebugLogPath(), []byte("line\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f.quiet("the debug log")
+	tmp := filepath.Join(dir, "settings.json.tmp")
+	if err := os.WriteFile(tmp, []byte("{}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, filepath.Join(dir, "settings.json")); err != nil {
+		t.Fatal(err)
+	}
+	if c := f.next(); c != (Change{ClaudeFiles: true}) {
+		t.Errorf("settings.json replaced: got %+v, want ClaudeFiles", c)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "hud-breaks.json"), []byte("{}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if c := f.next(); c != (Change{ClaudeFiles: true}) {
+		t.Errorf("hud-breaks.json: got %+v, want ClaudeFiles", c)
+	}
+}
+
 func TestConfigFile(t *testing.T) {
 	f := newFixture(t)
 	if err := os.WriteFile(f.config, []byte("[tray]\n"), 0o600); err != nil {
