@@ -32,6 +32,12 @@ var ErrNoProcess = errors.New("no such process")
 // within the same second is not a case worth a false "dead".
 const startedSlack = 1
 
+// Same reports whether pid and started (Unix seconds, as recorded earlier)
+// name p, allowing for the jitter of derived start times (startedSlack).
+func (p Process) Same(pid int, started int64) bool {
+	return p.PID == pid && sameStart(p.Started, started)
+}
+
 // Alive reports whether the process pid is running and, when started is
 // non-zero, is the same process that started then (not a reused pid).
 func Alive(pid int, started int64) bool {

@@ -6,6 +6,26 @@ import (
 	"testing"
 )
 
+func TestProcessSame(t *testing.T) {
+	p := Process{PID: 42, Started: 1000}
+	for _, tt := range []struct {
+		pid     int
+		started int64
+		want    bool
+	}{
+		{42, 1000, true},
+		{42, 999, true}, // boot-time jitter
+		{42, 1001, true},
+		{42, 998, false}, // another process that had the pid
+		{42, 1002, false},
+		{43, 1000, false},
+	} {
+		if got := p.Same(tt.pid, tt.started); got != tt.want {
+			t.Errorf("Same(%d, %d) = %v, want %v", tt.pid, tt.started, got, tt.want)
+		}
+	}
+}
+
 func TestIsShell(t *testing.T) {
 	for _, tt := range []struct {
 		comm string

@@ -76,7 +76,7 @@ func applyEvent(t *table, ev *Event, obs observation, now time.Time) update {
 			if other == id {
 				continue
 			}
-			if pid, started := t.process(other); pid == obs.Claude.PID && started == obs.Claude.Started {
+			if pid, started := t.process(other); obs.Claude.Same(pid, started) {
 				t.remove(other)
 				t.ended[other] = at
 				u.Replaced = append(u.Replaced, other)
@@ -101,7 +101,7 @@ func observed(r *resolver.Record, obs observation) {
 	if p.PID == 0 {
 		return
 	}
-	same := p.PID == r.PID && p.Started == r.ProcStarted
+	same := p.Same(r.PID, r.ProcStarted)
 	if !same && r.PID != 0 && p.Started < r.ProcStarted && obs.Alive != nil && obs.Alive(r.PID, r.ProcStarted) {
 		return
 	}

@@ -57,6 +57,22 @@ func TestClearInEitherOrderLeavesOneRecord(t *testing.T) {
 	}
 }
 
+// TestClearWithStartTimeJitter: the start time the hook derives for one
+// process can move by a second between runs (Linux recomputes the boot
+// time it is based on), so the process that ran the ended session is still
+// recognised when SessionStart(clear) lands before the SessionEnd.
+func TestClearWithStartTimeJitter(t *testing.T) {
+	tb := newTable()
+	applyEvent(tb, &Event{SessionID: "old", HookEventName: EventSessionStart, Source: "startup"}, claudeObs(1000, 500), t0)
+	u := applyEvent(tb, &Event{SessionID: "new", HookEventName: EventSessionStart, Source: "clear"}, claudeObs(1000, 501), t0.Add(time.Second))
+	if len(u.Replaced) != 1 || u.Replaced[0] != "old" {
+		t.Errorf("replaced %v, want [old]", u.Replaced)
+	}
+	if got := tb.ids(); len(got) != 1 || got[0] != "new" {
+		t.Errorf("records %v, want [new]", got)
+	}
+}
+
 func TestPIDFollowsNewestLiveProcess(t *testing.T) {
 	alive := map[int]bool{1: true, 2: true}
 	obs := func(pid int, started int64) observation {
