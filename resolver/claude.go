@@ -46,7 +46,7 @@ func SecondOpinion(rec *Record, c *ClaudeSession, now time.Time) (State, time.Ti
 		if rec.State != StateWorking && rec.State != StateWaiting {
 			break
 		}
-		if rec.UpdatedAt.After(since) || now.Sub(since) < ClaudeIdleAfter {
+		if lastSignOfWork(rec).After(since) || now.Sub(since) < ClaudeIdleAfter {
 			break
 		}
 		return StateReady, since.UTC(), true
@@ -64,6 +64,19 @@ func SecondOpinion(rec *Record, c *ClaudeSession, now time.Time) (State, time.Ti
 		return StateWaiting, since.UTC(), true
 	}
 	return "", time.Time{}, false
+}
+
+// lastSignOfWork is when the record last showed the session working: its
+// last event, unless that was a Notification, which only says Claude waits
+// (idle_prompt fires a minute after an Esc-interrupted turn, whose stale
+// tool count kept the record working): then when its state last changed.
+// Without this, the idle_prompt would cancel the very correction it
+// confirms, and the session would show working for good.
+func lastSignOfWork(rec *Record) time.Time {
+	if rec.LastEvent != nil && rec.LastEvent.Event == "Notification" && !rec.StateChangedAt.IsZero() {
+		return rec.StateChangedAt.Time
+	}
+	return rec.UpdatedAt.Time
 }
 
 // claudeSessionFor finds Claude Code's file for the session running in

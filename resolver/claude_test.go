@@ -17,6 +17,13 @@ func claudeAt(pid int, sid, status string, statusAge time.Duration) ClaudeSessio
 	return c
 }
 
+// notified makes r's last event a Notification (idle_prompt) at its
+// updated_at.
+func notified(r *Record) *Record {
+	r.LastEvent = &LastEvent{Event: "Notification", Timestamp: r.UpdatedAt}
+	return r
+}
+
 func TestSecondOpinion(t *testing.T) {
 	// The record's last event was 20 s ago, its state changed 30 s ago.
 	record := func(state State) *Record {
@@ -35,6 +42,8 @@ func TestSecondOpinion(t *testing.T) {
 		{"idle only 4.9 s: not yet", record(StateWorking), claudeAt(pidA, "s", "idle", 4900*time.Millisecond), ""},
 		{"idle since the very instant of the last event", record(StateWorking), claudeAt(pidA, "s", "idle", 20*time.Second), StateReady},
 		{"idle, but an event came after it (the file lags a prompt)", record(StateWorking), claudeAt(pidA, "s", "idle", 25*time.Second), ""},
+		{"idle, then idle_prompt (a stale tool count kept the record working): still ready", notified(record(StateWorking)), claudeAt(pidA, "s", "idle", 25*time.Second), StateReady},
+		{"idle, then a notification, but work began after the idle: working", notified(record(StateWorking)), claudeAt(pidA, "s", "idle", 35*time.Second), ""},
 		{"dialog dismissed with Esc: waiting → ready", record(StateWaiting), claudeAt(pidA, "s", "idle", 10*time.Second), StateReady},
 		{"idle while ready: nothing to correct", record(StateReady), claudeAt(pidA, "s", "idle", 10*time.Second), ""},
 		{"idle while compacting (manual /compact goes idle briefly)", record(StateCompacting), claudeAt(pidA, "s", "idle", 10*time.Second), ""},

@@ -5,11 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
-	"syscall"
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/safefile"
+	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -47,22 +46,14 @@ func (j Job) Args() []string {
 }
 
 // Spawn starts exe as a detached worker for job and returns without
-// waiting: its own session, stdio on /dev/null, no inherited descriptors
-// (Claude Code waits for a hook's pipes to close, so an inherited pipe
-// would hold Claude up for as long as git runs).
+// waiting (lockholder.StartDetached: its own session, stdio on /dev/null,
+// no inherited descriptors, which would hold Claude Code up for as long as
+// git runs). The worker gets PATH, to find git, and nothing else.
 func Spawn(exe string, job Job) error {
-	devnull, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
-	if err != nil {
+	if err := lockholder.StartDetached(exe, job.Args(), []string{"PATH=" + os.Getenv("PATH")}); err != nil {
 		return fmt.Errorf("starting activity worker: %w", err)
 	}
-	defer devnull.Close()
-	cmd := exec.Command(exe, job.Args()...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = devnull, devnull, devnull
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("starting activity worker: %w", err)
-	}
-	return cmd.Process.Release()
+	return nil
 }
 
 // WorkerMain is the activity worker's entry point; it returns the exit

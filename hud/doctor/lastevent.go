@@ -86,7 +86,7 @@ func checkLastEvent(env *Env) []Finding {
 	last := lines[len(lines)-1]
 	age := ago(env.Now.Sub(last.Time))
 	if msg, isErr := strings.CutPrefix(last.Message, "error: "); isErr {
-		return []Finding{fail("see tail -f "+path+" while Claude Code runs",
+		return []Finding{fail("see tail -F "+path+" while Claude Code runs",
 			"the hook's last entry, %s ago, is an error: %s", age, msg)}
 	}
 	out := []Finding{ok("%s ago: %s", age, last.Message)}

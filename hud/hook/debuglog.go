@@ -21,7 +21,8 @@ const maxDebugLog = 1 << 20
 // ~/.claude/hud-hook-debug.log in one write when the run ends: one
 // O_APPEND write is atomic enough that concurrent hooks never interleave
 // within a line, and it is the cheapest thing the hook can do on every
-// tool call. `tail -f` on the file is how a person debugs.
+// tool call. `tail -F` on the file (it follows the name across a
+// rotation) is how a person debugs.
 type debugLog struct {
 	path   string // "" when there is no home to log into
 	now    func() time.Time
