@@ -24,8 +24,14 @@ const ClaudeIdleAfter = 5 * time.Second
 // status therefore wins only when it changed after our record learned
 // otherwise:
 //   - "idle" for ClaudeIdleAfter or more, with no event since it went idle
-//     (record updated_at not after the status change), turns working or
-//     waiting into ready: the interrupted turn whose Stop never fired.
+//     (record updated_at not after the status change), turns working,
+//     waiting or compacting into ready: the interrupted turn whose Stop
+//     never fired, and the /compact Claude refused ("Not enough messages to
+//     compact"), which fires PreCompact and nothing after it. A real
+//     compaction keeps the file busy throughout (fixtures 18–20).
+//   - "busy" that began after the record started waiting turns waiting into
+//     working: the person approved the dialog and the tool runs, but no hook
+//     fires until it ends (PostToolUse), minutes later for `npm test`.
 //   - "waiting" that began no earlier than the record's current state shows
 //     waiting: a dialog whose hook did not fire or was overtaken. A hook that
 //     moved the record on after the dialog (PostToolUse once approved) makes
@@ -43,13 +49,18 @@ func SecondOpinion(rec *Record, c *ClaudeSession, now time.Time) (State, time.Ti
 	}
 	switch c.Status {
 	case ClaudeStatusIdle:
-		if rec.State != StateWorking && rec.State != StateWaiting {
+		if rec.State != StateWorking && rec.State != StateWaiting && rec.State != StateCompacting {
 			break
 		}
 		if lastSignOfWork(rec).After(since) || now.Sub(since) < ClaudeIdleAfter {
 			break
 		}
 		return StateReady, since.UTC(), true
+	case ClaudeStatusBusy:
+		if rec.State != StateWaiting || !since.After(rec.StateChangedAt.Time) {
+			break
+		}
+		return StateWorking, since.UTC(), true
 	case ClaudeStatusWaiting:
 		if rec.State == StateWaiting {
 			break
