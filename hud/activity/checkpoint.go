@@ -185,6 +185,10 @@ func WriteCheckpoint(cp *Checkpoint, home string) error {
 		return err
 	}
 	path := CheckpointPath(cp.ProjectRoot)
+	// A project's .claude is a project folder (0755), not one of hud's own.
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("writing checkpoint: %w", err)
+	}
 	if prev, err := os.ReadFile(path); err == nil {
 		if err := safefile.WriteFile(path+".bak", prev, 0o644); err != nil {
 			return fmt.Errorf("backing up checkpoint: %w", err)

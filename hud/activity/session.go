@@ -70,6 +70,20 @@ func (s *Session) CheckpointDue(now time.Time) bool {
 	return !last.IsZero() && now.Sub(last) >= s.CheckpointEvery
 }
 
+// FillWorkingOn takes the session's latest prompt from the store, where
+// the hook records it (it does not write it here too, to spare a file
+// write on every prompt). A store that cannot be read, or a session no
+// longer in it, keeps the last one seen.
+func (s *Session) FillWorkingOn(l resolver.Layout) {
+	store, err := resolver.LoadStore(l.StorePath())
+	if err != nil {
+		return
+	}
+	if rec := store.Sessions[s.SessionID]; rec != nil && rec.WorkingOn != "" {
+		s.WorkingOn = rec.WorkingOn
+	}
+}
+
 // TodoCounts returns how many todos are completed, and how many there are.
 func (s *Session) TodoCounts() (done, total int) {
 	for _, t := range s.Todos {
@@ -177,7 +191,9 @@ func Update(l resolver.Layout, sessionID string, fn func(s *Session) (changed bo
 	if err != nil {
 		return nil, fmt.Errorf("encoding activity: %w", err)
 	}
-	if err := safefile.WriteFile(path, b, 0o600); err != nil {
+	// Not durable: the hook rewrites this on tool events, and a power cut
+	// costing the last edit in a summary is no reason to fsync each time.
+	if err := safefile.Replace(path, b, 0o600); err != nil {
 		return nil, err
 	}
 	return s, nil

@@ -102,6 +102,7 @@ func RunJob(job Job, now time.Time, logf func(string, ...any)) error {
 	if s == nil || s.ProjectDir == "" {
 		return fmt.Errorf("no activity recorded for session %s", job.SessionID)
 	}
+	s.FillWorkingOn(l)
 	facts, commits, err := scanRepo(l, s, now)
 	if err != nil {
 		logf("activity %s: %v", s.SessionID, err)
@@ -111,6 +112,9 @@ func RunJob(job Job, now time.Time, logf func(string, ...any)) error {
 	s, err = Update(l, job.SessionID, func(cur *Session) bool {
 		if facts != nil {
 			cur.Git = &GitState{Branch: facts.Branch, Head: facts.Head, Dirty: facts.HasUncommittedChanges}
+		}
+		if s.WorkingOn != "" {
+			cur.WorkingOn = s.WorkingOn
 		}
 		cur.Commits += len(commits)
 		if job.Kind == JobCheckpoint {

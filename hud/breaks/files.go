@@ -47,7 +47,9 @@ type Txn struct {
 }
 
 // Update takes the lock, loads both files, runs fn and writes back what fn
-// changed (compared with what was read). A missing or corrupt state file
+// changed (compared with what was read), atomically but without fsync (the
+// hook does this on every prompt; Vibe Check's own save_state does not
+// fsync either). A missing or corrupt state file
 // is replaced with a fresh state, saved, as Vibe Check's load_state does.
 func (f Files) Update(now time.Time, fn func(*Txn) error) error {
 	unlock, err := safefile.Lock(f.LockPath(), lockTimeout)
@@ -66,12 +68,12 @@ func (f Files) Update(now time.Time, fn func(*Txn) error) error {
 		return err
 	}
 	if data := txn.State.Encode(); !txn.Loaded || string(data) != string(origState) {
-		if err := safefile.WriteFile(f.StatePath(), data, 0o600); err != nil {
+		if err := safefile.Replace(f.StatePath(), data, 0o600); err != nil {
 			return fmt.Errorf("saving break state: %w", err)
 		}
 	}
 	if data := encodePrefs(txn.Prefs); string(data) != string(origPrefs) {
-		if err := safefile.WriteFile(f.PrefsPath(), data, 0o600); err != nil {
+		if err := safefile.Replace(f.PrefsPath(), data, 0o600); err != nil {
 			return fmt.Errorf("saving break preferences: %w", err)
 		}
 	}

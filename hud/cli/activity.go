@@ -49,6 +49,7 @@ func runActivity(env *Env, args []string) error {
 		return withHint(fmt.Errorf("no session activity recorded for %s", query),
 			"activity is recorded by the hook; check it runs with 'hud doctor'")
 	}
+	s.FillWorkingOn(l)
 	rep := activityReport{Session: s, Facts: activity.FactsOf(s), Commits: []activity.Commit{}, Agents: []activity.AgentInvocation{}}
 	if rep.Checkpoint, err = activity.ReadCheckpoint(s.ProjectDir); err != nil {
 		fmt.Fprintf(env.Stderr, "warning: %v\n", err)

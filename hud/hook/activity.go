@@ -21,13 +21,8 @@ func trackActivity(ctx *Context) error {
 	case "SessionStart":
 		return activityStart(ctx)
 	case "UserPromptSubmit":
-		_, err := activity.Update(ctx.Layout, ev.SessionID, func(s *activity.Session) bool {
-			s.WorkingOn = ctx.After.WorkingOn
-			return true
-		})
-		if err != nil {
-			return err
-		}
+		// What the session works on is in the store already; the worker
+		// reads it from there rather than the hook writing it twice.
 		return maybePeriodicCheckpoint(ctx)
 	case "Stop":
 		// Only the end of the main turn: a subagent's or a stop hook's

@@ -11,9 +11,24 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// WriteFile replaces path with data atomically: readers see the old file or
-// the new one, never a part. The directory is created (0700) if missing.
+// WriteFile replaces path with data atomically and durably: readers see the
+// old file or the new one, never a part, and once it returns the new one
+// survives a power cut. The directory is created (0700) if missing.
 func WriteFile(path string, data []byte, perm fs.FileMode) error {
+	return replace(path, data, perm, true)
+}
+
+// Replace is WriteFile without the fsyncs: just as atomic for readers and
+// for a writer killed midway, but a power cut may bring back the previous
+// version. It is for state the hook rewrites on Claude's hot path, where
+// an fsync costs milliseconds per event (several on a virtual disk) and
+// the next event writes the file again anyway: the break timers, the work
+// session, a session's activity.
+func Replace(path string, data []byte, perm fs.FileMode) error {
+	return replace(path, data, perm, false)
+}
+
+func replace(path string, data []byte, perm fs.FileMode, durable bool) error {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("creating %s: %w", dir, err)
@@ -35,8 +50,10 @@ func WriteFile(path string, data []byte, perm fs.FileMode) error {
 	if err := tmp.Chmod(perm); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
-	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+	if durable {
+		if err := tmp.Sync(); err != nil {
+			return fmt.Errorf("writing %s: %w", path, err)
+		}
 	}
 	if err := tmp.Close(); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
@@ -45,7 +62,9 @@ func WriteFile(path string, data []byte, perm fs.FileMode) error {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	done = true
-	SyncDir(dir)
+	if durable {
+		SyncDir(dir)
+	}
 	return nil
 }
 

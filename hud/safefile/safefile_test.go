@@ -9,9 +9,15 @@ import (
 )
 
 func TestWriteFileReplacesAndSetsMode(t *testing.T) {
+	for name, write := range map[string]func(string, []byte, os.FileMode) error{"WriteFile": WriteFile, "Replace": Replace} {
+		t.Run(name, func(t *testing.T) { testReplaces(t, write) })
+	}
+}
+
+func testReplaces(t *testing.T, write func(string, []byte, os.FileMode) error) {
 	path := filepath.Join(t.TempDir(), "sub", "f.json")
 	for _, content := range []string{"one", "two"} {
-		if err := WriteFile(path, []byte(content), 0o600); err != nil {
+		if err := write(path, []byte(content), 0o600); err != nil {
 			t.Fatal(err)
 		}
 		got, err := os.ReadFile(path)

@@ -110,32 +110,18 @@ func (f Files) locked(fn func() error) error {
 	return fn()
 }
 
+// save replaces the session file atomically but without fsync
+// (safefile.Replace): the hook rewrites it on every event of the project,
+// an fsync costs milliseconds on Claude's hot path, and the seed calls the
+// file ephemeral. The project's .claude is created like a project folder
+// (0755), not like hud's private ones.
 func save(project string, s *State) error {
-	if err := replaceFile(Path(project), s.Encode()); err != nil {
+	path := Path(project)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("saving work session: %w", err)
 	}
-	return nil
-}
-
-// replaceFile writes data to a temp file beside path and renames it over
-// path: readers and a writer killed midway leave the old file or the new
-// one, never a part. Unlike safefile.WriteFile it does not fsync: the hook
-// rewrites this file on every event of the project, an fsync costs
-// milliseconds on Claude's hot path, and the seed calls the file ephemeral
-// (a power cut costs at most the last event's seconds). The temp name is
-// fixed because only the holder of the lock writes.
-func replaceFile(path string, data []byte) (err error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
+	if err := safefile.Replace(path, s.Encode(), 0o644); err != nil {
+		return fmt.Errorf("saving work session: %w", err)
 	}
 	return nil
 }
