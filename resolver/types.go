@@ -82,6 +82,10 @@ type Record struct {
 	PermissionMode string `json:"permission_mode,omitempty"`
 	LastTool       string `json:"last_tool,omitempty"`
 	WaitingFor     string `json:"waiting_for,omitempty"`
+	// WaitingTool fingerprints the tool call a permission dialog is about,
+	// so tool events of other calls (parallel tools, subagents) while the
+	// dialog is up do not hide it.
+	WaitingTool    string `json:"waiting_tool,omitempty"`
 	TmuxPane       string `json:"tmux_pane,omitempty"`
 	TermProgram    string `json:"term_program,omitempty"`
 	TranscriptPath string `json:"transcript_path,omitempty"`

@@ -1,6 +1,10 @@
 package hook
 
 import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"time"
 
 	"github.com/capacitor-hud/hud/resolver"
@@ -77,7 +81,7 @@ func Transition(prev *resolver.Record, ev *Event, now time.Time) *resolver.Recor
 			next = afterCompaction(&r, ev.Trigger)
 		} else {
 			next = resolver.StateReady
-			r.ToolsInFlight, r.WaitingFor, r.CompactTrigger = 0, "", ""
+			r.ToolsInFlight, r.WaitingFor, r.WaitingTool, r.CompactTrigger = 0, "", "", ""
 		}
 	case EventUserPromptSubmit:
 		next = resolver.StateWorking
@@ -85,19 +89,26 @@ func Transition(prev *resolver.Record, ev *Event, now time.Time) *resolver.Recor
 		r.TurnStartedAt = at
 		// A new turn: whatever the last one left (a tool interrupted with
 		// Esc fires nothing, nor does a dialog dismissed) is over.
-		r.ToolsInFlight, r.WaitingFor, r.LastError, r.CompactTrigger = 0, "", "", ""
+		r.ToolsInFlight, r.WaitingFor, r.WaitingTool, r.LastError, r.CompactTrigger = 0, "", "", "", ""
 	case EventPreToolUse:
-		next = resolver.StateWorking
 		r.ToolsInFlight++
-		r.LastTool, r.WaitingFor = ev.ToolName, ""
-	case EventPostToolUse, EventPostToolUseFailure:
+		if waitsForOtherTool(&r, ev) {
+			break // a parallel tool or a subagent's: the dialog is still up
+		}
 		next = resolver.StateWorking
+		r.LastTool, r.WaitingFor, r.WaitingTool = ev.ToolName, "", ""
+	case EventPostToolUse, EventPostToolUseFailure:
 		r.ToolsInFlight = max(r.ToolsInFlight-1, 0)
-		r.LastTool, r.WaitingFor = ev.ToolName, ""
+		if waitsForOtherTool(&r, ev) {
+			break
+		}
+		next = resolver.StateWorking
+		r.LastTool, r.WaitingFor, r.WaitingTool = ev.ToolName, "", ""
 	case EventPermissionRequest:
 		next = resolver.StateWaiting
 		r.LastTool = ev.ToolName
 		r.WaitingFor = describeTool(ev.ToolName, ev.ToolInput, r.CWD)
+		r.WaitingTool = toolFingerprint(ev.ToolName, ev.ToolInput)
 	case EventNotification:
 		switch ev.NotificationType {
 		case notifyPermissionPrompt, notifyElicitationDialog:
@@ -108,7 +119,7 @@ func Transition(prev *resolver.Record, ev *Event, now time.Time) *resolver.Recor
 		case notifyIdlePrompt:
 			if r.ToolsInFlight == 0 {
 				next = resolver.StateReady
-				r.WaitingFor = ""
+				r.WaitingFor, r.WaitingTool = "", ""
 			}
 		}
 	case EventStop:
@@ -117,11 +128,11 @@ func Transition(prev *resolver.Record, ev *Event, now time.Time) *resolver.Recor
 		// the main turn.
 		if !ev.StopHookActive && ev.AgentID == "" && r.State != resolver.StateCompacting {
 			next = resolver.StateReady
-			r.ToolsInFlight, r.WaitingFor = 0, ""
+			r.ToolsInFlight, r.WaitingFor, r.WaitingTool = 0, "", ""
 		}
 	case EventStopFailure:
 		next = resolver.StateReady
-		r.ToolsInFlight, r.WaitingFor = 0, ""
+		r.ToolsInFlight, r.WaitingFor, r.WaitingTool = 0, "", ""
 		r.LastError = errorText(ev.Error)
 	case EventPreCompact:
 		next = resolver.StateCompacting
@@ -146,6 +157,32 @@ func Transition(prev *resolver.Record, ev *Event, now time.Time) *resolver.Recor
 	}
 	r.State = next
 	return &r
+}
+
+// waitsForOtherTool reports whether r waits on a permission dialog for a
+// tool call other than ev's. PermissionRequest carries no tool_use_id, so a
+// call is known by its tool name and input (fixtures 08 and 10 carry the
+// same). Claude runs tools in parallel and subagents beside the main turn:
+// their events while the dialog is up must not make the session look busy
+// while it waits for the person.
+func waitsForOtherTool(r *resolver.Record, ev *Event) bool {
+	return r.State == resolver.StateWaiting && r.WaitingTool != "" &&
+		r.WaitingTool != toolFingerprint(ev.ToolName, ev.ToolInput)
+}
+
+// toolFingerprint identifies a tool call by its name and its input, with
+// insignificant white space removed, as 16 hex digits.
+func toolFingerprint(name string, input json.RawMessage) string {
+	var compact bytes.Buffer
+	if json.Compact(&compact, input) != nil {
+		compact.Reset()
+		compact.Write(input)
+	}
+	h := sha256.New()
+	h.Write([]byte(name))
+	h.Write([]byte{0})
+	h.Write(compact.Bytes())
+	return hex.EncodeToString(h.Sum(nil)[:8])
 }
 
 // knownEvent reports whether the state machine has a rule for name.

@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -166,6 +167,22 @@ func TestFixtureReplay(t *testing.T) {
 
 // TestTransition covers the rules the recordings do not reach. Each case
 // starts from a session in the state the first event leaves it in.
+// TestWaitingRecordWithoutFingerprint: a record written before the hook
+// fingerprinted dialogs goes back to working on the next tool event.
+func TestWaitingRecordWithoutFingerprint(t *testing.T) {
+	prev := &resolver.Record{SessionID: "s1", State: resolver.StateWaiting, WaitingFor: "Bash: ls"}
+	next := Transition(prev, tool(&Event{SessionID: "s1", HookEventName: EventPostToolUse}, "Read", `{}`), t0)
+	if next.State != resolver.StateWorking {
+		t.Errorf("state %s, want working", next.State)
+	}
+}
+
+// tool sets ev's tool name and input.
+func tool(ev *Event, name, input string) *Event {
+	ev.ToolName, ev.ToolInput = name, json.RawMessage(input)
+	return ev
+}
+
 func TestTransition(t *testing.T) {
 	const id = "s1"
 	e := func(name string) *Event { return &Event{SessionID: id, HookEventName: name, CWD: "/p"} }
@@ -198,6 +215,26 @@ func TestTransition(t *testing.T) {
 				t.Errorf("compact_trigger %q after a new start", r.CompactTrigger)
 			}
 		}},
+		{"a parallel tool finishing while the dialog is up keeps waiting; the approved one ends it", []*Event{
+			e(EventUserPromptSubmit),
+			tool(e(EventPreToolUse), "Bash", `{"command":"npm test"}`),
+			tool(e(EventPreToolUse), "Read", `{"file_path":"/p/a.go"}`),
+			tool(e(EventPermissionRequest), "Bash", `{"command": "npm test"}`),
+			tool(e(EventPostToolUse), "Read", `{"file_path":"/p/a.go"}`),
+		}, resolver.StateWaiting, func(t *testing.T, r *resolver.Record) {
+			if r.WaitingFor != "Bash: npm test" || r.ToolsInFlight != 1 {
+				t.Errorf("waiting_for %q, tools in flight %d", r.WaitingFor, r.ToolsInFlight)
+			}
+			approved := Transition(r, tool(e(EventPostToolUse), "Bash", "{\n  \"command\": \"npm test\"\n}"), t0)
+			if approved.State != resolver.StateWorking || approved.WaitingTool != "" || approved.ToolsInFlight != 0 {
+				t.Errorf("after the approved tool: %s, waiting_tool %q, in flight %d", approved.State, approved.WaitingTool, approved.ToolsInFlight)
+			}
+		}},
+		{"a subagent's tool starting while the dialog is up keeps waiting", []*Event{
+			e(EventUserPromptSubmit),
+			tool(e(EventPermissionRequest), "Bash", `{"command":"rm -rf build"}`),
+			with(tool(e(EventPreToolUse), "Grep", `{"pattern":"x"}`), func(ev *Event) { ev.AgentID = "a1" }),
+		}, resolver.StateWaiting, nil},
 		{"Stop with stop_hook_active keeps working", []*Event{
 			e(EventUserPromptSubmit), with(e(EventStop), func(ev *Event) { ev.StopHookActive = true }),
 		}, resolver.StateWorking, nil},
