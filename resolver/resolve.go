@@ -63,6 +63,15 @@ type Session struct {
 	Opinion *ClaudeSession
 }
 
+// Key identifies the session among the live ones: its id, or for a live
+// lock whose session id is not known yet, its lock directory.
+func (s *Session) Key() string {
+	if s.SessionID == "" && s.Lock != nil {
+		return "lock:" + s.Lock.Dir
+	}
+	return s.SessionID
+}
+
 // UpdatedAt is when the session's record last changed, or when its lock was
 // taken if it has no record.
 func (s *Session) UpdatedAt() time.Time {
@@ -143,10 +152,7 @@ func ResolveAll(snap Snapshot, now time.Time, alive Liveness) []Session {
 	index := map[string]int{} // session key → position in out
 	for _, l := range r.live {
 		s := r.session(r.recordForLock(l), l, SourceLock)
-		key := s.SessionID
-		if key == "" {
-			key = "lock:" + l.Dir
-		}
+		key := s.Key()
 		if i, dup := index[key]; dup {
 			// `claude --resume` while the old process still runs: two
 			// locks, one session. Show the process the record follows.

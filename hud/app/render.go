@@ -47,28 +47,28 @@ func (a *App) render() {
 		ShowTitle:    settings.ShowTitle,
 		MaxRows:      settings.MaxRows,
 	})
-	next := earliest(view.NextChange, nextSnapshotChange(snap, now))
+	next := present.Earliest(view.NextChange, nextSnapshotChange(snap, now))
 	a.mu.Lock()
 	menuOpen := now.Before(a.menuOpenUntil)
 	a.mu.Unlock()
 	nextLabel := view.NextLabel
 	if a.opts.Notifier != nil {
-		next = earliest(next, a.opts.Notifier.Update(now, sessions))
+		next = present.Earliest(next, a.opts.Notifier.Update(now, sessions))
 	}
 	if a.opts.Section != nil {
-		next = earliest(next, a.opts.Section.Update(now, sessions))
+		next = present.Earliest(next, a.opts.Section.Update(now, sessions))
 	}
 	menu, focus := menuOf(view)
 	if a.opts.Section != nil {
 		rows, rowsNext := a.opts.Section.Rows(now)
 		menu.Section = rows
-		nextLabel = earliest(nextLabel, rowsNext)
+		nextLabel = present.Earliest(nextLabel, rowsNext)
 	}
 	if !nextLabel.IsZero() {
 		if !menuOpen {
 			nextLabel = nextWholeMinute(nextLabel)
 		}
-		next = earliest(next, nextLabel)
+		next = present.Earliest(next, nextLabel)
 	}
 
 	a.mu.Lock()
@@ -156,12 +156,4 @@ func nextWholeMinute(t time.Time) time.Time {
 		return m.Add(time.Minute)
 	}
 	return t
-}
-
-// earliest is the earlier of two moments, zero meaning never.
-func earliest(a, b time.Time) time.Time {
-	if a.IsZero() || (!b.IsZero() && b.Before(a)) {
-		return b
-	}
-	return a
 }

@@ -20,16 +20,13 @@ func toPresent(sessions []resolver.Session, now time.Time, activity func(session
 	out := make([]present.Session, 0, len(sessions))
 	for _, s := range sessions {
 		p := present.Session{
-			ID:    s.SessionID,
+			ID:    s.Key(),
 			State: s.State,
 			Since: s.Since,
 			CWD:   s.CWD,
 		}
 		if activity != nil && s.SessionID != "" {
 			p.Activity = activity(s.SessionID)
-		}
-		if p.ID == "" && s.Lock != nil {
-			p.ID = "lock:" + s.Lock.Dir
 		}
 		if rec := s.Record; rec != nil {
 			p.Project = rec.Project()
@@ -69,7 +66,7 @@ func nextSnapshotChange(snap resolver.Snapshot, now time.Time) time.Time {
 		}
 		at := c.StatusSince().Add(resolver.ClaudeIdleAfter)
 		if at.After(now) {
-			next = earliest(next, at)
+			next = present.Earliest(next, at)
 		}
 	}
 	return next

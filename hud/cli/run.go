@@ -161,7 +161,7 @@ type traySection struct {
 
 // Update implements app.Section.
 func (s traySection) Update(now time.Time, sessions []resolver.Session) time.Time {
-	return earliestOf(s.work.Update(now, sessions), s.breaks.Update(now, sessions))
+	return present.Earliest(s.work.Update(now, sessions), s.breaks.Update(now, sessions))
 }
 
 // Rows implements app.Section.
@@ -175,7 +175,7 @@ func (s traySection) Rows(now time.Time) ([]app.Row, time.Time) {
 	for _, r := range rows {
 		out = append(out, app.Row{Key: r.Key, Label: r.Label, Disabled: r.Disabled})
 	}
-	return out, earliestOf(workNext, breakNext)
+	return out, present.Earliest(workNext, breakNext)
 }
 
 // Clicked implements app.Section: only break rows can be clicked.
@@ -183,14 +183,6 @@ func (s traySection) Clicked(key string, now time.Time) { s.breaks.Clicked(key, 
 
 // Changed implements app.Section.
 func (s traySection) Changed() <-chan struct{} { return s.breaks.Changed() }
-
-// earliestOf returns the earlier of two deadlines, zero meaning none.
-func earliestOf(a, b time.Time) time.Time {
-	if a.IsZero() || (!b.IsZero() && b.Before(a)) {
-		return b
-	}
-	return a
-}
 
 // traySettings loads the settings file, creating it with comments on the
 // first run, and tells the person about each problem in it once.

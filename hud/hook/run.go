@@ -155,8 +155,8 @@ func runHook(env Env) (status int) {
 	if len(u.Replaced) > 0 {
 		replaced = ", ended " + strings.Join(u.Replaced, " ") + " of the same process"
 	}
-	log.eventf(session, "%s %s→%s (%s%s)", ev.HookEventName, stateName(u.Before), stateName(u.After), sinceMillis(start), replaced)
 	if ctx.blocked != "" {
+		log.eventf(session, "%s blocked, %s kept (%s): %s", ev.HookEventName, stateName(u.Before), sinceMillis(start), ctx.blocked)
 		// A blocked prompt never reaches Claude: no turn starts and no Stop
 		// will follow, so the record goes back to what it was.
 		if err := restoreRecord(layout, now, log, ev.SessionID, u.Before); err != nil {
@@ -165,6 +165,7 @@ func runHook(env Env) (status int) {
 		fmt.Fprintln(env.Stderr, ctx.blocked)
 		return 2
 	}
+	log.eventf(session, "%s %s→%s (%s%s)", ev.HookEventName, stateName(u.Before), stateName(u.After), sinceMillis(start), replaced)
 	if ctx.said != "" && env.Stdout != nil {
 		io.WriteString(env.Stdout, ctx.said)
 	}

@@ -71,7 +71,7 @@ func TestFollowUpsRunAfterTheStore(t *testing.T) {
 		t.Errorf("ran %v", seen)
 	}
 	log, _ := os.ReadFile(resolver.Layout{Home: home}.DebugLogPath())
-	for _, want := range []string{" s error: fails: it broke\n", " s error: panics: panic: boom\n", " s UserPromptSubmit -→working ("} {
+	for _, want := range []string{" s error: fails: it broke\n", " s error: panics: panic: boom\n", " s UserPromptSubmit blocked, - kept ("} {
 		if !bytes.Contains(log, []byte(want)) {
 			t.Errorf("debug log lacks %q:\n%s", want, log)
 		}
@@ -103,6 +103,10 @@ func TestBlockedPromptLeavesTheRecord(t *testing.T) {
 	}
 	if r := store.Sessions["s"]; r == nil || r.State != resolver.StateReady || r.WorkingOn != "" {
 		t.Errorf("record after a blocked prompt: %+v", r)
+	}
+	log, _ := os.ReadFile(resolver.Layout{Home: home}.DebugLogPath())
+	if !bytes.Contains(log, []byte(" s UserPromptSubmit blocked, ready kept (")) || bytes.Contains(log, []byte("ready→working")) {
+		t.Errorf("debug log after a blocked prompt:\n%s", log)
 	}
 	// A blocked prompt of an unknown session leaves no record behind.
 	other := `{"session_id":"new","hook_event_name":"UserPromptSubmit","cwd":"/p","prompt":"hi"}`

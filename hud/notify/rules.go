@@ -34,12 +34,7 @@ type Session struct {
 func FromResolved(sessions []resolver.Session) []Session {
 	out := make([]Session, 0, len(sessions))
 	for _, s := range sessions {
-		n := Session{ID: s.SessionID, Project: s.CWD, State: s.State, Since: s.Since}
-		if n.ID == "" && s.Lock != nil {
-			// A live lock with no session id yet: its directory tells it
-			// apart from the others, as resolver.ResolveAll does.
-			n.ID = "lock:" + s.Lock.Dir
-		}
+		n := Session{ID: s.Key(), Project: s.CWD, State: s.State, Since: s.Since}
 		if r := s.Record; r != nil {
 			if p := r.Project(); p != "" {
 				n.Project = p

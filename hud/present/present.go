@@ -146,9 +146,9 @@ func Present(in Input) View {
 			})
 			tooltip = append(tooltip, label)
 		}
-		nextLabel = earliest(nextLabel, in.Now.Add(UntilAgeLabelChanges(age)))
+		nextLabel = Earliest(nextLabel, in.Now.Add(UntilAgeLabelChanges(age)))
 		if s.ChangesAt.After(in.Now) {
-			nextChange = earliest(nextChange, s.ChangesAt)
+			nextChange = Earliest(nextChange, s.ChangesAt)
 		}
 	}
 	if extra := len(sessions) - maxRows; extra > 0 {
@@ -301,8 +301,9 @@ func oneLine(s string, max int) string {
 	return s
 }
 
-// earliest is the earlier of two moments, zero meaning never.
-func earliest(a, b time.Time) time.Time {
+// Earliest is the earlier of two moments, zero meaning never: how the tray
+// combines the deadlines of its parts into its one timer.
+func Earliest(a, b time.Time) time.Time {
 	if a.IsZero() || (!b.IsZero() && b.Before(a)) {
 		return b
 	}

@@ -120,7 +120,7 @@ func TestPresent(t *testing.T) {
 				t.Errorf("rows:\n%s\nwant:\n%s", strings.Join(labels, "\n"), strings.Join(tt.rows, "\n"))
 			}
 			var next time.Duration
-			if at := earliest(v.NextLabel, v.NextChange); !at.IsZero() {
+			if at := Earliest(v.NextLabel, v.NextChange); !at.IsZero() {
 				next = at.Sub(now)
 			}
 			if next != tt.next {
