@@ -144,6 +144,9 @@ func runUninstall(env *Env, args []string) error {
 		fmt.Fprintf(env.Stdout, "No hud-hook entries in %s; nothing changed.\n", res.Path)
 	default:
 		fmt.Fprintf(env.Stdout, "Removed hud-hook from %s\n", res.Path)
+		if res.Removed {
+			fmt.Fprintln(env.Stdout, "Nothing else was in it, so the file is removed (Claude Code reads no file as no settings).")
+		}
 		if res.Backup != "" {
 			fmt.Fprintf(env.Stdout, "Backup of the previous file: %s\n", res.Backup)
 		}

@@ -41,6 +41,9 @@ type Result struct {
 	Changed bool
 	// Created is true when the file did not exist before.
 	Created bool
+	// Removed is true when uninstall left nothing but an empty object and
+	// removed the file.
+	Removed bool
 	// Backup is the copy of the previous contents, if one was written.
 	Backup string
 	// Diff is a unified diff from the old contents to the new.
@@ -94,7 +97,7 @@ func Install(opts Options) (Result, error) {
 		set, k := setStatusLine(root, ShellQuote(opts.StatusLineHud)+" "+StatusLineArg)
 		kept = k
 		return changed || set, nil
-	})
+	}, false)
 	res.StatusLineKept = kept
 	return res, err
 }
@@ -103,11 +106,15 @@ func Install(opts Options) (Result, error) {
 // event arrays and "hooks" object that held nothing else, and a statusLine
 // that runs `hud statusline`. A file without them (or no file at all) is
 // left alone.
+//
+// When nothing is left but an empty object, the file is removed (after the
+// backup): Claude Code reads a missing settings file and `{}` alike, and a
+// file that `hud install` created is then gone again, as it was.
 func Uninstall(opts Options) (Result, error) {
 	return edit(opts, func(root *node) (bool, error) {
 		hooks := removeHooks(root)
 		return removeStatusLine(root) || hooks, nil
-	})
+	}, true)
 }
 
 // maxAttempts bounds the retries of an edit whose file changed while it
@@ -122,16 +129,18 @@ var errChangedMeanwhile = errors.New("changed while being edited")
 // writes its settings too (an "always allow" answer, /config), so just
 // before replacing the file it is read again: if it changed meanwhile the
 // edit starts over from the new content instead of undoing that write.
-func edit(opts Options, change func(*node) (bool, error)) (Result, error) {
+//
+// removeIfEmpty deletes the file instead of writing an empty object.
+func edit(opts Options, change func(*node) (bool, error), removeIfEmpty bool) (Result, error) {
 	for attempt := 1; ; attempt++ {
-		res, err := editOnce(opts, change)
+		res, err := editOnce(opts, change, removeIfEmpty)
 		if !errors.Is(err, errChangedMeanwhile) || attempt == maxAttempts {
 			return res, err
 		}
 	}
 }
 
-func editOnce(opts Options, change func(*node) (bool, error)) (Result, error) {
+func editOnce(opts Options, change func(*node) (bool, error), removeIfEmpty bool) (Result, error) {
 	path, err := resolve(opts.SettingsPath)
 	if err != nil {
 		return Result{}, err
@@ -156,6 +165,11 @@ func editOnce(opts Options, change func(*node) (bool, error)) (Result, error) {
 	if !changed || bytes.Equal(updated, old) {
 		return res, nil
 	}
+	remove := removeIfEmpty && !res.Created && doc.root.kind == kindObject && len(doc.root.members) == 0
+	if remove {
+		updated = nil
+		res.Removed = true
+	}
 	res.Changed = true
 	res.Diff = unifiedDiff(path, path, old, updated)
 	if opts.DryRun {
@@ -179,6 +193,12 @@ func editOnce(opts Options, change func(*node) (bool, error)) (Result, error) {
 		}
 	} else if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return res, fmt.Errorf("creating %s: %w", filepath.Dir(path), err)
+	}
+	if remove {
+		if err := os.Remove(path); err != nil {
+			return res, fmt.Errorf("removing %s: %w", path, err)
+		}
+		return res, nil
 	}
 	if err := writeAtomic(path, updated, mode); err != nil {
 		return res, err

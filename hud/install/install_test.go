@@ -111,12 +111,18 @@ func TestInstallUninstallFixtures(t *testing.T) {
 			if _, err := Uninstall(opts); err != nil {
 				t.Fatalf("uninstall: %v", err)
 			}
-			restored, _ := os.ReadFile(path)
+			restored, err := os.ReadFile(path)
+			if len(bytes.TrimSpace(orig)) == 0 {
+				// Nothing but our hooks was in it: the file goes, which
+				// Claude Code reads as no settings, like the empty file.
+				if !os.IsNotExist(err) {
+					t.Errorf("uninstall left %q (%v); want the file removed", restored, err)
+				}
+				return
+			}
 			want := orig
 			if w, err := os.ReadFile(filepath.Join("testdata", "install", name, "uninstalled.json")); err == nil {
 				want = w
-			} else if len(bytes.TrimSpace(orig)) == 0 {
-				want = []byte("{}\n")
 			}
 			if !bytes.Equal(restored, want) {
 				t.Errorf("uninstall did not restore the file:\n%s", unifiedDiff("want", "got", want, restored))
@@ -144,11 +150,13 @@ func TestInstallCreatesMissingFile(t *testing.T) {
 	if fi.Mode().Perm() != 0o600 {
 		t.Errorf("mode = %v; want 0600 for a new file", fi.Mode().Perm())
 	}
-	if _, err := Uninstall(Options{SettingsPath: path}); err != nil {
+	res, err = Uninstall(Options{SettingsPath: path})
+	if err != nil {
 		t.Fatal(err)
 	}
-	if b, _ := os.ReadFile(path); string(b) != "{}\n" {
-		t.Errorf("after uninstall = %q; want {}", b)
+	// As it was: no file.
+	if _, err := os.Stat(path); !os.IsNotExist(err) || !res.Removed {
+		t.Errorf("after uninstall: %v, removed %v; want the file gone", err, res.Removed)
 	}
 }
 
@@ -176,6 +184,7 @@ func TestInvalidJSONIsRefused(t *testing.T) {
 		{"cut short", "{\"a\": [1, 2", 1, 12, "unexpected end of file"},
 		{"two values", "{} {}", 1, 5, "unexpected text after"},
 		{"byte order mark", "\xef\xbb\xbf{}", 1, 1, "byte order mark"},
+		{"a key twice", "{\n  \"hooks\": {\n    \"Stop\": [],\n    \"Stop\": []\n  }\n}\n", 4, 5, `the key "Stop" appears twice`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -370,7 +379,7 @@ func TestConcurrentWriteIsNotUndone(t *testing.T) {
 			os.WriteFile(path, []byte(`{"model": "opus", "written": "by claude meanwhile"}`), 0o644)
 		}
 		return addHooks(root, testHook, DefaultTimeout)
-	})
+	}, false)
 	if err != nil || calls != 2 {
 		t.Fatalf("edit = %+v, %v after %d attempts; want success on the second", res, err, calls)
 	}

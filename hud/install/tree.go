@@ -162,7 +162,7 @@ func parseDocument(data []byte) (*document, error) {
 	p := &parser{dec: dec, data: data}
 	root, err := p.value()
 	if err != nil {
-		return nil, err // checkSyntax accepted it, so this is unexpected
+		return nil, err // a duplicate key; anything else checkSyntax caught
 	}
 	end := int(dec.InputOffset())
 	start := int(root.start)
@@ -223,7 +223,16 @@ func (p *parser) value() (parsed, error) {
 			if !ok {
 				return parsed{}, errors.New("object key is not a string")
 			}
-			rawKey := p.data[p.tokenStart(kfrom):p.dec.InputOffset()]
+			keyStart := p.tokenStart(kfrom)
+			rawKey := p.data[keyStart:p.dec.InputOffset()]
+			if n.get(key) != nil {
+				// Claude Code, like every JSON reader, uses the last of
+				// two equal keys: removing our entry from one could bring
+				// the other back to life, so the file is not edited.
+				line, col := lineCol(p.data, int(keyStart))
+				return parsed{}, &SyntaxError{Line: line, Col: col, Msg: fmt.Sprintf("the key %s appears twice in one object", rawKey),
+					Hint: "JSON readers keep only the last one; merge the two or delete one, then run hud again"}
+			}
 			v, err := p.value()
 			if err != nil {
 				return parsed{}, err
