@@ -86,7 +86,7 @@ func BuildCheckpoint(s *Session, reason string, now time.Time, git *GitFacts, pl
 		ProjectRoot:            s.ProjectDir,
 		ProjectName:            filepath.Base(s.ProjectDir),
 		EditedFiles:            append([]string{}, s.EditedFiles...),
-		Todos:                  append([]Todo{}, s.Todos...),
+		Todos:                  withoutIDs(s.Todos),
 		Git:                    git,
 		SessionDurationMinutes: int(now.Sub(started).Minutes()),
 		CheckpointReason:       reason,
@@ -228,4 +228,15 @@ func IsProjectDir(dir, home string) error {
 // ReadCheckpoint reads a project's checkpoint; missing is (nil, nil).
 func ReadCheckpoint(project string) (*Checkpoint, error) {
 	return readJSONFile[Checkpoint]("checkpoint", CheckpointPath(project))
+}
+
+// withoutIDs copies todos without the Task tools' ids: seed 004's todos
+// are content, status and activeForm.
+func withoutIDs(todos []Todo) []Todo {
+	out := make([]Todo, len(todos))
+	for i, t := range todos {
+		t.ID = ""
+		out[i] = t
+	}
+	return out
 }

@@ -137,18 +137,20 @@ const maxNewCommits = 20
 const commitSep = "\x1e"
 
 // NewCommits lists the commits reachable from HEAD but not from since,
-// oldest first. An empty since, or one git no longer knows, yields nothing:
-// the first sight of a repository sets the baseline without logging its
-// history.
+// oldest first, at most maxNewCommits. An empty since means the repository
+// had no commit yet, so every commit is new. A since git no longer knows (a
+// rewritten history) yields nothing rather than a flood.
 func NewCommits(dir, since string, now time.Time) ([]Commit, error) {
-	if since == "" {
-		return nil, nil
+	rangeArg := "HEAD"
+	if since != "" {
+		if _, err := git(dir, "cat-file", "-e", since+"^{commit}"); err != nil {
+			return nil, nil
+		}
+		rangeArg = since + "..HEAD"
 	}
-	if _, err := git(dir, "cat-file", "-e", since+"^{commit}"); err != nil {
-		return nil, nil
-	}
+	// -n limits before --reverse reorders: the newest commits, oldest first.
 	out, err := git(dir, "log", "--reverse", "-n", strconv.Itoa(maxNewCommits), "--name-only",
-		"--format="+commitSep+"%H%x00%h%x00%s%x00%an%x00%aI", since+"..HEAD")
+		"--format="+commitSep+"%H%x00%h%x00%s%x00%an%x00%aI", rangeArg)
 	if err != nil {
 		return nil, err
 	}

@@ -163,3 +163,32 @@ func TestWorkerMainRejectsBadArguments(t *testing.T) {
 		t.Errorf("bad session id: code %d", code)
 	}
 }
+
+// TestWorkerLogsTheFirstCommitsOfAnEmptyRepository: a session started in a
+// repository with no commit yet logs the commits it makes.
+func TestWorkerLogsTheFirstCommitsOfAnEmptyRepository(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	dir := t.TempDir()
+	run(t, dir, "init", "-q", "-b", "main")
+	run(t, dir, "config", "user.name", "Test Person")
+	run(t, dir, "config", "user.email", "test@example.com")
+	l := testLayout(t)
+	now := time.Now()
+	Update(l, "s", func(s *Session) bool { s.ProjectDir, s.StartedAt = dir, now; return true })
+	logf := func(f string, a ...any) { t.Logf(f, a...) }
+	if err := RunJob(Job{Home: l.Home, SessionID: "s", Kind: JobScan}, now, logf); err != nil {
+		t.Fatal(err)
+	}
+	write(t, dir, "a.txt", "a")
+	run(t, dir, "add", ".")
+	run(t, dir, "commit", "-q", "-m", "the very first commit")
+	if err := RunJob(Job{Home: l.Home, SessionID: "s", Kind: JobScan}, now, logf); err != nil {
+		t.Fatal(err)
+	}
+	commits, _ := ReadJSONL[Commit](CommitLogPath(l))
+	if len(commits) != 1 || commits[0].Message != "the very first commit" {
+		t.Errorf("logged %+v, want the first commit", commits)
+	}
+}

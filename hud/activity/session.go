@@ -19,8 +19,12 @@ const (
 	MaxTodos       = 50
 )
 
-// Todo is one item of Claude's TodoWrite list.
+// Todo is one item of the session's todo list: TodoWrite's items in older
+// Claude Code versions, the Task tools' tasks in 2.1.x.
 type Todo struct {
+	// ID is the task id the Task tools use ("1", "2", …); empty for
+	// TodoWrite items. It stays out of checkpoints (seed 004 has none).
+	ID         string `json:"id,omitempty"`
 	Content    string `json:"content"`
 	Status     string `json:"status"` // pending, in_progress, completed
 	ActiveForm string `json:"activeForm,omitempty"`

@@ -24,7 +24,7 @@ type ToolEvent struct {
 func Interesting(event, toolName string) bool {
 	switch event {
 	case "PostToolUse":
-		return isEditTool(toolName) || toolName == "TodoWrite"
+		return isEditTool(toolName) || isTodoTool(toolName)
 	case "PreToolUse":
 		return isAgentTool(toolName)
 	case "SubagentStart":
@@ -39,6 +39,13 @@ func isEditTool(name string) bool {
 		return true
 	}
 	return false
+}
+
+// isTodoTool names the tools that keep the session's todo list: TodoWrite
+// in older Claude Code versions, TaskCreate and TaskUpdate in 2.1.x
+// (recorded in testdata/activity/09 and 10).
+func isTodoTool(name string) bool {
+	return name == "TodoWrite" || name == "TaskCreate" || name == "TaskUpdate"
 }
 
 // isAgentTool names the tool that starts a subagent: Task in older Claude
@@ -59,6 +66,10 @@ func Apply(s *Session, ev ToolEvent) bool {
 		changed = applyEdit(s, ev)
 	case ev.Event == "PostToolUse" && ev.ToolName == "TodoWrite":
 		changed = applyTodos(s, ev.ToolInput)
+	case ev.Event == "PostToolUse" && ev.ToolName == "TaskCreate":
+		changed = applyTaskCreate(s, ev.ToolInput, ev.ToolResponse)
+	case ev.Event == "PostToolUse" && ev.ToolName == "TaskUpdate":
+		changed = applyTaskUpdate(s, ev.ToolInput)
 	case ev.Event == "PreToolUse" && isAgentTool(ev.ToolName), ev.Event == "SubagentStart":
 		s.AgentRuns++
 		changed = true
@@ -116,6 +127,67 @@ func applyTodos(s *Session, input json.RawMessage) bool {
 		in.Todos = in.Todos[:MaxTodos]
 	}
 	s.Todos = in.Todos
+	return true
+}
+
+// applyTaskCreate adds the task TaskCreate made: its subject from the
+// input, its id from the response ({"task": {"id": "1", ...}}).
+func applyTaskCreate(s *Session, input, response json.RawMessage) bool {
+	var in struct {
+		Subject    string `json:"subject"`
+		ActiveForm string `json:"activeForm"`
+	}
+	var out struct {
+		Task struct {
+			ID      string `json:"id"`
+			Subject string `json:"subject"`
+		} `json:"task"`
+	}
+	if json.Unmarshal(input, &in) != nil {
+		return false
+	}
+	json.Unmarshal(response, &out)
+	subject := in.Subject
+	if subject == "" {
+		subject = out.Task.Subject
+	}
+	if subject == "" || len(s.Todos) >= MaxTodos {
+		return false
+	}
+	s.Todos = append(s.Todos, Todo{ID: out.Task.ID, Content: subject, Status: "pending", ActiveForm: in.ActiveForm})
+	return true
+}
+
+// applyTaskUpdate changes the task TaskUpdate names: its status ("deleted"
+// removes it), subject or activeForm.
+func applyTaskUpdate(s *Session, input json.RawMessage) bool {
+	var in struct {
+		TaskID     string `json:"taskId"`
+		Status     string `json:"status"`
+		Subject    string `json:"subject"`
+		ActiveForm string `json:"activeForm"`
+	}
+	if json.Unmarshal(input, &in) != nil || in.TaskID == "" {
+		return false
+	}
+	i := slices.IndexFunc(s.Todos, func(t Todo) bool { return t.ID == in.TaskID })
+	if i < 0 {
+		return false // made before hud watched this session
+	}
+	t := &s.Todos[i]
+	switch in.Status {
+	case "deleted":
+		s.Todos = slices.Delete(s.Todos, i, i+1)
+		return true
+	case "pending", "in_progress", "completed":
+		t.Status = in.Status
+	}
+	if in.Subject != "" {
+		t.Content = in.Subject
+	}
+	if in.ActiveForm != "" {
+		t.ActiveForm = in.ActiveForm
+	}
 	return true
 }
 

@@ -181,3 +181,39 @@ func TestSummary(t *testing.T) {
 		}
 	}
 }
+
+// TestTaskToolsKeepTheTodoList replays what Claude Code 2.1.197 recorded
+// for its todo list (TaskCreate, TaskUpdate; fixtures 09 and 10), around a
+// second task and a deletion.
+func TestTaskToolsKeepTheTodoList(t *testing.T) {
+	now := time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
+	s := &Session{SessionID: "6e4287ea-50f8-4497-9e30-25ce65a2a2e4"}
+	created := loadFixture(t, "09-PostToolUse-TaskCreate.json")
+	if !Interesting(created.Event, created.ToolName) || !Apply(s, created.toolEvent(now)) {
+		t.Fatal("TaskCreate was not recorded")
+	}
+	second := ToolEvent{Event: "PostToolUse", ToolName: "TaskCreate", Now: now,
+		ToolInput:    json.RawMessage(`{"subject":"ship it","description":"ship it","activeForm":"Shipping it"}`),
+		ToolResponse: json.RawMessage(`{"task":{"id":"2","subject":"ship it"}}`)}
+	Apply(s, second)
+	updated := loadFixture(t, "10-PostToolUse-TaskUpdate.json")
+	if !Interesting(updated.Event, updated.ToolName) || !Apply(s, updated.toolEvent(now)) {
+		t.Fatal("TaskUpdate was not recorded")
+	}
+	if done, total := s.TodoCounts(); done != 1 || total != 2 || s.Todos[0].Content != "test it" || s.Todos[1].ActiveForm != "Shipping it" {
+		t.Errorf("todos %+v", s.Todos)
+	}
+	// A task deleted, and an update of a task made before hud watched.
+	Apply(s, ToolEvent{Event: "PostToolUse", ToolName: "TaskUpdate", Now: now, ToolInput: json.RawMessage(`{"taskId":"2","status":"deleted"}`)})
+	if Apply(s, ToolEvent{Event: "PostToolUse", ToolName: "TaskUpdate", Now: now, ToolInput: json.RawMessage(`{"taskId":"9","status":"completed"}`)}) {
+		t.Error("an unknown task id changed the list")
+	}
+	if len(s.Todos) != 1 || s.Todos[0].ID != "1" || s.Todos[0].Status != "completed" {
+		t.Errorf("after the deletion: %+v", s.Todos)
+	}
+	// The checkpoint keeps seed 004's todo fields only.
+	cp := BuildCheckpoint(s, ReasonManual, now, nil, nil, nil)
+	if b, _ := json.Marshal(cp.Todos); strings.Contains(string(b), `"id"`) {
+		t.Errorf("checkpoint todos carry ids: %s", b)
+	}
+}

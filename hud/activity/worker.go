@@ -166,7 +166,9 @@ func scanRepo(l resolver.Layout, s *Session, now time.Time) (*GitFacts, []Commit
 		return nil, nil, err
 	}
 	var commits []Commit
-	if s.Git != nil && s.Git.Head != "" && s.Git.Head != facts.Head {
+	// The first look (s.Git nil) only sets the baseline; after it, HEAD
+	// moving (from no commit at all, too) means new commits.
+	if s.Git != nil && facts.Head != "" && s.Git.Head != facts.Head {
 		commits, err = NewCommits(s.ProjectDir, s.Git.Head, now)
 		if err != nil {
 			return &facts, nil, err

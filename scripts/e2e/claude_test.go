@@ -93,7 +93,10 @@ func (c *claudeProc) awaitSessionFile(timeout time.Duration) string {
 
 // promptShown is true once Claude's input box and footer are drawn.
 func promptShown(screen string) bool {
-	return strings.Contains(screen, "for shortcuts") && strings.Contains(screen, "❯")
+	// The footer offers "? for shortcuts", or, while the session's task
+	// list is on screen (TaskCreate), "ctrl+t to hide tasks".
+	footer := strings.Contains(screen, "for shortcuts") || strings.Contains(screen, "ctrl+t to hide tasks")
+	return footer && strings.Contains(screen, "❯")
 }
 
 // claudeSession is Claude Code's own ~/.claude/sessions/<pid>.json.

@@ -34,6 +34,18 @@ type hudSession struct {
 	PID        int    `json:"pid"`
 	Since      string `json:"since"`
 	Source     string `json:"source"`
+	// Activity is what the session has done (issue 8); nil before the
+	// hook recorded anything.
+	Activity *hudActivity `json:"activity"`
+}
+
+type hudActivity struct {
+	TodosDone   int    `json:"todos_done"`
+	TodosTotal  int    `json:"todos_total"`
+	FilesEdited int    `json:"files_edited"`
+	Branch      string `json:"branch"`
+	Dirty       bool   `json:"dirty"`
+	Commits     int    `json:"commits"`
 }
 
 type hudResolved struct {

@@ -5,6 +5,11 @@
 // Steering, read from the text of the last user message:
 //
 //	TOOL:<command>   one Bash tool_use running <command>
+//	WRITE:<path>     one Write tool_use writing a small Go file at <path>
+//	TODO:<a>|<b>|…   one TodoWrite tool_use: a completed, b in progress, the rest pending
+//	                 (older CLIs; 2.1.x keeps its list with the Task tools below)
+//	TASK:<subject>   one TaskCreate tool_use: a new task on the session's list
+//	TASKDONE:<id>    one TaskUpdate tool_use marking task <id> completed
 //	AGENT:<prompt>   one Agent tool_use: a subagent given <prompt>
 //	SLOW:<seconds>   a text answer streamed slowly over that many seconds
 //	                 ("SLOW:2 TOOL:x": the answer after the tool is slow)

@@ -107,6 +107,16 @@ func (r request) systemText() string {
 	return sb.String()
 }
 
+// toolNames lists the tools the CLI offered, for the log when a directive
+// asks for one it did not.
+func (r request) toolNames() string {
+	names := make([]string, 0, len(r.Tools))
+	for _, t := range r.Tools {
+		names = append(names, t.Name)
+	}
+	return strings.Join(names, ",")
+}
+
 func (r request) hasTool(name string) bool {
 	for _, t := range r.Tools {
 		if t.Name == name {
@@ -145,6 +155,10 @@ var (
 	agentDirective = regexp.MustCompile(`AGENT:([^\r\n]+)`)
 	slowDirective  = regexp.MustCompile(`SLOW:([0-9]+(?:\.[0-9]+)?)`)
 	errorDirective = regexp.MustCompile(`ERROR:([45][0-9][0-9])`)
+	writeDirective = regexp.MustCompile(`WRITE:([^\s]+)`)
+	todoDirective  = regexp.MustCompile(`TODO:([^\r\n]+)`)
+	taskDirective  = regexp.MustCompile(`TASK:([^\r\n]+)`)
+	doneDirective  = regexp.MustCompile(`TASKDONE:([0-9]+)`)
 )
 
 // compactionMarkers are phrases of Claude Code's summarisation instruction.
@@ -203,6 +217,21 @@ func steer(req request) (reply, error) {
 	if m := agentDirective.FindStringSubmatch(prompt); m != nil && req.hasTool("Agent") {
 		return reply{kind: replyToolUse, tool: "Agent", input: agentInput(strings.TrimSpace(m[1])), why: "AGENT directive"}, nil
 	}
+	if m := writeDirective.FindStringSubmatch(prompt); m != nil && req.hasTool("Write") {
+		return reply{kind: replyToolUse, tool: "Write", input: writeInput(m[1]), why: "WRITE directive"}, nil
+	}
+	if m := doneDirective.FindStringSubmatch(prompt); m != nil && req.hasTool("TaskUpdate") {
+		in, _ := json.Marshal(map[string]string{"taskId": m[1], "status": "completed"})
+		return reply{kind: replyToolUse, tool: "TaskUpdate", input: string(in), why: "TASKDONE directive"}, nil
+	}
+	if m := taskDirective.FindStringSubmatch(prompt); m != nil && req.hasTool("TaskCreate") {
+		subject := strings.TrimSpace(m[1])
+		in, _ := json.Marshal(map[string]string{"subject": subject, "description": subject, "activeForm": "Working on " + subject})
+		return reply{kind: replyToolUse, tool: "TaskCreate", input: string(in), why: "TASK directive"}, nil
+	}
+	if m := todoDirective.FindStringSubmatch(prompt); m != nil && req.hasTool("TodoWrite") {
+		return reply{kind: replyToolUse, tool: "TodoWrite", input: todoInput(m[1]), why: "TODO directive"}, nil
+	}
 	if m := toolDirective.FindStringSubmatch(prompt); m != nil && req.hasTool("Bash") {
 		command := strings.TrimSpace(m[1])
 		return reply{kind: replyToolUse, tool: "Bash", input: bashInput(command), why: "TOOL directive"}, nil
@@ -221,7 +250,11 @@ func steer(req request) (reply, error) {
 		}
 		return rep, nil
 	}
-	return reply{kind: replyText, text: "Hello from the stand-in.", why: "plain text"}, nil
+	why := "plain text"
+	if newestDirective(texts) != "" && len(req.Tools) > 0 {
+		why = "plain text: a directive whose tool the CLI did not offer (tools: " + req.toolNames() + ")"
+	}
+	return reply{kind: replyText, text: "Hello from the stand-in.", why: why}, nil
 }
 
 // slowFrom reads a SLOW:<seconds> directive, capped at maxSlow.
@@ -265,7 +298,9 @@ func turnPrompt(msgs []message) string {
 func newestDirective(texts []string) string {
 	for i := len(texts) - 1; i >= 0; i-- {
 		t := texts[i]
-		if toolDirective.MatchString(t) || agentDirective.MatchString(t) || slowDirective.MatchString(t) || errorDirective.MatchString(t) {
+		if toolDirective.MatchString(t) || agentDirective.MatchString(t) || slowDirective.MatchString(t) ||
+			errorDirective.MatchString(t) || writeDirective.MatchString(t) || todoDirective.MatchString(t) ||
+			taskDirective.MatchString(t) || doneDirective.MatchString(t) {
 			return t
 		}
 	}
@@ -298,5 +333,41 @@ func agentInput(prompt string) string {
 		Prompt       string `json:"prompt"`
 		SubagentType string `json:"subagent_type"`
 	}{"e2e subagent", prompt, "general-purpose"})
+	return string(in)
+}
+
+// writeInput is the Write tool's input: a small Go file at path (which the
+// prompt gives absolute, as the tool requires).
+func writeInput(path string) string {
+	in, _ := json.Marshal(struct {
+		FilePath string `json:"file_path"`
+		Content  string `json:"content"`
+	}{path, "package demo\n\n// Feature is what the end-to-end test wrote.\nfunc Feature() {}\n"})
+	return string(in)
+}
+
+// todoInput is the TodoWrite tool's input for "a|b|c": the first item
+// completed, the second in progress, the rest pending.
+func todoInput(list string) string {
+	type todo struct {
+		Content    string `json:"content"`
+		Status     string `json:"status"`
+		ActiveForm string `json:"activeForm"`
+	}
+	var todos []todo
+	for i, item := range strings.Split(list, "|") {
+		status := "pending"
+		switch i {
+		case 0:
+			status = "completed"
+		case 1:
+			status = "in_progress"
+		}
+		item = strings.TrimSpace(item)
+		todos = append(todos, todo{Content: item, Status: status, ActiveForm: "Working on " + item})
+	}
+	in, _ := json.Marshal(struct {
+		Todos []todo `json:"todos"`
+	}{todos})
 	return string(in)
 }
