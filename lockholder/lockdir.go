@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/capacitor-hud/hud/hud/safefile"
 	"github.com/capacitor-hud/hud/resolver"
 	"golang.org/x/sys/unix"
 )
@@ -79,28 +80,12 @@ func writePID(dir string, pid int) error {
 	return os.WriteFile(filepath.Join(dir, pidFile), []byte(strconv.Itoa(pid)+"\n"), 0o600)
 }
 
-// writeFileAtomic replaces dir/name with data (mode 0600) through a
-// temporary file in dir and a rename, so a reader sees the old file or the
-// new one, never half of one. It does not fsync: a lock describes running
-// processes, which a crash of the machine ends anyway, and the hook that
-// writes it is on Claude's critical path.
+// writeFileAtomic replaces dir/name with data (mode 0600) atomically but
+// without fsync (safefile.Replace): a lock describes running processes,
+// which a crash of the machine ends anyway, and the hook that writes it is
+// on Claude's critical path.
 func writeFileAtomic(dir, name string, data []byte) error {
-	f, err := os.CreateTemp(dir, "."+name+".*.tmp") // mode 0600
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), filepath.Join(dir, name))
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return err
-	}
-	return nil
+	return safefile.Replace(filepath.Join(dir, name), data, 0o600)
 }
 
 // isYoung reports whether dir changed within creatingGrace of now.

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/capacitor-hud/hud/hud/safefile"
 )
 
 // Options say which settings file to edit and how.
@@ -298,29 +300,13 @@ func backup(path string, data []byte, mode fs.FileMode, now time.Time) (string, 
 	}
 }
 
-// writeAtomic replaces path with data: a temp file in the same directory,
-// written, synced and given mode, then renamed over it, so a reader (Claude
-// Code starting up) sees the old file or the new one, never half of one.
+// writeAtomic replaces path with data durably (safefile.WriteFile), so a
+// reader (Claude Code starting up) sees the old file or the new one, never
+// half of one.
 func writeAtomic(path string, data []byte, mode fs.FileMode) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
+	if err := safefile.WriteFile(path, data, mode); err != nil {
 		return &Error{Err: fmt.Errorf("writing settings: %w", err),
-			Hint: "the directory " + dir + " must be writable"}
-	}
-	tmp := f.Name()
-	_, werr := f.Write(data)
-	err = errors.Join(werr, f.Chmod(mode), f.Sync(), f.Close())
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("writing settings: %w", err)
-	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync() // durability of the rename; not fatal where unsupported
-		d.Close()
+			Hint: "the directory " + filepath.Dir(path) + " must be writable"}
 	}
 	return nil
 }
