@@ -47,7 +47,7 @@ func (a *App) render() {
 		ShowTitle:    settings.ShowTitle,
 		MaxRows:      settings.MaxRows,
 	})
-	next := present.Earliest(view.NextChange, nextSnapshotChange(snap, now))
+	next := present.Earliest(view.NextChange, resolver.NextChange(snap, sessions, now))
 	a.mu.Lock()
 	menuOpen := now.Before(a.menuOpenUntil)
 	a.mu.Unlock()

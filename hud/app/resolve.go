@@ -53,21 +53,3 @@ func toPresent(sessions []resolver.Session, now time.Time, activity func(session
 	}
 	return out
 }
-
-// nextSnapshotChange is when resolving the same files gives another answer
-// by the clock alone, beyond what the sessions' own ChangesAt say: Claude
-// Code reporting "idle" long enough to overrule a record (see
-// resolver.SecondOpinion). Zero when nothing is pending.
-func nextSnapshotChange(snap resolver.Snapshot, now time.Time) time.Time {
-	var next time.Time
-	for _, c := range snap.Claude {
-		if c.Status != resolver.ClaudeStatusIdle {
-			continue
-		}
-		at := c.StatusSince().Add(resolver.ClaudeIdleAfter)
-		if at.After(now) {
-			next = present.Earliest(next, at)
-		}
-	}
-	return next
-}

@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/capacitor-hud/hud/hud/present"
 	"github.com/capacitor-hud/hud/hud/status"
 	"github.com/capacitor-hud/hud/hud/watch"
 	"github.com/capacitor-hud/hud/lockholder"
@@ -148,29 +149,15 @@ func frame(env *Env, ws watchSettings, layout resolver.Layout, now time.Time) wa
 }
 
 // nextChangeByClock is the earliest moment the output changes with no file
-// changing: a fresh record without a lock stops counting after
-// resolver.FreshTTL, Claude Code's "idle" overrules a record after
-// resolver.ClaudeIdleAfter, and, on a terminal, an age label ticks.
+// changing: when the resolution does (resolver.NextChange) and, on a
+// terminal, when an age label ticks.
 func nextChangeByClock(snap resolver.Snapshot, sessions []resolver.Session, now time.Time, ages bool) time.Time {
-	var next time.Time
-	consider := func(t time.Time) {
-		if t.After(now) && (next.IsZero() || t.Before(next)) {
-			next = t
-		}
-	}
-	for _, s := range sessions {
-		if s.Source == resolver.SourceFresh {
-			// The store keeps milliseconds; a record exactly FreshTTL old
-			// still counts, the next millisecond it does not.
-			consider(s.UpdatedAt().Add(resolver.FreshTTL + time.Millisecond))
-		}
-		if ages && !s.Since.IsZero() {
-			consider(nextAgeTick(s.Since, now))
-		}
-	}
-	for _, c := range snap.Claude {
-		if c.Status == resolver.ClaudeStatusIdle && !c.StatusSince().IsZero() {
-			consider(c.StatusSince().Add(resolver.ClaudeIdleAfter))
+	next := resolver.NextChange(snap, sessions, now)
+	if ages {
+		for _, s := range sessions {
+			if !s.Since.IsZero() {
+				next = present.Earliest(next, nextAgeTick(s.Since, now))
+			}
 		}
 	}
 	return next
