@@ -3,14 +3,12 @@ package cli
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/status"
-	"github.com/capacitor-hud/hud/hud/watch"
 	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -43,48 +41,22 @@ func watchStatusLines(env *Env, format, project string) error {
 	return streamLines(ctx, env, render, lockholder.Alive)
 }
 
-// streamLines is the loop of watchStatusLines. The watcher starts before
-// the first read, so a change between the two is never missed.
+// streamLines is the loop of watchStatusLines: one line per state, and
+// none when a file changed without changing it.
 func streamLines(ctx context.Context, env *Env, render status.Format, alive resolver.Liveness) error {
 	layout := env.Layout()
-	w, err := watch.New(watch.Options{Layout: layout})
-	if err != nil {
-		return withHint(err, "check the permissions of "+layout.StoreDir()+" and "+layout.LockDir())
-	}
-	defer w.Close()
-	timer := time.NewTimer(time.Hour)
-	defer timer.Stop()
-	var last []byte
-	for {
-		now := env.Now()
+	return follow(ctx, env, false, func(now time.Time) (watchFrame, error) {
 		// A corrupt store reads as no sessions until the hook replaces
 		// it: a status bar shows "idle" rather than an error message.
 		snap, _ := resolver.LoadSnapshot(layout, claudeProcessStart)
 		sessions := resolver.ResolveAll(snap, now, alive)
 		var line bytes.Buffer
 		if err := render(&line, status.New(sessions, now)); err != nil {
-			return err
-		}
-		if !bytes.Equal(line.Bytes(), last) {
-			if _, err := env.Stdout.Write(line.Bytes()); err != nil {
-				return nil // the reader went away (a closed pipe): done
-			}
-			last = line.Bytes()
+			return watchFrame{}, err
 		}
 		// The state also changes by the clock alone (a fresh record
-		// without a lock expires); wake up for that, ages not counted.
-		timer.Stop()
-		if next := nextChangeByClock(snap, sessions, now, false); !next.IsZero() {
-			timer.Reset(max(0, next.Sub(now)))
-		}
-		select {
-		case <-ctx.Done():
-			return nil
-		case _, ok := <-w.Changes():
-			if !ok {
-				return fmt.Errorf("watching %s: the watcher stopped", layout.StoreDir())
-			}
-		case <-timer.C:
-		}
-	}
+		// without a lock expires); ages are not shown, so not counted.
+		next := nextChangeByClock(snap, sessions, now, false)
+		return watchFrame{text: line.Bytes(), body: line.Bytes(), next: next}, nil
+	})
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -62,14 +63,33 @@ type watchSettings struct {
 // a half-drawn state.
 const clearScreen = "\x1b[H\x1b[J"
 
-// watchSessions prints until ctx ends. The watcher starts before the
-// first read, so a change between the two is never missed.
+// watchSessions prints until ctx ends.
 func watchSessions(ctx context.Context, env *Env, ws watchSettings) error {
 	layout := env.Layout()
 	if ws.once {
 		_, err := env.Stdout.Write(frame(env, ws, layout, env.Now()).text)
 		return err
 	}
+	// On a terminal every frame is written (the header's clock moves);
+	// elsewhere only a frame that shows something new, or a pipe would
+	// fill with copies.
+	err := follow(ctx, env, ws.terminal, func(now time.Time) (watchFrame, error) {
+		return frame(env, ws, layout, now), nil
+	})
+	if err == nil && ws.terminal {
+		fmt.Fprintln(env.Stdout)
+	}
+	return err
+}
+
+// follow draws the state now, then again on every file change and at the
+// moment the last drawing said the output changes by the clock alone,
+// writing each drawing whose body differs from the last one written (every
+// drawing, with always). It returns nil when ctx ends or the reader of
+// stdout went away (a closed pipe). The watcher starts before the first
+// read, so a change between the two is never missed.
+func follow(ctx context.Context, env *Env, always bool, draw func(now time.Time) (watchFrame, error)) error {
+	layout := env.Layout()
 	w, err := watch.New(watch.Options{Layout: layout})
 	if err != nil {
 		return withHint(err, "check the permissions of "+layout.StoreDir()+" and "+layout.LockDir())
@@ -81,11 +101,15 @@ func watchSessions(ctx context.Context, env *Env, ws watchSettings) error {
 	var last []byte
 	for {
 		now := env.Now()
-		f := frame(env, ws, layout, now)
-		// A file change that changes nothing shown (a pipe would fill with
-		// copies otherwise). On a terminal the header's clock moves anyway.
-		if ws.terminal || !bytes.Equal(f.body, last) {
+		f, err := draw(now)
+		if err != nil {
+			return err
+		}
+		if always || !bytes.Equal(f.body, last) {
 			if _, err := env.Stdout.Write(f.text); err != nil {
+				if errors.Is(err, syscall.EPIPE) {
+					return nil
+				}
 				return fmt.Errorf("writing the state: %w", err)
 			}
 			last = f.body
@@ -96,13 +120,10 @@ func watchSessions(ctx context.Context, env *Env, ws watchSettings) error {
 		}
 		select {
 		case <-ctx.Done():
-			if ws.terminal {
-				fmt.Fprintln(env.Stdout)
-			}
 			return nil
 		case _, ok := <-w.Changes():
 			if !ok {
-				return nil
+				return fmt.Errorf("watching %s: the watcher stopped", layout.StoreDir())
 			}
 		case <-timer.C:
 		}
