@@ -89,10 +89,15 @@ func activityStart(ctx *Context) error {
 }
 
 // maybePeriodicCheckpoint starts an automatic checkpoint when one is due.
-// The reader is cheap (one small file); the clock is moved forward under
-// the lock before the worker starts, so parallel tool calls start one
-// worker, not one each.
+// The clock is moved forward under the lock before the worker starts, so
+// parallel tool calls start one worker, not one each.
 func maybePeriodicCheckpoint(ctx *Context) error {
+	// Almost always nothing is due: a plain read (the file is replaced
+	// atomically) settles that without the lock; the lock is taken only
+	// to claim a due checkpoint, and the check repeated under it.
+	if s, err := activity.Load(ctx.Layout, ctx.Event.SessionID); err != nil || s == nil || !s.CheckpointDue(ctx.Now) {
+		return err
+	}
 	due := false
 	if _, err := activity.Update(ctx.Layout, ctx.Event.SessionID, func(s *activity.Session) bool {
 		if !s.CheckpointDue(ctx.Now) {
