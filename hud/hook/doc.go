@@ -9,7 +9,10 @@
 // Where things are: run.go is the pipeline and the list of follow-ups,
 // modes.go the hidden helper modes of the binary; event.go decodes and
 // checks stdin; state.go is the state machine (a pure function of record,
-// event and time); sessions.go applies an event to the whole store (ended
+// event and time), with agents.go (subagents, turns Claude injects itself,
+// notification types) and dialogs.go (what a waiting session waits for, in
+// the person's words); the events it knows are listed once, in
+// hud/hookevents; sessions.go applies an event to the whole store (ended
 // ids, /clear, the 24-hour bound); table.go splits the store into records
 // without decoding the ones it does not touch; storefile.go locks, reads,
 // quarantines and atomically replaces sessions.json; debuglog.go writes

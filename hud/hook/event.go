@@ -21,7 +21,9 @@ type Event struct {
 	AgentID   string `json:"agent_id"`
 	AgentType string `json:"agent_type"`
 
-	Source           string          `json:"source"`  // SessionStart
+	// Source is SessionStart's (startup, resume, clear, compact) or
+	// UserPromptSubmit's (user, sdk, system, …: who wrote the prompt).
+	Source           string          `json:"source"`
 	Reason           string          `json:"reason"`  // SessionEnd
 	Trigger          string          `json:"trigger"` // Pre/PostCompact
 	Prompt           string          `json:"prompt"`  // UserPromptSubmit
@@ -36,6 +38,10 @@ type Event struct {
 	StopHookActive   bool            `json:"stop_hook_active"`
 	OldCWD           string          `json:"old_cwd"` // CwdChanged
 	NewCWD           string          `json:"new_cwd"` // CwdChanged
+	// BackgroundTasks is Stop's list of work that runs on after the turn;
+	// nil when the client sends none (before 2.1.145).
+	BackgroundTasks *[]BackgroundTask `json:"background_tasks"`
+	MCPServerName   string            `json:"mcp_server_name"` // Elicitation
 }
 
 // maxSessionID bounds a session id; Claude Code's are 36-byte UUIDs.

@@ -7,39 +7,49 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/capacitor-hud/hud/hud/hookevents"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
-// The hook events the state machine knows. Any other name is a heartbeat.
+// The hook events the state machine has rules for, named once in the
+// registry (hookevents.All); any other name is a heartbeat.
 const (
-	EventSessionStart       = "SessionStart"
-	EventSessionEnd         = "SessionEnd"
-	EventUserPromptSubmit   = "UserPromptSubmit"
-	EventPreToolUse         = "PreToolUse"
-	EventPostToolUse        = "PostToolUse"
-	EventPostToolUseFailure = "PostToolUseFailure"
-	EventPermissionRequest  = "PermissionRequest"
-	EventNotification       = "Notification"
-	EventStop               = "Stop"
-	EventStopFailure        = "StopFailure"
-	EventSubagentStart      = "SubagentStart"
-	EventSubagentStop       = "SubagentStop"
-	EventPreCompact         = "PreCompact"
-	EventPostCompact        = "PostCompact"
-	EventCwdChanged         = "CwdChanged"
+	EventSessionStart       = hookevents.SessionStart
+	EventSessionEnd         = hookevents.SessionEnd
+	EventUserPromptSubmit   = hookevents.UserPromptSubmit
+	EventPreToolUse         = hookevents.PreToolUse
+	EventPostToolUse        = hookevents.PostToolUse
+	EventPostToolUseFailure = hookevents.PostToolUseFailure
+	EventPermissionRequest  = hookevents.PermissionRequest
+	EventPermissionDenied   = hookevents.PermissionDenied
+	EventNotification       = hookevents.Notification
+	EventStop               = hookevents.Stop
+	EventStopFailure        = hookevents.StopFailure
+	EventSubagentStart      = hookevents.SubagentStart
+	EventSubagentStop       = hookevents.SubagentStop
+	EventPreCompact         = hookevents.PreCompact
+	EventPostCompact        = hookevents.PostCompact
+	EventCwdChanged         = hookevents.CwdChanged
+	EventElicitation        = hookevents.Elicitation
+	EventElicitationResult  = hookevents.ElicitationResult
 )
 
-// Values of SessionStart's source, Pre/PostCompact's trigger and
-// Notification's notification_type that change the state.
+// Values of SessionStart's source and Pre/PostCompact's trigger that
+// change the state.
 const (
-	sourceCompact           = "compact"
-	sourceClear             = "clear"
-	sourceResume            = "resume"
-	triggerManual           = "manual"
-	triggerAuto             = "auto"
-	notifyPermissionPrompt  = "permission_prompt"
-	notifyElicitationDialog = "elicitation_dialog"
-	notifyIdlePrompt        = "idle_prompt"
+	sourceCompact  = "compact"
+	sourceClear    = "clear"
+	sourceResume   = "resume"
+	triggerManual  = "manual"
+	triggerAuto    = "auto"
+	elicitationKey = "elicitation" // WaitingTool while an MCP server's question is up
+
+	notifyPermissionPrompt    = hookevents.PermissionPrompt
+	notifyElicitationDialog   = hookevents.ElicitationDialog
+	notifyElicitationComplete = hookevents.ElicitationComplete
+	notifyElicitationResponse = hookevents.ElicitationResponse
+	notifyAgentNeedsInput     = hookevents.AgentNeedsInput
+	notifyIdlePrompt          = hookevents.IdlePrompt
 )
 
 // Transition is the state machine: it applies one event to a session's
@@ -82,11 +92,20 @@ func Transition(prev *resolver.Record, ev *Event, now time.Time) *resolver.Recor
 		} else {
 			next = resolver.StateReady
 			r.ToolsInFlight, r.WaitingFor, r.WaitingTool, r.CompactTrigger = 0, "", "", ""
+			r.Agents = nil // a new process or a new conversation
 		}
 	case EventUserPromptSubmit:
+		// A turn Claude injected itself (a background agent's result, a
+		// teammate's message, a scheduled wake-up) keeps the person's
+		// prompt as what the session works on, and continues the turn it
+		// belongs to while that one still runs.
+		if !injectedPrompt(ev) {
+			r.WorkingOn = oneLine(ev.Prompt, maxWorkingOn)
+			r.TurnStartedAt = at
+		} else if r.State != resolver.StateWorking || r.TurnStartedAt.IsZero() {
+			r.TurnStartedAt = at
+		}
 		next = resolver.StateWorking
-		r.WorkingOn = oneLine(ev.Prompt, maxWorkingOn)
-		r.TurnStartedAt = at
 		// A new turn: whatever the last one left (a tool interrupted with
 		// Esc fires nothing, nor does a dialog dismissed) is over.
 		r.ToolsInFlight, r.WaitingFor, r.WaitingTool, r.LastError, r.CompactTrigger = 0, "", "", "", ""
@@ -97,7 +116,7 @@ func Transition(prev *resolver.Record, ev *Event, now time.Time) *resolver.Recor
 		}
 		next = resolver.StateWorking
 		r.LastTool, r.WaitingFor, r.WaitingTool = ev.ToolName, "", ""
-	case EventPostToolUse, EventPostToolUseFailure:
+	case EventPostToolUse, EventPostToolUseFailure, EventPermissionDenied:
 		r.ToolsInFlight = max(r.ToolsInFlight-1, 0)
 		if waitsForOtherTool(&r, ev) {
 			break
@@ -107,28 +126,41 @@ func Transition(prev *resolver.Record, ev *Event, now time.Time) *resolver.Recor
 	case EventPermissionRequest:
 		next = resolver.StateWaiting
 		r.LastTool = ev.ToolName
-		r.WaitingFor = describeTool(ev.ToolName, ev.ToolInput, r.CWD)
+		r.WaitingFor = describeDialog(ev.ToolName, ev.ToolInput, r.CWD)
 		r.WaitingTool = toolFingerprint(ev.ToolName, ev.ToolInput)
 	case EventNotification:
-		switch ev.NotificationType {
-		case notifyPermissionPrompt, notifyElicitationDialog:
-			next = resolver.StateWaiting
-			if r.WaitingFor == "" || r.State != resolver.StateWaiting {
-				r.WaitingFor = oneLine(ev.Message, maxWaitingFor)
-			}
-		case notifyIdlePrompt:
-			if r.ToolsInFlight == 0 {
-				next = resolver.StateReady
-				r.WaitingFor, r.WaitingTool = "", ""
-			}
-		}
+		next = notification(&r, ev)
+	case EventElicitation:
+		next = resolver.StateWaiting
+		r.WaitingFor = elicitationText(ev.MCPServerName, ev.Message)
+		r.WaitingTool = elicitationKey
+	case EventElicitationResult:
+		next = answered(&r)
+	case EventSubagentStart:
+		r.Agents = addAgent(r.Agents, ev.AgentID)
+	case EventSubagentStop:
+		// The agent is done, but a background agent's result still comes
+		// back as a turn of its own (UserPromptSubmit with a
+		// <task-notification>): the state waits for that turn's Stop.
+		r.Agents = removeAgent(r.Agents, ev.AgentID)
 	case EventStop:
 		// A Stop fired by a subagent (compaction runs as one), by a Stop
 		// hook that continued the turn, or during compaction does not end
 		// the main turn.
-		if !ev.StopHookActive && ev.AgentID == "" && r.State != resolver.StateCompacting {
+		if ev.StopHookActive || ev.AgentID != "" || r.State == resolver.StateCompacting {
+			break
+		}
+		r.ToolsInFlight, r.WaitingFor, r.WaitingTool = 0, "", ""
+		// A client that lists its background work says which agents
+		// still run; one that does not (before 2.1.145) has none, since
+		// its subagents run inside the turn.
+		r.Agents = runningAgents(ev.BackgroundTasks)
+		if len(r.Agents) == 0 {
 			next = resolver.StateReady
-			r.ToolsInFlight, r.WaitingFor, r.WaitingTool = 0, "", ""
+		} else {
+			// Claude waits for its agents and continues by itself when
+			// they return: the turn is not over.
+			next = resolver.StateWorking
 		}
 	case EventStopFailure:
 		next = resolver.StateReady
@@ -173,6 +205,7 @@ func waitsForOtherTool(r *resolver.Record, ev *Event) bool {
 // toolFingerprint identifies a tool call by its name and its input, with
 // insignificant white space removed, as 16 hex digits.
 func toolFingerprint(name string, input json.RawMessage) string {
+	input = fingerprintInput(name, input)
 	var compact bytes.Buffer
 	if json.Compact(&compact, input) != nil {
 		compact.Reset()
@@ -186,16 +219,7 @@ func toolFingerprint(name string, input json.RawMessage) string {
 }
 
 // knownEvent reports whether the state machine has a rule for name.
-func knownEvent(name string) bool {
-	switch name {
-	case EventSessionStart, EventSessionEnd, EventUserPromptSubmit, EventPreToolUse,
-		EventPostToolUse, EventPostToolUseFailure, EventPermissionRequest, EventNotification,
-		EventStop, EventStopFailure, EventSubagentStart, EventSubagentStop,
-		EventPreCompact, EventPostCompact, EventCwdChanged:
-		return true
-	}
-	return false
-}
+func knownEvent(name string) bool { return hookevents.Carries(name) }
 
 // leavesCompacting reports whether ev may end the compacting state. Every
 // SessionStart does: SessionStart(compact) is how compaction ends, and any
@@ -235,9 +259,9 @@ func afterCompaction(r *resolver.Record, trigger string) resolver.State {
 func firstState(ev *Event) resolver.State {
 	switch ev.HookEventName {
 	case EventUserPromptSubmit, EventPreToolUse, EventPostToolUse, EventPostToolUseFailure,
-		EventSubagentStart, EventSubagentStop:
+		EventPermissionDenied, EventSubagentStart, EventSubagentStop, EventElicitationResult:
 		return resolver.StateWorking
-	case EventPermissionRequest:
+	case EventPermissionRequest, EventElicitation:
 		return resolver.StateWaiting
 	case EventPreCompact:
 		return resolver.StateCompacting

@@ -280,7 +280,7 @@ func TestTransition(t *testing.T) {
 		{"other notifications are heartbeats", []*Event{
 			e(EventUserPromptSubmit), with(e(EventNotification), func(ev *Event) { ev.NotificationType = "auth_success" }),
 		}, resolver.StateWorking, nil},
-		{"subagents are heartbeats", []*Event{
+		{"subagents alone do not change the state", []*Event{
 			e(EventSessionStart), e(EventSubagentStart), e(EventSubagentStop),
 		}, resolver.StateReady, nil},
 		{"CwdChanged moves cwd", []*Event{

@@ -194,7 +194,7 @@ func steer(req request) (reply, error) {
 	// A compaction request carries its instruction next to the last tool
 	// result, so it is recognised first.
 	for _, marker := range compactionMarkers {
-		if strings.Contains(text, marker) {
+		if strings.Contains(text, marker) && !injectedTurn(text) {
 			return reply{kind: replyText, compact: true, why: "compaction", text: "<analysis>\nThe person exercised the HUD.\n</analysis>\n" +
 				"<summary>\n1. Primary Request and Intent: an end-to-end test of the HUD.\n2. Pending Tasks: none.\n</summary>"}, nil
 		}
@@ -214,6 +214,9 @@ func steer(req request) (reply, error) {
 	// A directive in the text is a new prompt, even in a message that also
 	// carries a tool result: after a denied permission the CLI sends the
 	// rejection and the person's next prompt together.
+	if rep, ok := steerDialog(req, prompt); ok {
+		return rep, nil
+	}
 	if m := agentDirective.FindStringSubmatch(prompt); m != nil && req.hasTool("Agent") {
 		return reply{kind: replyToolUse, tool: "Agent", input: agentInput(strings.TrimSpace(m[1])), why: "AGENT directive"}, nil
 	}
@@ -300,7 +303,7 @@ func newestDirective(texts []string) string {
 		t := texts[i]
 		if toolDirective.MatchString(t) || agentDirective.MatchString(t) || slowDirective.MatchString(t) ||
 			errorDirective.MatchString(t) || writeDirective.MatchString(t) || todoDirective.MatchString(t) ||
-			taskDirective.MatchString(t) || doneDirective.MatchString(t) {
+			taskDirective.MatchString(t) || doneDirective.MatchString(t) || dialogDirective(t) {
 			return t
 		}
 	}

@@ -1,0 +1,355 @@
+package hook
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/capacitor-hud/hud/hud/hookevents"
+	"github.com/capacitor-hud/hud/resolver"
+)
+
+// newestDir holds the payloads recorded from Claude Code 2.1.330, one
+// directory per scenario.
+const newestDir = "../../testdata/hook/claude-code-2.1.330"
+
+// replayStep is one recorded event and what the record must be after it.
+type replayStep struct {
+	fixture string
+	want    resolver.State // "" = no record
+	check   func(t *testing.T, r *resolver.Record)
+}
+
+// replay applies a scenario's recorded events in order, checking each
+// step, and fails when the directory holds an event no step names.
+func replay(t *testing.T, dir string, steps []replayStep) {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "[0-9]*.json"))
+	if err != nil || len(files) != len(steps) {
+		t.Fatalf("%s: %d recorded events, %d steps (%v)", dir, len(files), len(steps), err)
+	}
+	tb := newTable()
+	now := t0
+	for i, step := range steps {
+		if filepath.Base(files[i]) != step.fixture {
+			t.Fatalf("step %d is %s, the recording's is %s", i+1, step.fixture, filepath.Base(files[i]))
+		}
+		b, err := os.ReadFile(files[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev, err := DecodeEvent(b)
+		if err != nil {
+			t.Fatalf("%s: %v", step.fixture, err)
+		}
+		now = now.Add(time.Second)
+		if u := applyEvent(tb, ev, claudeObs(1000, 500), now); u.Dropped != "" {
+			t.Fatalf("%s dropped: %s", step.fixture, u.Dropped)
+		}
+		got, err := tb.get(ev.SessionID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case step.want == "" && got != nil:
+			t.Errorf("%s: record left in state %s, want none", step.fixture, got.State)
+		case step.want != "" && got == nil:
+			t.Errorf("%s: no record, want %s", step.fixture, step.want)
+		case got != nil && got.State != step.want:
+			t.Errorf("%s: state %s, want %s", step.fixture, got.State, step.want)
+		case got != nil && step.check != nil:
+			step.check(t, got)
+		}
+	}
+}
+
+// agents checks how many agents a record counts.
+func agents(n int) func(t *testing.T, r *resolver.Record) {
+	return func(t *testing.T, r *resolver.Record) {
+		t.Helper()
+		if len(r.Agents) != n {
+			t.Errorf("agents %v, want %d", r.Agents, n)
+		}
+	}
+}
+
+// waitingFor checks a record's waiting_for.
+func waitingFor(want string) func(t *testing.T, r *resolver.Record) {
+	return func(t *testing.T, r *resolver.Record) {
+		t.Helper()
+		if r.WaitingFor != want {
+			t.Errorf("waiting_for %q, want %q", r.WaitingFor, want)
+		}
+	}
+}
+
+// TestReplayBackgroundAgent: Claude Code 2.1.330 runs a subagent in the
+// background; the main turn's Stop fires at once, listing it in
+// background_tasks, and Claude continues by itself with a
+// <task-notification> turn when it returns. The session works until that
+// turn's Stop, and keeps the person's prompt.
+func TestReplayBackgroundAgent(t *testing.T) {
+	var turnStart resolver.Timestamp
+	replay(t, filepath.Join(newestDir, "agents"), []replayStep{
+		{"01-SessionStart-startup.json", resolver.StateReady, nil},
+		{"02-UserPromptSubmit.json", resolver.StateWorking, func(t *testing.T, r *resolver.Record) { turnStart = r.TurnStartedAt }},
+		{"03-PreToolUse.json", resolver.StateWorking, nil},
+		{"04-PostToolUse.json", resolver.StateWorking, nil},
+		{"05-SubagentStart.json", resolver.StateWorking, agents(1)},
+		{"06-PostToolBatch.json", resolver.StateWorking, agents(1)},
+		{"07-Stop.json", resolver.StateWorking, agents(1)},
+		{"08-MessageDisplay.json", resolver.StateWorking, nil},
+		{"09-SubagentStop.json", resolver.StateWorking, agents(0)},
+		{"10-UserPromptSubmit-task-notification.json", resolver.StateWorking, func(t *testing.T, r *resolver.Record) {
+			if r.WorkingOn != "BGAGENT:12" || !r.TurnStartedAt.Equal(turnStart.Time) {
+				t.Errorf("working_on %q, turn_started_at %v: the injected turn replaced the person's (%v)", r.WorkingOn, r.TurnStartedAt, turnStart)
+			}
+		}},
+		{"11-MessageDisplay.json", resolver.StateWorking, nil},
+		{"12-Stop.json", resolver.StateReady, agents(0)},
+		{"13-SessionEnd-prompt_input_exit.json", "", nil},
+	})
+}
+
+// TestReplayQuestion: an AskUserQuestion waits with the question as
+// waiting_for, and the answer (whose PostToolUse carries the answers in
+// its tool_input) ends the wait.
+func TestReplayQuestion(t *testing.T) {
+	const q = "Choice: Which database should we use?"
+	replay(t, filepath.Join(newestDir, "question"), []replayStep{
+		{"01-SessionStart-startup.json", resolver.StateReady, nil},
+		{"02-UserPromptSubmit.json", resolver.StateWorking, nil},
+		{"03-PreToolUse.json", resolver.StateWorking, nil},
+		{"04-PermissionRequest.json", resolver.StateWaiting, waitingFor(q)},
+		{"05-Notification-permission_prompt.json", resolver.StateWaiting, waitingFor(q)},
+		{"06-PostToolUse.json", resolver.StateWorking, waitingFor("")},
+		{"07-PostToolBatch.json", resolver.StateWorking, nil},
+		{"08-MessageDisplay.json", resolver.StateWorking, nil},
+		{"09-Stop.json", resolver.StateReady, nil},
+		{"10-SessionEnd-prompt_input_exit.json", "", nil},
+	})
+}
+
+// TestReplayPlan: ExitPlanMode waits for "plan approval".
+func TestReplayPlan(t *testing.T) {
+	replay(t, filepath.Join(newestDir, "plan"), []replayStep{
+		{"01-SessionStart-startup.json", resolver.StateReady, nil},
+		{"02-UserPromptSubmit.json", resolver.StateWorking, nil},
+		{"03-PreToolUse.json", resolver.StateWorking, nil},
+		{"04-PermissionRequest.json", resolver.StateWaiting, waitingFor("plan approval")},
+		{"05-PostToolUse.json", resolver.StateWorking, waitingFor("")},
+		{"06-PostToolBatch.json", resolver.StateWorking, nil},
+		{"07-MessageDisplay.json", resolver.StateWorking, nil},
+		{"08-Stop.json", resolver.StateReady, nil},
+		{"09-SessionEnd-prompt_input_exit.json", "", nil},
+	})
+}
+
+func TestAgentsAndDialogs(t *testing.T) {
+	const id = "s1"
+	e := func(name string) *Event { return &Event{SessionID: id, HookEventName: name, CWD: "/p"} }
+	with := func(ev *Event, f func(*Event)) *Event { f(ev); return ev }
+	agent := func(name, agentID string) *Event { return with(e(name), func(ev *Event) { ev.AgentID = agentID }) }
+	stop := func(tasks ...BackgroundTask) *Event {
+		return with(e(EventStop), func(ev *Event) { ev.BackgroundTasks = &tasks })
+	}
+	running := func(id string) BackgroundTask { return BackgroundTask{ID: id, Type: "subagent", Status: "running"} }
+	prompt := func(text, source string) *Event {
+		return with(e(EventUserPromptSubmit), func(ev *Event) { ev.Prompt, ev.Source = text, source })
+	}
+	cases := []struct {
+		name   string
+		events []*Event
+		want   resolver.State
+		check  func(t *testing.T, r *resolver.Record)
+	}{
+		{"a Stop that leaves agents running keeps working and counts them", []*Event{
+			prompt("fix it", ""), agent(EventSubagentStart, "a1"), agent(EventSubagentStart, "a2"),
+			stop(running("a1"), running("a2"), BackgroundTask{ID: "b1", Type: "shell", Status: "running"}),
+		}, resolver.StateWorking, agents(2)},
+		{"one agent back, one still running: still working", []*Event{
+			prompt("fix it", ""), stop(running("a1"), running("a2")), agent(EventSubagentStop, "a1"),
+		}, resolver.StateWorking, agents(1)},
+		{"the last agent back: working until the injected turn's Stop", []*Event{
+			prompt("fix it", ""), stop(running("a1")), agent(EventSubagentStop, "a1"),
+			prompt("<task-notification>\n<task-id>a1</task-id>", ""),
+		}, resolver.StateWorking, func(t *testing.T, r *resolver.Record) {
+			if r.WorkingOn != "fix it" || len(r.Agents) != 0 {
+				t.Errorf("working_on %q, agents %v", r.WorkingOn, r.Agents)
+			}
+		}},
+		{"the injected turn's Stop with nothing running ends the turn", []*Event{
+			prompt("fix it", ""), stop(running("a1")), agent(EventSubagentStop, "a1"),
+			prompt("<task-notification>…", "system"), stop(),
+		}, resolver.StateReady, agents(0)},
+		{"a background shell does not hold the turn", []*Event{
+			prompt("serve", ""), stop(BackgroundTask{ID: "b1", Type: "shell", Status: "running"}),
+		}, resolver.StateReady, nil},
+		{"a finished agent listed by the Stop does not hold the turn", []*Event{
+			prompt("fix it", ""), stop(BackgroundTask{ID: "a1", Type: "subagent", Status: "completed"}),
+		}, resolver.StateReady, nil},
+		{"a Stop without background_tasks (older clients) ends the turn and forgets agents", []*Event{
+			prompt("fix it", ""), agent(EventSubagentStart, "a1"), e(EventStop),
+		}, resolver.StateReady, agents(0)},
+		{"a foreground subagent is counted while it runs", []*Event{
+			prompt("fix it", ""), tool(e(EventPreToolUse), "Agent", `{}`), agent(EventSubagentStart, "a1"),
+		}, resolver.StateWorking, agents(1)},
+		{"a foreground subagent's turn ends as before", []*Event{
+			prompt("fix it", ""), agent(EventSubagentStart, "a1"), agent(EventSubagentStop, "a1"),
+			tool(e(EventPostToolUse), "Agent", `{}`), stop(),
+		}, resolver.StateReady, agents(0)},
+		{"compaction's SubagentStop counts nothing and keeps compacting", []*Event{
+			with(e(EventPreCompact), func(ev *Event) { ev.Trigger = "manual" }), agent(EventSubagentStop, "compact-1"),
+		}, resolver.StateCompacting, agents(0)},
+		{"idle_prompt while agents run changes nothing", []*Event{
+			prompt("fix it", ""), stop(running("a1")),
+			with(e(EventNotification), func(ev *Event) { ev.NotificationType = "idle_prompt" }),
+		}, resolver.StateWorking, agents(1)},
+		{"a new process forgets the agents", []*Event{
+			prompt("fix it", ""), stop(running("a1")), with(e(EventSessionStart), func(ev *Event) { ev.Source = "resume" }),
+		}, resolver.StateReady, agents(0)},
+		{"a person's prompt while agents run becomes the task", []*Event{
+			prompt("fix it", ""), stop(running("a1")), prompt("and the docs", "user"),
+		}, resolver.StateWorking, func(t *testing.T, r *resolver.Record) {
+			if r.WorkingOn != "and the docs" || len(r.Agents) != 1 {
+				t.Errorf("working_on %q, agents %v", r.WorkingOn, r.Agents)
+			}
+		}},
+		{"a scheduled wake-up starts a turn of its own but keeps the task", []*Event{
+			prompt("watch the build", ""), stop(), prompt("check the build again", "schedule_wakeup"),
+		}, resolver.StateWorking, func(t *testing.T, r *resolver.Record) {
+			if r.WorkingOn != "watch the build" || !r.TurnStartedAt.Equal(r.UpdatedAt.Time) {
+				t.Errorf("working_on %q, turn_started_at %v (now %v)", r.WorkingOn, r.TurnStartedAt, r.UpdatedAt)
+			}
+		}},
+		{"a teammate's message is not the person's prompt", []*Event{
+			prompt("lead the team", ""), prompt("<teammate-message teammate_id=\"x\">done</teammate-message>", ""),
+		}, resolver.StateWorking, func(t *testing.T, r *resolver.Record) {
+			if r.WorkingOn != "lead the team" {
+				t.Errorf("working_on %q", r.WorkingOn)
+			}
+		}},
+		{"a question waits with its header, text and how many more", []*Event{
+			prompt("ask", ""),
+			tool(e(EventPermissionRequest), "AskUserQuestion", `{"questions":[{"header":"DB","question":"Which database?\nmore"},{"header":"X","question":"Y?"}]}`),
+		}, resolver.StateWaiting, waitingFor("DB: Which database? (+1 more)")},
+		{"the answered question ends the wait though its input grew the answers", []*Event{
+			prompt("ask", ""),
+			tool(e(EventPermissionRequest), "AskUserQuestion", `{"questions":[{"header":"DB","question":"Which?"}]}`),
+			tool(e(EventPostToolUse), "AskUserQuestion", `{"questions": [{"header":"DB","question":"Which?"}],"answers":{"Which?":"pg"}}`),
+		}, resolver.StateWorking, waitingFor("")},
+		{"a plan waits for approval", []*Event{
+			prompt("plan", ""), tool(e(EventPermissionRequest), "ExitPlanMode", `{}`),
+		}, resolver.StateWaiting, waitingFor("plan approval")},
+		{"an MCP elicitation waits with the server's message; the answer ends it", []*Event{
+			prompt("deploy", ""),
+			with(e(EventElicitation), func(ev *Event) { ev.MCPServerName, ev.Message = "deployer", "Which environment?" }),
+			with(e(EventNotification), func(ev *Event) { ev.NotificationType = "elicitation_dialog"; ev.Message = "Claude has a question" }),
+		}, resolver.StateWaiting, func(t *testing.T, r *resolver.Record) {
+			waitingFor("deployer: Which environment?")(t, r)
+			if next := Transition(r, e(EventElicitationResult), t0); next.State != resolver.StateWorking || next.WaitingFor != "" {
+				t.Errorf("after ElicitationResult: %s, %q", next.State, next.WaitingFor)
+			}
+			done := with(e(EventNotification), func(ev *Event) { ev.NotificationType = "elicitation_complete" })
+			if next := Transition(r, done, t0); next.State != resolver.StateWorking {
+				t.Errorf("after elicitation_complete: %s", next.State)
+			}
+		}},
+		{"an elicitation's result does not end a permission dialog", []*Event{
+			prompt("x", ""), tool(e(EventPermissionRequest), "Bash", `{"command":"ls"}`), e(EventElicitationResult),
+		}, resolver.StateWaiting, waitingFor("Bash: ls")},
+		{"agent_needs_input waits with Claude's message", []*Event{
+			prompt("x", ""),
+			with(e(EventNotification), func(ev *Event) {
+				ev.NotificationType = "agent_needs_input"
+				ev.Message = "Auto mode can't check actions in this session and needs your choice"
+			}),
+		}, resolver.StateWaiting, waitingFor("Auto mode can't check actions in this session and needs your choice")},
+		{"agent_completed is a heartbeat", []*Event{
+			prompt("x", ""), with(e(EventNotification), func(ev *Event) { ev.NotificationType = "agent_completed" }),
+		}, resolver.StateWorking, nil},
+		{"auto mode refusing a call ends it", []*Event{
+			prompt("x", ""), tool(e(EventPreToolUse), "Bash", `{"command":"rm -rf /"}`),
+			tool(e(EventPermissionDenied), "Bash", `{"command":"rm -rf /"}`),
+		}, resolver.StateWorking, func(t *testing.T, r *resolver.Record) {
+			if r.ToolsInFlight != 0 {
+				t.Errorf("tools_in_flight %d", r.ToolsInFlight)
+			}
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var r *resolver.Record
+			now := t0
+			for _, ev := range c.events {
+				now = now.Add(time.Second)
+				prev := r
+				var before []string
+				if prev != nil {
+					before = slices.Clone(prev.Agents)
+				}
+				r = Transition(r, ev, now)
+				if prev != nil && !slices.Equal(prev.Agents, before) {
+					t.Fatal("Transition modified its input's agents")
+				}
+			}
+			if r.State != c.want {
+				t.Errorf("state %s, want %s", r.State, c.want)
+			}
+			if c.check != nil {
+				c.check(t, r)
+			}
+		})
+	}
+}
+
+// TestEveryEventHandledOnPurpose: every event of the registry that
+// carries state changes a record in some state, and every heartbeat
+// leaves every state as it was. An event added to the registry without
+// its rule (or a rule without its entry) fails here.
+func TestEveryEventHandledOnPurpose(t *testing.T) {
+	states := []resolver.State{resolver.StateReady, resolver.StateWorking, resolver.StateWaiting, resolver.StateCompacting}
+	for _, spec := range hookevents.All {
+		changes := false
+		for _, st := range states {
+			prev := &resolver.Record{SessionID: "s1", State: st, CWD: "/p", WaitingFor: "x", WaitingTool: elicitationKey, ToolsInFlight: 1, Agents: []string{"a1"}}
+			ev := &Event{SessionID: "s1", HookEventName: spec.Name, CWD: "/p", NewCWD: "/q", Source: "startup", Trigger: "manual", NotificationType: "permission_prompt", ToolName: "Bash", ToolInput: []byte(`{}`)}
+			switch spec.Name {
+			case EventSubagentStart:
+				ev.AgentID = "a2"
+			case EventSubagentStop:
+				ev.AgentID = "a1"
+			}
+			next := Transition(prev, ev, t0)
+			if next == nil {
+				changes = true
+				continue
+			}
+			moved := next.State != st || next.CWD != prev.CWD || next.WaitingFor != prev.WaitingFor || next.ToolsInFlight != prev.ToolsInFlight || !slices.Equal(next.Agents, prev.Agents)
+			changes = changes || moved
+			if spec.Role != hookevents.State && moved {
+				t.Errorf("%s is a heartbeat in the registry but changed a %s record", spec.Name, st)
+			}
+		}
+		if spec.Role == hookevents.State && !changes {
+			t.Errorf("%s carries state in the registry but the state machine has no rule for it", spec.Name)
+		}
+		if knownEvent(spec.Name) != (spec.Role == hookevents.State) {
+			t.Errorf("knownEvent(%s) = %v", spec.Name, knownEvent(spec.Name))
+		}
+	}
+	for _, n := range hookevents.Notifications {
+		ev := &Event{SessionID: "s1", HookEventName: EventNotification, NotificationType: n.Type, Message: "m"}
+		changes := false
+		for _, st := range states {
+			prev := &resolver.Record{SessionID: "s1", State: st, WaitingTool: elicitationKey}
+			next := Transition(prev, ev, t0)
+			changes = changes || next.State != st
+		}
+		if changes != (n.Role == hookevents.State) {
+			t.Errorf("notification %s: changes a state = %v, registry role %v", n.Type, changes, n.Role)
+		}
+	}
+}
