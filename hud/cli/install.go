@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -82,6 +83,9 @@ func runInstall(env *Env, args []string) error {
 		return err
 	}
 	opts := install.Options{SettingsPath: path, HookPath: hookPath, Timeout: *timeout, DryRun: sf.dryRun, Now: env.Now}
+	// Unknown (no claude on $PATH) means the oldest supported client,
+	// whose events every newer one accepts too.
+	opts.Client, _ = install.DetectClient(context.Background(), env.Getenv("PATH"))
 	if *withStatusLine {
 		// hud is installed beside hud-hook (make install, the release
 		// archives), and that is the one the status line should run.
@@ -101,7 +105,11 @@ func runInstall(env *Env, args []string) error {
 	case !res.Changed:
 		fmt.Fprintf(env.Stdout, "hud-hook is already installed in %s; nothing changed.\n", res.Path)
 	default:
-		fmt.Fprintf(env.Stdout, "Installed %s for %d events in %s\n", hookPath, len(install.Events), res.Path)
+		client := ""
+		if !opts.Client.IsZero() {
+			client = " of Claude Code " + opts.Client.String()
+		}
+		fmt.Fprintf(env.Stdout, "Installed %s for %d events%s in %s\n", hookPath, len(res.Events), client, res.Path)
 		if res.Backup != "" {
 			fmt.Fprintf(env.Stdout, "Backup of the previous file: %s\n", res.Backup)
 		}

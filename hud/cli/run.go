@@ -103,7 +103,8 @@ func runTray(env *Env, args []string) error {
 			if err != nil {
 				return err
 			}
-			_, err = install.Install(install.Options{SettingsPath: hooks.path, HookPath: hook})
+			client, _ := install.DetectClient(context.Background(), env.Getenv("PATH"))
+			_, err = install.Install(install.Options{SettingsPath: hooks.path, HookPath: hook, Client: client})
 			return err
 		},
 		Settings: settings.reload,

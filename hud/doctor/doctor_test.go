@@ -104,7 +104,7 @@ func TestHealthySetup(t *testing.T) {
 		t.Fatalf("healthy setup reported problems:\n%s", out)
 	}
 	for _, want := range []string{
-		"✓ hooks          installed in ~/.claude/settings.json for 15 events (~/bin/hud-hook)",
+		"✓ hooks          installed in ~/.claude/settings.json for 18 events (~/bin/hud-hook)",
 		"✓ store          ~/.capacitor/sessions.json: 0 session(s)",
 		"✓ locks          1 live lock(s)",
 		"✓ last event     2m ago: Stop working→ready (0.4ms)",

@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/capacitor-hud/hud/hud/hookevents"
 	"github.com/capacitor-hud/hud/hud/safefile"
 )
 
@@ -28,6 +29,12 @@ type Options struct {
 	// also points Claude Code's statusLine at `hud statusline`, unless the
 	// file has a status line of its own.
 	StatusLineHud string
+	// Client is the version of the Claude Code that will read the file
+	// (DetectClient); the zero Version, unknown, stands for the oldest
+	// supported. Install wires only events it accepts: an older client
+	// stops at a "Settings Warning" dialog at every start for a name it
+	// does not know.
+	Client hookevents.Version
 	// DryRun computes the change and its diff but writes nothing.
 	DryRun bool
 	// Now names the backup file; nil means time.Now.
@@ -50,6 +57,8 @@ type Result struct {
 	Backup string
 	// Diff is a unified diff from the old contents to the new.
 	Diff string
+	// Events are the events Install wires hud-hook to.
+	Events []string
 	// StatusLineKept is set when Install was asked for the status line
 	// but the file has another one, which it left alone.
 	StatusLineKept bool
@@ -77,7 +86,8 @@ func HintOf(err error) string {
 	return ""
 }
 
-// Install adds hud-hook to every event in Events.
+// Install adds hud-hook to every event that carries state and that the
+// client accepts (hookevents.Wired).
 func Install(opts Options) (Result, error) {
 	if !filepath.IsAbs(opts.HookPath) {
 		return Result{}, fmt.Errorf("hook path %q is not absolute", opts.HookPath)
@@ -91,8 +101,9 @@ func Install(opts Options) (Result, error) {
 		return Result{}, fmt.Errorf("hud path %q is not absolute", opts.StatusLineHud)
 	}
 	kept := false
+	events := hookevents.Wired(opts.Client)
 	res, err := edit(opts, func(root *node) (bool, error) {
-		changed, err := addHooks(root, command, timeout)
+		changed, err := addHooks(root, events, command, timeout)
 		if err != nil || opts.StatusLineHud == "" {
 			return changed, err
 		}
@@ -101,6 +112,7 @@ func Install(opts Options) (Result, error) {
 		return changed || set, nil
 	}, false)
 	res.StatusLineKept = kept
+	res.Events = hookevents.Names(events)
 	return res, err
 }
 

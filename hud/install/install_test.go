@@ -1,6 +1,8 @@
 package install
 
 import (
+	"github.com/capacitor-hud/hud/hud/hookevents"
+
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -378,7 +380,7 @@ func TestConcurrentWriteIsNotUndone(t *testing.T) {
 		if calls == 1 {
 			os.WriteFile(path, []byte(`{"model": "opus", "written": "by claude meanwhile"}`), 0o644)
 		}
-		return addHooks(root, testHook, DefaultTimeout)
+		return addHooks(root, hookevents.Wired(hookevents.Version{}), testHook, DefaultTimeout)
 	}, false)
 	if err != nil || calls != 2 {
 		t.Fatalf("edit = %+v, %v after %d attempts; want success on the second", res, err, calls)

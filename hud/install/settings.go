@@ -4,22 +4,14 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+
+	"github.com/capacitor-hud/hud/hud/hookevents"
 )
 
-// Events are the hook events the HUD listens to, in the order install adds
-// them. Each one moves a session's state (see docs/architecture.md).
-var Events = []string{
-	"SessionStart", "SessionEnd", "UserPromptSubmit",
-	"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest",
-	"Notification", "Stop", "StopFailure",
-	"SubagentStart", "SubagentStop", "PreCompact", "PostCompact", "CwdChanged",
-}
-
-// toolEvents take a tool-name matcher; install matches every tool ("*").
-// The other events fire for everything when the matcher is left out.
-var toolEvents = map[string]bool{
-	"PreToolUse": true, "PostToolUse": true, "PostToolUseFailure": true, "PermissionRequest": true,
-}
+// Events are the hook events every supported client is given, in the
+// order install adds them: the registry's events that carry state
+// (hookevents.Wired). A settings file without one of them is incomplete.
+var Events = hookevents.Names(hookevents.Wired(hookevents.Version{}))
 
 // HookName is the base name of the hook binary; a handler whose command
 // runs a program of this name is ours.
@@ -44,9 +36,11 @@ func handler(command string, timeout int) *node {
 // group is the matcher group holding our handler. Install always adds its
 // own group rather than joining the person's: uninstall can then take the
 // whole group away and leave theirs exactly as it was.
-func group(event, command string, timeout int) *node {
+func group(event hookevents.Spec, command string, timeout int) *node {
 	var ms []member
-	if toolEvents[event] {
+	// Tool events take a tool-name matcher, and install matches every
+	// tool; the others fire for everything when it is left out.
+	if event.Tool {
 		ms = append(ms, field("matcher", newScalar("*")))
 	}
 	ms = append(ms, field("hooks", newArray(handler(command, timeout))))
@@ -105,9 +99,9 @@ func shapeError(where, want string) error {
 }
 
 // addHooks makes root carry exactly one handler of ours, in a group of its
-// own, on every event in Events. Events that already have it in the right
+// own, on every event of events. Events that already have it in the right
 // form are left alone, so a second run changes nothing.
-func addHooks(root *node, command string, timeout int) (changed bool, err error) {
+func addHooks(root *node, events []hookevents.Spec, command string, timeout int) (changed bool, err error) {
 	if root.kind != kindObject {
 		return false, shapeError("the settings file", "a JSON object")
 	}
@@ -119,14 +113,14 @@ func addHooks(root *node, command string, timeout int) (changed bool, err error)
 	if hooks.kind != kindObject {
 		return false, shapeError(`"hooks"`, "an object")
 	}
-	for _, event := range Events {
-		groups := hooks.get(event)
+	for _, event := range events {
+		groups := hooks.get(event.Name)
 		if groups == nil {
 			groups = newArray()
-			hooks.set(event, groups)
+			hooks.set(event.Name, groups)
 		}
 		if groups.kind != kindArray {
-			return false, shapeError(fmt.Sprintf(`"hooks.%s"`, event), "an array")
+			return false, shapeError(fmt.Sprintf(`"hooks.%s"`, event.Name), "an array")
 		}
 		want := group(event, command, timeout)
 		if hasExactly(groups, want) {

@@ -1,6 +1,8 @@
 package install
 
 import (
+	"github.com/capacitor-hud/hud/hud/hookevents"
+
 	"bytes"
 	"encoding/json"
 	"os"
@@ -174,7 +176,7 @@ func FuzzInstallUninstall(f *testing.F) {
 		if !bytes.Equal(doc.bytes(), data) {
 			t.Fatalf("unchanged tree re-rendered differently")
 		}
-		changed, err := addHooks(doc.root, "/opt/hud-hook", DefaultTimeout)
+		changed, err := addHooks(doc.root, hookevents.Wired(hookevents.Version{}), "/opt/hud-hook", DefaultTimeout)
 		if err != nil {
 			return // a shape install refuses
 		}
@@ -186,7 +188,7 @@ func FuzzInstallUninstall(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if again, _ := addHooks(doc2.root, "/opt/hud-hook", DefaultTimeout); again || !bytes.Equal(doc2.bytes(), once) {
+		if again, _ := addHooks(doc2.root, hookevents.Wired(hookevents.Version{}), "/opt/hud-hook", DefaultTimeout); again || !bytes.Equal(doc2.bytes(), once) {
 			t.Fatalf("second install changed the file (first changed: %v)", changed)
 		}
 		removeHooks(doc2.root)

@@ -7,6 +7,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/capacitor-hud/hud/hud/hookevents"
 )
 
 // wireHooks wires hud-hook into ~/.claude/settings.json the way a person
@@ -33,15 +35,9 @@ func (r *rig) wireHooks() {
 	writeJSON(r.t, settings, hookSettings(r.s.hook))
 }
 
-// hookEvents is every event the HUD listens to.
-var hookEvents = []string{
-	"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure",
-	"PermissionRequest", "Notification", "Stop", "StopFailure", "SubagentStart",
-	"SubagentStop", "PreCompact", "PostCompact", "SessionEnd", "CwdChanged",
-}
-
-// toolEvents take a matcher.
-var toolEvents = map[string]bool{"PreToolUse": true, "PostToolUse": true, "PostToolUseFailure": true, "PermissionRequest": true}
+// hookEvents is every event the HUD listens to: the registry's, as
+// `hud install` wires them for a client it knows nothing about.
+var hookEvents = hookevents.Wired(hookevents.Version{})
 
 // hookSettings is the settings.json fallback: every event, synchronous,
 // a short timeout.
@@ -49,10 +45,10 @@ func hookSettings(hook string) map[string]any {
 	hooks := map[string]any{}
 	for _, ev := range hookEvents {
 		group := map[string]any{"hooks": []any{map[string]any{"type": "command", "command": hook, "timeout": 10}}}
-		if toolEvents[ev] {
+		if ev.Tool {
 			group["matcher"] = "*"
 		}
-		hooks[ev] = []any{group}
+		hooks[ev.Name] = []any{group}
 	}
 	return map[string]any{"hooks": hooks}
 }
@@ -74,13 +70,13 @@ func missingHookEvents(path string) []string {
 	var missing []string
 	for _, ev := range hookEvents {
 		found := false
-		for _, g := range settings.Hooks[ev] {
+		for _, g := range settings.Hooks[ev.Name] {
 			for _, h := range g.Hooks {
 				found = found || strings.Contains(h.Command, "hud-hook")
 			}
 		}
 		if !found {
-			missing = append(missing, ev)
+			missing = append(missing, ev.Name)
 		}
 	}
 	return missing
