@@ -18,24 +18,22 @@ func trackActivity(ctx *Context) error {
 		return nil // SessionEnd: the activity stays for `hud activity`
 	}
 	switch ev.HookEventName {
-	case "SessionStart":
+	case EventSessionStart:
 		return activityStart(ctx)
-	case "UserPromptSubmit":
+	case EventUserPromptSubmit:
 		// What the session works on is in the store already; the worker
 		// reads it from there rather than the hook writing it twice.
 		return maybePeriodicCheckpoint(ctx)
-	case "Stop":
-		// Only the end of the main turn: a subagent's or a stop hook's
-		// Stop leaves the record working.
-		if ctx.After.State != resolver.StateReady {
+	case EventStop:
+		if !ctx.MainTurnEnded() {
 			return nil
 		}
 		return spawnActivityJob(ctx, activity.JobCheckpoint, activity.ReasonStop)
-	case "PreCompact":
+	case EventPreCompact:
 		return spawnActivityJob(ctx, activity.JobHandoff, "")
 	}
 	if !activity.Interesting(ev.HookEventName, ev.ToolName) {
-		if ev.HookEventName == "PostToolUse" || ev.HookEventName == "PostToolUseFailure" {
+		if ev.HookEventName == EventPostToolUse || ev.HookEventName == EventPostToolUseFailure {
 			return maybePeriodicCheckpoint(ctx)
 		}
 		return nil

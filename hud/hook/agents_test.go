@@ -353,3 +353,26 @@ func TestEveryEventHandledOnPurpose(t *testing.T) {
 		}
 	}
 }
+
+func TestMainTurnEnded(t *testing.T) {
+	ready := &resolver.Record{State: resolver.StateReady}
+	working := &resolver.Record{State: resolver.StateWorking, Agents: []string{"a1"}}
+	cases := []struct {
+		event string
+		after *resolver.Record
+		want  bool
+	}{
+		{EventStop, ready, true},
+		{EventStop, working, false}, // background agents still run
+		{EventStop, nil, false},
+		{EventSubagentStop, ready, false},
+		{EventUserPromptSubmit, ready, false},
+		{EventNotification, ready, false}, // idle_prompt: the turn ended long ago
+	}
+	for _, c := range cases {
+		ctx := &Context{Event: &Event{HookEventName: c.event}, After: c.after}
+		if got := ctx.MainTurnEnded(); got != c.want {
+			t.Errorf("%s → %v: MainTurnEnded %v, want %v", c.event, c.after, got, c.want)
+		}
+	}
+}

@@ -15,9 +15,7 @@ func trackBreaks(ctx *Context) error {
 	switch ev.HookEventName {
 	case EventSessionStart, EventUserPromptSubmit:
 	case EventStop:
-		// Only the end of the main turn: a subagent's or a stop hook's
-		// Stop leaves the record working.
-		if ctx.After == nil || ctx.After.State != resolver.StateReady {
+		if !ctx.MainTurnEnded() {
 			return nil
 		}
 		return sched(ctx, breaks.DefaultSettings()).AnswerEnded(ctx.Now)

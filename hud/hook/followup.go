@@ -46,6 +46,14 @@ func (c *Context) Config() config.Config {
 	return *c.config
 }
 
+// MainTurnEnded reports whether this event ended the person's turn: a
+// Stop that left the record ready. A subagent's Stop, a stop hook's, one
+// during compaction, and one that leaves background agents running (Claude
+// continues by itself when they return) end nothing.
+func (c *Context) MainTurnEnded() bool {
+	return c.Event.HookEventName == EventStop && c.After != nil && c.After.State == resolver.StateReady
+}
+
 // ClaudeProcess identifies the Claude Code process above the hook.
 type ClaudeProcess struct {
 	PID     int

@@ -55,7 +55,7 @@ func workActivity(ctx *Context) worksession.Activity {
 	case EventUserPromptSubmit:
 		act.TurnBoundary = true
 	case EventStop:
-		act.TurnBoundary = ctx.After != nil && ctx.After.State == resolver.StateReady
+		act.TurnBoundary = ctx.MainTurnEnded()
 	case EventPreToolUse:
 		if isTaskTool(ev.ToolName) && ev.AgentID == "" {
 			act.TaskStarted = "Task agent: " + taskDescription(ev.ToolInput)
