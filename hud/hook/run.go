@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -41,6 +42,9 @@ type Env struct {
 	// Executable is the path of the running binary, which the hook starts
 	// again in a helper mode (the lock holder).
 	Executable func() (string, error)
+	// Getwd is the hook's own working directory, where Claude Code runs
+	// it: the session's cwd when an event does not say.
+	Getwd func() (string, error)
 }
 
 // OSEnv is the environment of the running process.
@@ -53,6 +57,7 @@ func OSEnv() Env {
 		Now:        time.Now,
 		Parent:     os.Getppid(),
 		Executable: os.Executable,
+		Getwd:      os.Getwd,
 	}
 }
 
@@ -207,7 +212,11 @@ func runFollowUps(ctx *Context, list []followUp) {
 type observation struct {
 	// Claude is the Claude Code process that ran the hook; PID 0 when it
 	// was not found.
-	Claude      lockholder.Process
+	Claude lockholder.Process
+	// CWD stands in for the event's cwd when it has none (older clients,
+	// other tools reusing the hook): CLAUDE_PROJECT_DIR, else the hook's
+	// own working directory. Empty when the event has one.
+	CWD         string
 	ProjectDir  string
 	TmuxPane    string
 	TermProgram string
@@ -233,10 +242,29 @@ func observe(ev *Event, env Env, log *debugLog) observation {
 	if ev.HookEventName == EventCwdChanged && ev.NewCWD != "" {
 		cwd = ev.NewCWD
 	}
+	if cwd == "" {
+		obs.CWD = fallbackCWD(env)
+		cwd = obs.CWD
+	}
 	if cwd != "" {
 		obs.ProjectDir = resolver.ProjectRoot(cwd, env.Getenv("CLAUDE_PROJECT_DIR"))
 	}
 	return obs
+}
+
+// fallbackCWD is where a session runs when its event does not say:
+// CLAUDE_PROJECT_DIR, which Claude Code sets for every hook, else the
+// directory Claude Code ran the hook in. Only absolute paths count.
+func fallbackCWD(env Env) string {
+	if dir := env.Getenv("CLAUDE_PROJECT_DIR"); filepath.IsAbs(dir) {
+		return resolver.NormalizePath(dir)
+	}
+	if env.Getwd != nil {
+		if dir, err := env.Getwd(); err == nil && filepath.IsAbs(dir) {
+			return resolver.NormalizePath(dir)
+		}
+	}
+	return ""
 }
 
 // readInput reads all of r, up to limit bytes. Main's watchdog bounds

@@ -61,6 +61,14 @@ func applyEvent(t *table, ev *Event, obs observation, now time.Time) update {
 		t.remove(id)
 		t.ended[id] = at
 	} else {
+		if after.CWD == "" {
+			after.CWD = obs.CWD
+		}
+		if after.CWD == "" {
+			// Readers place a session by its cwd; a record without one
+			// would be nowhere (and every project's at once).
+			return update{Dropped: "no cwd in the event, no CLAUDE_PROJECT_DIR, no working directory"}
+		}
 		observed(after, obs)
 		t.put(after)
 		u.After = after

@@ -78,6 +78,7 @@ func TestPIDFollowsNewestLiveProcess(t *testing.T) {
 	obs := func(pid int, started int64) observation {
 		return observation{
 			Claude: lockholder.Process{PID: pid, Started: started},
+			CWD:    "/p",
 			Alive:  func(pid int, _ int64) bool { return alive[pid] },
 		}
 	}

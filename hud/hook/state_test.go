@@ -34,6 +34,7 @@ func readFixture(t *testing.T, name string) *Event {
 func claudeObs(pid int, started int64) observation {
 	return observation{
 		Claude:     lockholder.Process{PID: pid, Started: started},
+		CWD:        "/home/dev/proj", // the hook's own directory, for events without a cwd
 		ProjectDir: "/home/dev/proj",
 		Alive:      func(int, int64) bool { return true },
 	}
