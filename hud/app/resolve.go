@@ -25,13 +25,14 @@ func toPresent(sessions []resolver.Session, now time.Time, activity func(session
 			Since: s.Since,
 			CWD:   s.CWD,
 		}
+		p.WaitingFor = s.WaitingFor()
+		p.Agents = s.AgentsRunning()
 		if activity != nil && s.SessionID != "" {
 			p.Activity = activity(s.SessionID)
 		}
 		if rec := s.Record; rec != nil {
 			p.Project = rec.Project()
 			p.WorkingOn = rec.WorkingOn
-			p.WaitingFor = rec.WaitingFor
 			p.TmuxPane = rec.TmuxPane
 		} else {
 			p.Project = s.CWD

@@ -39,14 +39,11 @@ func FromResolved(sessions []resolver.Session) []Session {
 			if p := r.Project(); p != "" {
 				n.Project = p
 			}
-			n.WaitingFor = r.WaitingFor
 			n.WorkingOn = r.WorkingOn
 			n.TurnStartedAt = r.TurnStartedAt.Time
 		}
-		if o := s.Opinion; o != nil {
-			if n.WaitingFor == "" && s.State == resolver.StateWaiting {
-				n.WaitingFor = o.WaitingFor
-			}
+		n.WaitingFor = s.WaitingFor()
+		if s.Opinion != nil {
 			n.Interrupted = s.State == resolver.StateReady
 		}
 		out = append(out, n)

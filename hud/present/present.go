@@ -24,6 +24,8 @@ type Session struct {
 	Since      time.Time
 	WorkingOn  string
 	WaitingFor string
+	// Agents is how many subagents run now.
+	Agents int
 	// TmuxPane is the pane Claude runs in ("%3"), when it runs in tmux.
 	TmuxPane string
 	// Doubt says why State cannot be trusted (no lock holder, an unknown
@@ -230,17 +232,22 @@ func stateText(s resolver.State) string {
 	return "state unknown"
 }
 
-// detailOf is what the session works on or waits for.
+// detailOf is how many agents run and what the session works on or
+// waits for: `1 agent · "fix the tests"`.
 func detailOf(s Session) string {
+	var what string
 	switch s.State {
 	case resolver.StateWaiting:
-		return oneLine(s.WaitingFor, 60)
+		what = oneLine(s.WaitingFor, 60)
 	case resolver.StateWorking:
 		if s.WorkingOn != "" {
-			return `"` + oneLine(s.WorkingOn, 60) + `"`
+			what = `"` + oneLine(s.WorkingOn, 60) + `"`
 		}
 	}
-	return ""
+	if agents := resolver.AgentsText(s.Agents); agents != "" {
+		return strings.TrimSuffix(agents+" · "+what, " · ")
+	}
+	return what
 }
 
 func rowTooltip(s Session) string {

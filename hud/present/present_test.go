@@ -216,3 +216,16 @@ func TestFormatAge(t *testing.T) {
 		}
 	}
 }
+
+func TestRowCountsAgents(t *testing.T) {
+	s := session("s", "api", resolver.StateWorking, time.Minute)
+	s.WorkingOn, s.Agents = "fix it", 1
+	waiting := session("w", "web", resolver.StateWaiting, time.Minute)
+	waiting.WaitingFor, waiting.Agents = "Choice: Which database?", 2
+	v := Present(Input{Now: now, Sessions: []Session{s, waiting}})
+	for _, want := range []string{`web — waiting 1m — 2 agents · Choice: Which database?`, `api — working 1m — 1 agent · "fix it"`} {
+		if !strings.Contains(v.Tooltip, want) {
+			t.Errorf("no %q in\n%s", want, v.Tooltip)
+		}
+	}
+}

@@ -23,6 +23,7 @@ type jsonSession struct {
 	Project    string             `json:"project"`
 	WorkingOn  string             `json:"working_on"`
 	WaitingFor string             `json:"waiting_for"`
+	Agents     int                `json:"agents"`
 	PID        *int               `json:"pid"` // null when unknown
 	Since      resolver.Timestamp `json:"since"`
 	UpdatedAt  resolver.Timestamp `json:"updated_at"`
@@ -40,6 +41,7 @@ func toJSON(s *Session) jsonSession {
 		Project:    s.Project,
 		WorkingOn:  s.WorkingOn,
 		WaitingFor: s.WaitingFor,
+		Agents:     s.Agents,
 		Since:      resolver.At(s.Since),
 		UpdatedAt:  resolver.At(s.UpdatedAt),
 		Source:     s.Source,

@@ -3,6 +3,7 @@ package status
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -101,13 +102,13 @@ func TestJSONFields(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := doc.Sessions[0]
-	for _, key := range []string{"session_id", "state", "cwd", "project_dir", "project", "working_on", "waiting_for", "pid", "since", "updated_at", "source", "activity"} {
+	for _, key := range []string{"session_id", "state", "cwd", "project_dir", "project", "working_on", "waiting_for", "agents", "pid", "since", "updated_at", "source", "activity"} {
 		if _, ok := s[key]; !ok {
 			t.Errorf("no %q in %s", key, b.String())
 		}
 	}
-	if len(s) != 12 {
-		t.Errorf("%d fields, want 12: %v", len(s), s)
+	if len(s) != 13 {
+		t.Errorf("%d fields, want 13: %v", len(s), s)
 	}
 	if s["activity"] != nil {
 		t.Errorf("activity %v, want null when the hook recorded nothing", s["activity"])
@@ -161,5 +162,30 @@ func TestFormatsRegistered(t *testing.T) {
 	}
 	if got := FormatNames(); len(got) < 2 || got[0] > got[1] {
 		t.Errorf("FormatNames() = %v, want sorted", got)
+	}
+}
+
+// TestAgents: the agents a session runs are counted in the text and the
+// JSON, before what it works on.
+func TestAgents(t *testing.T) {
+	v := New([]resolver.Session{
+		session("a", resolver.StateWorking, &resolver.Record{CWD: "/p/api", WorkingOn: "fix it", Agents: []string{"a1", "a2"}}, nil),
+		session("b", resolver.StateWorking, &resolver.Record{CWD: "/p/web", Agents: []string{"b1"}}, nil),
+	}, now)
+	var b bytes.Buffer
+	if err := WriteText(&b, v); err != nil {
+		t.Fatal(err)
+	}
+	want := "api  working 1m  2 agents · \"fix it\"\n" +
+		"web  working 1m  1 agent\n"
+	if b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+	b.Reset()
+	if err := WriteJSON(&b, v); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), `"agents": 2,`) {
+		t.Errorf("no agent count in %s", b.String())
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/capacitor-hud/hud/resolver"
 )
 
 // NoSessions is what the text format prints when nothing is live.
@@ -59,16 +61,19 @@ func textRow(s *Session, now time.Time) [4]string {
 	return [4]string{oneLine(name), string(s.State), Age(now.Sub(s.Since)), detail(s)}
 }
 
-// detail says what the session is about: what it waits for when waiting,
-// else the prompt it works (or last worked) on.
+// detail says what the session is about: how many agents run, then what
+// it waits for when waiting, else the prompt it works (or last worked) on.
 func detail(s *Session) string {
+	var what string
 	if s.WaitingFor != "" {
-		return oneLine(s.WaitingFor)
+		what = oneLine(s.WaitingFor)
+	} else if s.WorkingOn != "" {
+		what = `"` + oneLine(s.WorkingOn) + `"`
 	}
-	if s.WorkingOn != "" {
-		return `"` + oneLine(s.WorkingOn) + `"`
+	if agents := resolver.AgentsText(s.Agents); agents != "" {
+		return strings.TrimSuffix(agents+" · "+what, " · ")
 	}
-	return ""
+	return what
 }
 
 // oneLine replaces control characters (newlines, terminal escapes) in

@@ -33,6 +33,8 @@ type Session struct {
 	// WaitingFor says what a waiting session needs ("Bash: npm test");
 	// empty unless State is waiting.
 	WaitingFor string
+	// Agents is how many subagents run now.
+	Agents int
 	// PID is the Claude process, 0 when unknown.
 	PID int
 	// Since is when State began; UpdatedAt is the last event.
@@ -67,15 +69,11 @@ func newSession(s *resolver.Session) Session {
 	if rec := s.Record; rec != nil {
 		out.ProjectDir = rec.Project()
 		out.WorkingOn = rec.WorkingOn
-		if s.State == resolver.StateWaiting {
-			out.WaitingFor = rec.WaitingFor
-		}
 	} else {
 		out.ProjectDir = s.CWD
 	}
-	if out.WaitingFor == "" && s.State == resolver.StateWaiting && s.Opinion != nil {
-		out.WaitingFor = s.Opinion.WaitingFor
-	}
+	out.WaitingFor = s.WaitingFor()
+	out.Agents = s.AgentsRunning()
 	out.Project = projectName(out.ProjectDir)
 	return out
 }

@@ -1,0 +1,42 @@
+package resolver
+
+import "strconv"
+
+// AgentsRunning is how many subagents the session runs now: the record's
+// count while the session is not ready. Claude's own file turning a
+// session ready (it went idle) outranks a record that still counts
+// agents whose end no hook reported.
+func (s *Session) AgentsRunning() int {
+	if s.Record == nil || s.State == StateReady {
+		return 0
+	}
+	return len(s.Record.Agents)
+}
+
+// WaitingFor says what a waiting session needs, in the person's words:
+// what the hook recorded ("Bash: npm test", a question, "plan approval"),
+// else the dialog Claude names in its own session file (a startup
+// question: "dialog open"). Empty unless the session is waiting.
+func (s *Session) WaitingFor() string {
+	if s.State != StateWaiting {
+		return ""
+	}
+	if s.Record != nil && s.Record.WaitingFor != "" {
+		return s.Record.WaitingFor
+	}
+	if s.Opinion != nil {
+		return s.Opinion.WaitingFor
+	}
+	return ""
+}
+
+// AgentsText says how many agents run: "1 agent", "3 agents"; "" for none.
+func AgentsText(n int) string {
+	switch {
+	case n <= 0:
+		return ""
+	case n == 1:
+		return "1 agent"
+	}
+	return strconv.Itoa(n) + " agents"
+}

@@ -1,0 +1,35 @@
+package resolver
+
+import "testing"
+
+func TestSessionAgentsAndWaitingFor(t *testing.T) {
+	rec := func(st State, waitingFor string, agents ...string) *Record {
+		return &Record{State: st, WaitingFor: waitingFor, Agents: agents}
+	}
+	cases := []struct {
+		name       string
+		s          Session
+		agents     int
+		waitingFor string
+	}{
+		{"working with two agents", Session{State: StateWorking, Record: rec(StateWorking, "", "a1", "a2")}, 2, ""},
+		{"ready by Claude's own word forgets the agents", Session{State: StateReady, Record: rec(StateWorking, "", "a1")}, 0, ""},
+		{"waiting with the hook's text", Session{State: StateWaiting, Record: rec(StateWaiting, "Choice: Which?", "a1"), Opinion: &ClaudeSession{WaitingFor: "input needed"}}, 1, "Choice: Which?"},
+		{"waiting per Claude's file: its dialog", Session{State: StateWaiting, Record: rec(StateReady, ""), Opinion: &ClaudeSession{WaitingFor: "dialog open"}}, 0, "dialog open"},
+		{"a live lock without a record", Session{State: StateReady}, 0, ""},
+		{"working says nothing of waiting", Session{State: StateWorking, Record: rec(StateWorking, "stale")}, 0, ""},
+	}
+	for _, c := range cases {
+		if got := c.s.AgentsRunning(); got != c.agents {
+			t.Errorf("%s: AgentsRunning %d, want %d", c.name, got, c.agents)
+		}
+		if got := c.s.WaitingFor(); got != c.waitingFor {
+			t.Errorf("%s: WaitingFor %q, want %q", c.name, got, c.waitingFor)
+		}
+	}
+	for n, want := range map[int]string{0: "", 1: "1 agent", 3: "3 agents", 12: "12 agents"} {
+		if got := AgentsText(n); got != want {
+			t.Errorf("AgentsText(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
