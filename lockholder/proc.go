@@ -2,7 +2,6 @@ package lockholder
 
 import (
 	"errors"
-	"fmt"
 	"path/filepath"
 	"strings"
 )
@@ -64,27 +63,4 @@ var shells = map[string]bool{
 // IsShell reports whether comm names a shell or a thin exec wrapper.
 func IsShell(comm string) bool {
 	return shells[strings.TrimPrefix(filepath.Base(comm), "-")]
-}
-
-// maxWalk bounds the walk up the process tree.
-const maxWalk = 8
-
-// FindClaude walks up from the process parent (normally the hook's own
-// parent) past shells and wrappers, and returns the first other process:
-// the Claude Code process that ran the hook. Claude runs command hooks as
-// `claude → /bin/sh -c <command> → hook`; with `args` it execs the hook
-// directly, and then parent is Claude itself.
-func FindClaude(parent int) (Process, error) {
-	pid := parent
-	for range maxWalk {
-		p, err := Inspect(pid)
-		if err != nil {
-			return Process{}, fmt.Errorf("finding claude above pid %d: %w", parent, err)
-		}
-		if !IsShell(p.Comm) || p.PPID <= 1 {
-			return p, nil
-		}
-		pid = p.PPID
-	}
-	return Process{}, fmt.Errorf("finding claude above pid %d: more than %d shells", parent, maxWalk)
 }

@@ -41,3 +41,36 @@ func signalZero(pid int) bool {
 	err := unix.Kill(pid, 0)
 	return err == nil || errors.Is(err, unix.EPERM)
 }
+
+// cmdline returns pid's arguments from sysctl kern.procargs2: the
+// argument count, the executable path, padding, then the arguments, each
+// NUL-terminated.
+func cmdline(pid int) ([]string, error) {
+	b, err := unix.SysctlRaw("kern.procargs2", pid)
+	if err != nil {
+		return nil, err
+	}
+	if len(b) < 4 {
+		return nil, fmt.Errorf("pid %d: short procargs", pid)
+	}
+	argc := int(b[0]) | int(b[1])<<8 | int(b[2])<<16 | int(b[3])<<24
+	rest := b[4:]
+	// Skip the executable path and the NULs after it.
+	i := 0
+	for i < len(rest) && rest[i] != 0 {
+		i++
+	}
+	for i < len(rest) && rest[i] == 0 {
+		i++
+	}
+	var args []string
+	for len(args) < argc && i < len(rest) {
+		j := i
+		for j < len(rest) && rest[j] != 0 {
+			j++
+		}
+		args = append(args, string(rest[i:j]))
+		i = j + 1
+	}
+	return args, nil
+}

@@ -83,7 +83,7 @@ func TestFindClaudeSkipsShells(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { in.Close(); cmd.Wait() }()
-	got, err := FindClaude(cmd.Process.Pid)
+	got, err := FindClaude(cmd.Process.Pid, func(p Process) bool { return p.PID == os.Getpid() })
 	if err != nil {
 		t.Fatal(err)
 	}

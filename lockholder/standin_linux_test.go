@@ -106,7 +106,9 @@ func errorsJoin(errs []error) error {
 // standInHook does what hud-hook does for the lock: find Claude above it,
 // then Ensure, with itself as the holder binary.
 func standInHook() int {
-	claude, err := FindClaude(os.Getppid())
+	// The stand-in Claude is this test binary: any process that is not a
+	// shell counts.
+	claude, err := FindClaude(os.Getppid(), func(Process) bool { return true })
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

@@ -55,6 +55,17 @@ func TestScripts(t *testing.T) {
 			if err := os.Mkdir(home, 0o700); err != nil {
 				return err
 			}
+			// The hook runs as a child of this test process, which stands
+			// in for Claude: Claude's own session registry names it, as
+			// it names a real Claude process.
+			sessions := filepath.Join(home, ".claude", "sessions")
+			if err := os.MkdirAll(sessions, 0o700); err != nil {
+				return err
+			}
+			pid := strconv.Itoa(os.Getpid())
+			if err := os.WriteFile(filepath.Join(sessions, pid+".json"), []byte(`{"pid":`+pid+`}`), 0o600); err != nil {
+				return err
+			}
 			if err := os.CopyFS(filepath.Join(env.WorkDir, "fixtures"), os.DirFS(fixtures)); err != nil {
 				return err
 			}

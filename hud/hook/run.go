@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"os"
@@ -233,7 +234,11 @@ func observe(ev *Event, env Env, log *debugLog) observation {
 		TermProgram: env.Getenv("TERM_PROGRAM"),
 		Alive:       lockholder.Alive,
 	}
-	if p, err := lockholder.FindClaude(env.Parent); err != nil {
+	// Claude's own session files, which name its process, live in its
+	// config directory: CLAUDE_CONFIG_DIR when Claude runs with one (its
+	// hooks inherit it), else ~/.claude.
+	claudeDir := cmp.Or(env.Getenv("CLAUDE_CONFIG_DIR"), resolver.Layout{Home: env.Getenv("HOME")}.ClaudeDir())
+	if p, err := lockholder.FindClaude(env.Parent, lockholder.IsClaude(filepath.Join(claudeDir, "sessions"))); err != nil {
 		log.errorf(ev.SessionID, "%v", err)
 	} else {
 		obs.Claude = p

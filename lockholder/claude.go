@@ -1,0 +1,106 @@
+package lockholder
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// maxWalk bounds the walk up the process tree.
+const maxWalk = 8
+
+// FindClaude walks up from parent (normally the hook's own parent) and
+// returns the first ancestor that is Claude Code (isClaude; IsClaude is
+// the real test). Claude runs command hooks as `claude → /bin/sh -c
+// <command> → hook`; with `args` it execs the hook directly, and then
+// parent is Claude itself. Shells are passed at once; any other process
+// that is not Claude (a hook manager, `uv run`, a test runner wrapping the
+// hook) is walked past too, so the session's lock is never tied to a
+// process that exits long before Claude does. When no ancestor within
+// maxWalk is Claude, FindClaude returns an error naming the ones it saw,
+// and the hook records no process.
+func FindClaude(parent int, isClaude func(Process) bool) (Process, error) {
+	pid := parent
+	var seen []string
+	for range maxWalk {
+		p, err := Inspect(pid)
+		if err != nil {
+			return Process{}, fmt.Errorf("finding claude above pid %d: %w", parent, err)
+		}
+		if !IsShell(p.Comm) && isClaude(p) {
+			return p, nil
+		}
+		seen = append(seen, p.Comm+" "+strconv.Itoa(p.PID))
+		if p.PPID <= 1 {
+			break
+		}
+		pid = p.PPID
+	}
+	return Process{}, fmt.Errorf("finding claude above pid %d: none of %s is Claude Code", parent, strings.Join(seen, ", "))
+}
+
+// jsRuntimes run Claude Code when it is installed as a script (npm's
+// cli.js) rather than as its native binary.
+var jsRuntimes = map[string]bool{"node": true, "bun": true, "deno": true}
+
+// IsClaude returns the test FindClaude uses: a process is Claude Code when
+// its executable is claude (the native binary, or a script runtime whose
+// command line runs claude), or when Claude's own session registry,
+// sessionsDir/<pid>.json, names it. Claude writes that file only after
+// SessionStart, so the executable is tried first.
+func IsClaude(sessionsDir string) func(Process) bool {
+	return func(p Process) bool {
+		name := filepath.Base(p.Comm)
+		switch {
+		case strings.HasPrefix(name, "claude"):
+			return true
+		case jsRuntimes[name]:
+			if args, err := cmdline(p.PID); err == nil && runsClaude(args) {
+				return true
+			}
+		}
+		return sessionFileNames(filepath.Join(sessionsDir, strconv.Itoa(p.PID)+".json"), p)
+	}
+}
+
+// runsClaude reports whether a script runtime's arguments run Claude
+// Code: a script path or a package name that says claude.
+func runsClaude(args []string) bool {
+	for _, a := range args[min(1, len(args)):] {
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		return strings.Contains(filepath.Base(a), "claude") || strings.Contains(a, "/claude-code/")
+	}
+	return false
+}
+
+// maxSessionFile bounds the read of Claude's session file (a few hundred
+// bytes).
+const maxSessionFile = 64 << 10
+
+// sessionFileNames reports whether Claude's session file at path names p:
+// its pid, and its procStart where both sides know the start time (a file
+// left by an earlier process that had the pid names another).
+func sessionFileNames(path string, p Process) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var cs struct {
+		PID       int    `json:"pid"`
+		ProcStart string `json:"procStart"`
+	}
+	if json.NewDecoder(io.LimitReader(f, maxSessionFile)).Decode(&cs) != nil || cs.PID != p.PID {
+		return false
+	}
+	if cs.ProcStart == "" || p.StartTicks == 0 {
+		return true
+	}
+	return cs.ProcStart == strconv.FormatUint(p.StartTicks, 10)
+}
