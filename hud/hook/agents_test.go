@@ -1,11 +1,9 @@
 package hook
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/capacitor-hud/hud/hud/hookevents"
 	"github.com/capacitor-hud/hud/resolver"
@@ -14,56 +12,6 @@ import (
 // newestDir holds the payloads recorded from Claude Code 2.1.330, one
 // directory per scenario.
 const newestDir = "../../testdata/hook/claude-code-2.1.330"
-
-// replayStep is one recorded event and what the record must be after it.
-type replayStep struct {
-	fixture string
-	want    resolver.State // "" = no record
-	check   func(t *testing.T, r *resolver.Record)
-}
-
-// replay applies a scenario's recorded events in order, checking each
-// step, and fails when the directory holds an event no step names.
-func replay(t *testing.T, dir string, steps []replayStep) {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join(dir, "[0-9]*.json"))
-	if err != nil || len(files) != len(steps) {
-		t.Fatalf("%s: %d recorded events, %d steps (%v)", dir, len(files), len(steps), err)
-	}
-	tb := newTable()
-	now := t0
-	for i, step := range steps {
-		if filepath.Base(files[i]) != step.fixture {
-			t.Fatalf("step %d is %s, the recording's is %s", i+1, step.fixture, filepath.Base(files[i]))
-		}
-		b, err := os.ReadFile(files[i])
-		if err != nil {
-			t.Fatal(err)
-		}
-		ev, err := DecodeEvent(b)
-		if err != nil {
-			t.Fatalf("%s: %v", step.fixture, err)
-		}
-		now = now.Add(time.Second)
-		if u := applyEvent(tb, ev, claudeObs(1000, 500), now); u.Dropped != "" {
-			t.Fatalf("%s dropped: %s", step.fixture, u.Dropped)
-		}
-		got, err := tb.get(ev.SessionID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		switch {
-		case step.want == "" && got != nil:
-			t.Errorf("%s: record left in state %s, want none", step.fixture, got.State)
-		case step.want != "" && got == nil:
-			t.Errorf("%s: no record, want %s", step.fixture, step.want)
-		case got != nil && got.State != step.want:
-			t.Errorf("%s: state %s, want %s", step.fixture, got.State, step.want)
-		case got != nil && step.check != nil:
-			step.check(t, got)
-		}
-	}
-}
 
 // agents checks how many agents a record counts.
 func agents(n int) func(t *testing.T, r *resolver.Record) {
@@ -93,24 +41,24 @@ func waitingFor(want string) func(t *testing.T, r *resolver.Record) {
 func TestReplayBackgroundAgent(t *testing.T) {
 	var turnStart resolver.Timestamp
 	replay(t, filepath.Join(newestDir, "agents"), []replayStep{
-		{"01-SessionStart-startup.json", resolver.StateReady, nil},
-		{"02-UserPromptSubmit.json", resolver.StateWorking, func(t *testing.T, r *resolver.Record) { turnStart = r.TurnStartedAt }},
-		{"03-PreToolUse.json", resolver.StateWorking, nil},
-		{"04-PostToolUse.json", resolver.StateWorking, nil},
-		{"05-SubagentStart.json", resolver.StateWorking, agents(1)},
-		{"06-PostToolBatch.json", resolver.StateWorking, agents(1)},
-		{"07-Stop.json", resolver.StateWorking, agents(1)},
-		{"08-MessageDisplay.json", resolver.StateWorking, nil},
-		{"09-SubagentStop.json", resolver.StateWorking, agents(0)},
-		{"10-UserPromptSubmit-task-notification.json", resolver.StateWorking, func(t *testing.T, r *resolver.Record) {
+		{"01-SessionStart-startup.json", resolver.StateReady, 1, nil},
+		{"02-UserPromptSubmit.json", resolver.StateWorking, 1, func(t *testing.T, r *resolver.Record) { turnStart = r.TurnStartedAt }},
+		{"03-PreToolUse.json", resolver.StateWorking, 1, nil},
+		{"04-PostToolUse.json", resolver.StateWorking, 1, nil},
+		{"05-SubagentStart.json", resolver.StateWorking, 1, agents(1)},
+		{"06-PostToolBatch.json", resolver.StateWorking, 1, agents(1)},
+		{"07-Stop.json", resolver.StateWorking, 1, agents(1)},
+		{"08-MessageDisplay.json", resolver.StateWorking, 1, nil},
+		{"09-SubagentStop.json", resolver.StateWorking, 1, agents(0)},
+		{"10-UserPromptSubmit-task-notification.json", resolver.StateWorking, 1, func(t *testing.T, r *resolver.Record) {
 			if r.WorkingOn != "BGAGENT:12" || !r.TurnStartedAt.Equal(turnStart.Time) {
 				t.Errorf("working_on %q, turn_started_at %v: the injected turn replaced the person's (%v)", r.WorkingOn, r.TurnStartedAt, turnStart)
 			}
 		}},
-		{"11-MessageDisplay.json", resolver.StateWorking, nil},
-		{"12-Stop.json", resolver.StateReady, agents(0)},
-		{"13-SessionEnd-prompt_input_exit.json", "", nil},
-	})
+		{"11-MessageDisplay.json", resolver.StateWorking, 1, nil},
+		{"12-Stop.json", resolver.StateReady, 1, agents(0)},
+		{"13-SessionEnd-prompt_input_exit.json", "", 0, nil},
+	}, single)
 }
 
 // TestReplayQuestion: an AskUserQuestion waits with the question as
@@ -119,38 +67,38 @@ func TestReplayBackgroundAgent(t *testing.T) {
 func TestReplayQuestion(t *testing.T) {
 	const q = "Choice: Which database should we use?"
 	replay(t, filepath.Join(newestDir, "question"), []replayStep{
-		{"01-SessionStart-startup.json", resolver.StateReady, nil},
-		{"02-UserPromptSubmit.json", resolver.StateWorking, nil},
-		{"03-PreToolUse.json", resolver.StateWorking, nil},
-		{"04-PermissionRequest.json", resolver.StateWaiting, waitingFor(q)},
-		{"05-Notification-permission_prompt.json", resolver.StateWaiting, waitingFor(q)},
-		{"06-PostToolUse.json", resolver.StateWorking, waitingFor("")},
-		{"07-PostToolBatch.json", resolver.StateWorking, nil},
-		{"08-MessageDisplay.json", resolver.StateWorking, nil},
-		{"09-Stop.json", resolver.StateReady, nil},
-		{"10-SessionEnd-prompt_input_exit.json", "", nil},
-	})
+		{"01-SessionStart-startup.json", resolver.StateReady, 1, nil},
+		{"02-UserPromptSubmit.json", resolver.StateWorking, 1, nil},
+		{"03-PreToolUse.json", resolver.StateWorking, 1, nil},
+		{"04-PermissionRequest.json", resolver.StateWaiting, 1, waitingFor(q)},
+		{"05-Notification-permission_prompt.json", resolver.StateWaiting, 1, waitingFor(q)},
+		{"06-PostToolUse.json", resolver.StateWorking, 1, waitingFor("")},
+		{"07-PostToolBatch.json", resolver.StateWorking, 1, nil},
+		{"08-MessageDisplay.json", resolver.StateWorking, 1, nil},
+		{"09-Stop.json", resolver.StateReady, 1, nil},
+		{"10-SessionEnd-prompt_input_exit.json", "", 0, nil},
+	}, single)
 }
 
 // TestReplayPlan: ExitPlanMode waits for "plan approval".
 func TestReplayPlan(t *testing.T) {
 	replay(t, filepath.Join(newestDir, "plan"), []replayStep{
-		{"01-SessionStart-startup.json", resolver.StateReady, nil},
-		{"02-UserPromptSubmit.json", resolver.StateWorking, nil},
-		{"03-PreToolUse.json", resolver.StateWorking, nil},
-		{"04-PermissionRequest.json", resolver.StateWaiting, waitingFor("plan approval")},
-		{"05-PostToolUse.json", resolver.StateWorking, waitingFor("")},
-		{"06-PostToolBatch.json", resolver.StateWorking, nil},
-		{"07-MessageDisplay.json", resolver.StateWorking, nil},
-		{"08-Stop.json", resolver.StateReady, nil},
-		{"09-SessionEnd-prompt_input_exit.json", "", nil},
-	})
+		{"01-SessionStart-startup.json", resolver.StateReady, 1, nil},
+		{"02-UserPromptSubmit.json", resolver.StateWorking, 1, nil},
+		{"03-PreToolUse.json", resolver.StateWorking, 1, nil},
+		{"04-PermissionRequest.json", resolver.StateWaiting, 1, waitingFor("plan approval")},
+		{"05-PostToolUse.json", resolver.StateWorking, 1, waitingFor("")},
+		{"06-PostToolBatch.json", resolver.StateWorking, 1, nil},
+		{"07-MessageDisplay.json", resolver.StateWorking, 1, nil},
+		{"08-Stop.json", resolver.StateReady, 1, nil},
+		{"09-SessionEnd-prompt_input_exit.json", "", 0, nil},
+	}, single)
 }
 
+// single is what the hook observes in a recording of one Claude process.
+func single(int) observation { return claudeObs(1000, 500) }
+
 func TestAgentsAndDialogs(t *testing.T) {
-	const id = "s1"
-	e := func(name string) *Event { return &Event{SessionID: id, HookEventName: name, CWD: "/p"} }
-	with := func(ev *Event, f func(*Event)) *Event { f(ev); return ev }
 	agent := func(name, agentID string) *Event { return with(e(name), func(ev *Event) { ev.AgentID = agentID }) }
 	stop := func(tasks ...BackgroundTask) *Event {
 		return with(e(EventStop), func(ev *Event) { ev.BackgroundTasks = &tasks })
@@ -159,12 +107,7 @@ func TestAgentsAndDialogs(t *testing.T) {
 	prompt := func(text, source string) *Event {
 		return with(e(EventUserPromptSubmit), func(ev *Event) { ev.Prompt, ev.Source = text, source })
 	}
-	cases := []struct {
-		name   string
-		events []*Event
-		want   resolver.State
-		check  func(t *testing.T, r *resolver.Record)
-	}{
+	runTransitions(t, []transitionCase{
 		{"a Stop that leaves agents running keeps working and counts them", []*Event{
 			prompt("fix it", ""), agent(EventSubagentStart, "a1"), agent(EventSubagentStart, "a2"),
 			stop(running("a1"), running("a2"), BackgroundTask{ID: "b1", Type: "shell", Status: "running"}),
@@ -278,31 +221,7 @@ func TestAgentsAndDialogs(t *testing.T) {
 				t.Errorf("tools_in_flight %d", r.ToolsInFlight)
 			}
 		}},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			var r *resolver.Record
-			now := t0
-			for _, ev := range c.events {
-				now = now.Add(time.Second)
-				prev := r
-				var before []string
-				if prev != nil {
-					before = slices.Clone(prev.Agents)
-				}
-				r = Transition(r, ev, now)
-				if prev != nil && !slices.Equal(prev.Agents, before) {
-					t.Fatal("Transition modified its input's agents")
-				}
-			}
-			if r.State != c.want {
-				t.Errorf("state %s, want %s", r.State, c.want)
-			}
-			if c.check != nil {
-				c.check(t, r)
-			}
-		})
-	}
+	})
 }
 
 // TestEveryEventHandledOnPurpose: every event of the registry that

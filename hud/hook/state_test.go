@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -44,12 +45,7 @@ func claudeObs(pid int, started int64) observation {
 // store after each: the session's state (or that it is gone), how many
 // records there are, and that state_changed_at moved only with the state.
 func TestFixtureReplay(t *testing.T) {
-	steps := []struct {
-		fixture string
-		want    resolver.State // "" = no record for the event's session
-		records int
-		check   func(t *testing.T, r *resolver.Record)
-	}{
+	steps := []replayStep{
 		{"01-SessionStart-startup.json", resolver.StateReady, 1, nil},
 		{"02-UserPromptSubmit.json", resolver.StateWorking, 1, func(t *testing.T, r *resolver.Record) {
 			if r.WorkingOn != "hello" || !r.TurnStartedAt.Equal(r.UpdatedAt.Time) {
@@ -120,16 +116,50 @@ func TestFixtureReplay(t *testing.T) {
 		{"30-Stop.json", resolver.StateReady, 1, nil},
 		{"31-SessionEnd-other.json", "", 0, nil},
 	}
+	replay(t, fixtureDir, steps, func(i int) observation {
+		if i >= 27 { // 28–31 run in a new process
+			return claudeObs(2000, 900)
+		}
+		return claudeObs(1000, 500)
+	})
+}
+
+// replayStep is one recorded event and what the store must hold after it.
+type replayStep struct {
+	fixture string
+	want    resolver.State // "" = no record for the event's session
+	records int
+	check   func(t *testing.T, r *resolver.Record)
+}
+
+// replay applies the events recorded in dir in order, through the whole
+// store update, and checks the store after each: the session's state (or
+// that it is gone), how many records there are, and that updated_at,
+// state_changed_at and last_event moved as they should. It fails when the
+// directory holds an event no step names. obsAt is what the hook observed
+// at step i.
+func replay(t *testing.T, dir string, steps []replayStep, obsAt func(i int) observation) {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "[0-9]*.json"))
+	if err != nil || len(files) != len(steps) {
+		t.Fatalf("%s: %d recorded events, %d steps (%v)", dir, len(files), len(steps), err)
+	}
 	tb := newTable()
 	now := t0
 	for i, step := range steps {
-		now = now.Add(time.Second)
-		ev := readFixture(t, step.fixture)
-		obs := claudeObs(1000, 500)
-		if i >= 27 { // 28–31 run in a new process
-			obs = claudeObs(2000, 900)
+		if filepath.Base(files[i]) != step.fixture {
+			t.Fatalf("step %d is %s, the recording's is %s", i+1, step.fixture, filepath.Base(files[i]))
 		}
-		u := applyEvent(tb, ev, obs, now)
+		now = now.Add(time.Second)
+		b, err := os.ReadFile(files[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		ev, err := DecodeEvent(b)
+		if err != nil {
+			t.Fatalf("%s: %v", step.fixture, err)
+		}
+		u := applyEvent(tb, ev, obsAt(i), now)
 		if u.Dropped != "" {
 			t.Fatalf("%s dropped: %s", step.fixture, u.Dropped)
 		}
@@ -184,16 +214,55 @@ func tool(ev *Event, name, input string) *Event {
 	return ev
 }
 
+// transitionCase is a run of events from no record, and the state (and
+// anything check looks at) they must leave.
+type transitionCase struct {
+	name   string
+	events []*Event
+	want   resolver.State
+	check  func(t *testing.T, r *resolver.Record)
+}
+
+// e is an event of session s1 in /p; with changes it in place.
+func e(name string) *Event { return &Event{SessionID: "s1", HookEventName: name, CWD: "/p"} }
+
+func with(ev *Event, f func(*Event)) *Event { f(ev); return ev }
+
+// runTransitions applies each case's events through Transition, checking
+// that Transition never changes the record it is given.
+func runTransitions(t *testing.T, cases []transitionCase) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var r *resolver.Record
+			now := t0
+			for _, ev := range c.events {
+				now = now.Add(time.Second)
+				prev := r
+				var agents []string
+				if prev != nil {
+					agents = slices.Clone(prev.Agents)
+				}
+				r = Transition(r, ev, now)
+				if r == nil {
+					t.Fatalf("%s removed the record", ev.HookEventName)
+				}
+				if prev != nil && (prev.UpdatedAt.Equal(now) || !slices.Equal(prev.Agents, agents)) {
+					t.Fatal("Transition modified its input")
+				}
+			}
+			if r.State != c.want {
+				t.Errorf("state %s, want %s", r.State, c.want)
+			}
+			if c.check != nil {
+				c.check(t, r)
+			}
+		})
+	}
+}
+
 func TestTransition(t *testing.T) {
-	const id = "s1"
-	e := func(name string) *Event { return &Event{SessionID: id, HookEventName: name, CWD: "/p"} }
-	with := func(ev *Event, f func(*Event)) *Event { f(ev); return ev }
-	cases := []struct {
-		name   string
-		events []*Event
-		want   resolver.State
-		check  func(t *testing.T, r *resolver.Record)
-	}{
+	runTransitions(t, []transitionCase{
 		{"auto compaction holds through the turn's events and ends working", []*Event{
 			e(EventUserPromptSubmit), e(EventPreToolUse),
 			with(e(EventPreCompact), func(ev *Event) { ev.Trigger = "auto" }),
@@ -317,28 +386,5 @@ func TestTransition(t *testing.T) {
 		}},
 		{"a session first seen mid-turn is working", []*Event{e(EventPostToolUse)}, resolver.StateWorking, nil},
 		{"a session first seen at a dialog is waiting", []*Event{e(EventPermissionRequest)}, resolver.StateWaiting, nil},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			var r *resolver.Record
-			now := t0
-			for _, ev := range c.events {
-				now = now.Add(time.Second)
-				prev := r
-				r = Transition(r, ev, now)
-				if r == nil {
-					t.Fatalf("%s removed the record", ev.HookEventName)
-				}
-				if prev != nil && prev.UpdatedAt.Equal(now) {
-					t.Fatal("Transition modified its input")
-				}
-			}
-			if r.State != c.want {
-				t.Errorf("state %s, want %s", r.State, c.want)
-			}
-			if c.check != nil {
-				c.check(t, r)
-			}
-		})
-	}
+	})
 }
