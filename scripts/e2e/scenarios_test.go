@@ -28,7 +28,7 @@ func TestPromptAndPermission(t *testing.T) {
 	shown := c.waitScreen("the permission dialog", 10*time.Second, dialogShown)
 	r.expect("Bash needs permission → waiting", shown, "dialog on screen", stepLimit, waitingOn(id, command))
 
-	at = c.press("Enter") // "1. Yes" is selected
+	at = c.answer(shown, "Enter") // "1. Yes" is selected
 	c.waitScreen("the dialog closing", 5*time.Second, dialogGone)
 	r.expect("approve (Enter on Yes) → working", at, "Enter", stepLimit, showing(id, "working"))
 	end = c.turnEnd(at, 20*time.Second)
@@ -48,7 +48,7 @@ func TestEscape(t *testing.T) {
 	c.submit("TOOL:touch denied.txt")
 	shown := c.waitScreen("the permission dialog", 10*time.Second, dialogShown)
 	r.expect("Bash needs permission → waiting", shown, "dialog on screen", stepLimit, waitingOn(id, "touch denied.txt"))
-	at := c.press("Escape")
+	at := c.answer(shown, "Escape")
 	c.waitScreen("the denial", 5*time.Second, contains("Interrupted"))
 	r.expect("deny with Esc → ready", at, "Esc", escapeLimit, showing(id, "ready"))
 	if _, err := os.Stat(filepath.Join(r.dir("proj"), "denied.txt")); err == nil {
@@ -83,8 +83,8 @@ func TestCompactAndClear(t *testing.T) {
 
 	// A tool call makes the conversation long enough.
 	c.submit("TOOL:touch compact.txt")
-	c.waitScreen("the permission dialog", 10*time.Second, dialogShown)
-	at = c.press("Enter")
+	shown := c.waitScreen("the permission dialog", 10*time.Second, dialogShown)
+	at = c.answer(shown, "Enter")
 	end = c.turnEnd(at, 10*time.Second)
 	r.expect("turn ends → ready", end, turnDone, stepLimit, showing(id, "ready"))
 
