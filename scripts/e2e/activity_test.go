@@ -22,6 +22,10 @@ const workerLimit = 5 * time.Second
 // commit log has the commit, and /compact leaves a handoff.
 func TestActivity(t *testing.T) {
 	r := newRig(t, "proj")
+	// Claude Code offers its task list (TaskCreate, TaskUpdate) to Claude 5
+	// models only when the person asks for it; 2.1.197's models have it
+	// anyway.
+	r.env = append(r.env, "CLAUDE_CODE_ENABLE_TODO_TOOLS=1")
 	dir := r.dir("proj")
 	gitInit(t, dir)
 	c, id := r.startReady("claude", dir)

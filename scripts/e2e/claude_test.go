@@ -12,7 +12,7 @@ import (
 // claudeEnv adds what points Claude Code at the stand-in and keeps it
 // quiet: no updater, no telemetry, no other traffic.
 func (r *rig) claudeEnv() []string {
-	return append(r.baseEnv(),
+	env := append(r.baseEnv(),
 		"ANTHROPIC_BASE_URL="+r.s.apiURL,
 		"ANTHROPIC_API_KEY="+apiKey,
 		"DISABLE_AUTOUPDATER=1",
@@ -20,6 +20,7 @@ func (r *rig) claudeEnv() []string {
 		"DISABLE_TELEMETRY=1",
 		"DISABLE_ERROR_REPORTING=1",
 	)
+	return append(env, r.env...)
 }
 
 // claudeProc is one Claude Code process in its tmux pane.
@@ -50,15 +51,6 @@ func (r *rig) launch(name, dir string, args ...string) *claudeProc {
 	}
 	c.pane = p
 	r.procs = append(r.procs, c)
-	return c
-}
-
-// startInteractive launches an interactive claude and waits for its prompt
-// and for its own session file (~/.claude/sessions/<pid>.json).
-func (r *rig) startInteractive(name, dir string) *claudeProc {
-	r.t.Helper()
-	c := r.launch(name, dir)
-	c.awaitPrompt()
 	return c
 }
 

@@ -24,6 +24,8 @@ type rig struct {
 	// checked in `hud status` too.
 	hooked bool
 	spool  string // where the recording hook saves (HUD_E2E_RECORD)
+	// env is added to every Claude process's environment.
+	env []string
 }
 
 // newRig makes a temp HOME and the project directories (relative paths

@@ -26,7 +26,9 @@ var startupQuestions = []struct{ question, answer string }{
 }
 
 // awaitPrompt waits until an interactive claude is at its prompt, answering
-// any startup question on the way, and returns the session id.
+// any startup question on the way, and returns the session id. With the
+// hooks wired it checks, the moment the prompt shows, that the HUD lists
+// the session ready under Claude's pid.
 func (c *claudeProc) awaitPrompt() string {
 	c.r.t.Helper()
 	id, err := c.atPrompt(promptLimit)
@@ -55,6 +57,10 @@ func (c *claudeProc) atPrompt(timeout time.Duration) (string, error) {
 		case atPrompt:
 			if atPromptSince.IsZero() {
 				atPromptSince = time.Now()
+				if c.r.hooked && c.ready.IsZero() {
+					c.ready = atPromptSince
+					c.r.expectStarted(c, cs.SessionID)
+				}
 			}
 			if len(answered) > 0 || time.Since(atPromptSince) >= promptSettle {
 				c.ready = atPromptSince
@@ -119,10 +125,14 @@ func (c *claudeProc) answerStartupQuestion(sessionID, question string) error {
 		if selected {
 			return c.pane.keys("Enter")
 		}
+		// One Down, then wait for the mark to move before the next: the
+		// menu wraps around, so a key sent twice can land on the wrong
+		// answer; one that was not taken is sent again.
+		before := selectedOption(screen)
 		if err := c.pane.keys("Down"); err != nil {
 			return err
 		}
-		c.pane.waitScreen(time.Second, func(s string) bool { return s != screen })
+		c.pane.waitScreen(time.Second, func(s string) bool { return selectedOption(s) != before })
 	}
 	return fmt.Errorf("%s: could not move the selection to %q", c.name, answer)
 }
@@ -136,6 +146,16 @@ func menuSelection(screen, option string) (selected, found bool) {
 		}
 	}
 	return false, false
+}
+
+// selectedOption is the menu line the selection mark (❯, indented) is on.
+func selectedOption(screen string) string {
+	for _, line := range strings.Split(screen, "\n") {
+		if t := strings.TrimSpace(line); strings.HasPrefix(t, "❯") && t != line {
+			return t
+		}
+	}
+	return ""
 }
 
 // inputBoxShown is true while Claude's input box is drawn: a prompt line

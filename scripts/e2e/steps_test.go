@@ -86,14 +86,13 @@ func (c *claudeProc) turnEnd(since time.Time, timeout time.Duration) time.Time {
 	}
 }
 
-// startReady starts an interactive claude and checks the HUD shows its
-// session ready, owned by the right process.
+// startReady starts an interactive claude and waits for its prompt, where
+// awaitPrompt checks the HUD shows its session ready, owned by the right
+// process.
 func (r *rig) startReady(name, dir string) (*claudeProc, string) {
 	r.t.Helper()
-	c := r.startInteractive(name, dir)
-	id := c.sessionID()
-	r.expectStarted(c, id)
-	return c, id
+	c := r.launch(name, dir)
+	return c, c.awaitPrompt()
 }
 
 // expectStarted checks that a session whose prompt just showed is listed,
