@@ -90,6 +90,15 @@ install_claude() {
   find_claude "$1" >/dev/null || skip "the npm package @anthropic-ai/claude-code@$1 installed no runnable claude for $(uname -sm)"
 }
 
+# The suite runs in scripts/e2e: directories given relative to here are
+# made absolute first.
+for var in HUD_E2E_RECORD HUD_E2E_DUMP HUD_E2E_BIN; do
+  case "${!var:-}" in
+    "" | /*) ;;
+    *) export "$var=$PWD/${!var}" ;;
+  esac
+done
+
 mkdir -p "$cache"
 for v in "${versions[@]}"; do install_claude "$v"; done
 
