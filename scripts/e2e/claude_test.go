@@ -29,6 +29,8 @@ type claudeProc struct {
 	name  string
 	pane  *pane
 	ready time.Time // when its prompt showed (interactive only)
+	// answered is when the rig answered a startup question.
+	answered time.Time
 }
 
 // launch starts claude with args in dir. The pane runs it with exec, so the
