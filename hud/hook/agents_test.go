@@ -40,7 +40,7 @@ func waitingFor(want string) func(t *testing.T, r *resolver.Record) {
 // turn's Stop, and keeps the person's prompt.
 func TestReplayBackgroundAgent(t *testing.T) {
 	var turnStart resolver.Timestamp
-	replay(t, filepath.Join(newestDir, "agents"), []replayStep{
+	replayFixtures(t, filepath.Join(newestDir, "agents"), []fixtureStep{
 		{"01-SessionStart-startup.json", resolver.StateReady, 1, nil},
 		{"02-UserPromptSubmit.json", resolver.StateWorking, 1, func(t *testing.T, r *resolver.Record) { turnStart = r.TurnStartedAt }},
 		{"03-PreToolUse.json", resolver.StateWorking, 1, nil},
@@ -66,7 +66,7 @@ func TestReplayBackgroundAgent(t *testing.T) {
 // its tool_input) ends the wait.
 func TestReplayQuestion(t *testing.T) {
 	const q = "Choice: Which database should we use?"
-	replay(t, filepath.Join(newestDir, "question"), []replayStep{
+	replayFixtures(t, filepath.Join(newestDir, "question"), []fixtureStep{
 		{"01-SessionStart-startup.json", resolver.StateReady, 1, nil},
 		{"02-UserPromptSubmit.json", resolver.StateWorking, 1, nil},
 		{"03-PreToolUse.json", resolver.StateWorking, 1, nil},
@@ -82,7 +82,7 @@ func TestReplayQuestion(t *testing.T) {
 
 // TestReplayPlan: ExitPlanMode waits for "plan approval".
 func TestReplayPlan(t *testing.T) {
-	replay(t, filepath.Join(newestDir, "plan"), []replayStep{
+	replayFixtures(t, filepath.Join(newestDir, "plan"), []fixtureStep{
 		{"01-SessionStart-startup.json", resolver.StateReady, 1, nil},
 		{"02-UserPromptSubmit.json", resolver.StateWorking, 1, nil},
 		{"03-PreToolUse.json", resolver.StateWorking, 1, nil},

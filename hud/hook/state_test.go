@@ -45,7 +45,7 @@ func claudeObs(pid int, started int64) observation {
 // store after each: the session's state (or that it is gone), how many
 // records there are, and that state_changed_at moved only with the state.
 func TestFixtureReplay(t *testing.T) {
-	steps := []replayStep{
+	steps := []fixtureStep{
 		{"01-SessionStart-startup.json", resolver.StateReady, 1, nil},
 		{"02-UserPromptSubmit.json", resolver.StateWorking, 1, func(t *testing.T, r *resolver.Record) {
 			if r.WorkingOn != "hello" || !r.TurnStartedAt.Equal(r.UpdatedAt.Time) {
@@ -116,7 +116,7 @@ func TestFixtureReplay(t *testing.T) {
 		{"30-Stop.json", resolver.StateReady, 1, nil},
 		{"31-SessionEnd-other.json", "", 0, nil},
 	}
-	replay(t, fixtureDir, steps, func(i int) observation {
+	replayFixtures(t, fixtureDir, steps, func(i int) observation {
 		if i >= 27 { // 28–31 run in a new process
 			return claudeObs(2000, 900)
 		}
@@ -124,21 +124,21 @@ func TestFixtureReplay(t *testing.T) {
 	})
 }
 
-// replayStep is one recorded event and what the store must hold after it.
-type replayStep struct {
+// fixtureStep is one recorded event and what the store must hold after it.
+type fixtureStep struct {
 	fixture string
 	want    resolver.State // "" = no record for the event's session
 	records int
 	check   func(t *testing.T, r *resolver.Record)
 }
 
-// replay applies the events recorded in dir in order, through the whole
+// replayFixtures applies the events recorded in dir in order, through the whole
 // store update, and checks the store after each: the session's state (or
 // that it is gone), how many records there are, and that updated_at,
 // state_changed_at and last_event moved as they should. It fails when the
 // directory holds an event no step names. obsAt is what the hook observed
 // at step i.
-func replay(t *testing.T, dir string, steps []replayStep, obsAt func(i int) observation) {
+func replayFixtures(t *testing.T, dir string, steps []fixtureStep, obsAt func(i int) observation) {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join(dir, "[0-9]*.json"))
 	if err != nil || len(files) != len(steps) {

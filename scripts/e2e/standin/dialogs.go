@@ -16,9 +16,9 @@ import (
 //	                   that works for that many seconds (its prompt is
 //	                   SLOW:<seconds>) while the main turn ends at once
 var (
-	askDirective     = regexp.MustCompile(`ASK:([^\r\n]+)`)
-	planDirective    = regexp.MustCompile(`PLAN:([^\r\n]+)`)
-	bgAgentDirective = regexp.MustCompile(`BGAGENT:([0-9]+(?:\.[0-9]+)?)`)
+	askDirective     = regexp.MustCompile(`\bASK:([^\r\n]+)`)
+	planDirective    = regexp.MustCompile(`\bPLAN:([^\r\n]+)`)
+	bgAgentDirective = regexp.MustCompile(`\bBGAGENT:([0-9]+(?:\.[0-9]+)?)`)
 )
 
 // dialogDirective reports whether text holds one of this file's directives.
@@ -26,19 +26,20 @@ func dialogDirective(text string) bool {
 	return askDirective.MatchString(text) || planDirective.MatchString(text) || bgAgentDirective.MatchString(text)
 }
 
-// steerDialog answers prompt with one of this file's tool calls, when it
-// holds a directive whose tool the CLI offered.
-func steerDialog(req request, prompt string) (reply, bool) {
-	if m := bgAgentDirective.FindStringSubmatch(prompt); m != nil && req.hasTool("Agent") {
+// dialogDirectiveIn returns the tool call one of this file's directives
+// in prompt asks for. ExitPlanMode and AskUserQuestion may be deferred
+// tools in newer CLIs, which steer loads with ToolSearch first.
+func dialogDirectiveIn(prompt string) (name, input, why string, ok bool) {
+	if m := bgAgentDirective.FindStringSubmatch(prompt); m != nil {
 		in, _ := json.Marshal(map[string]any{
 			"description":       "e2e background subagent",
 			"prompt":            "SLOW:" + m[1],
 			"subagent_type":     "general-purpose",
 			"run_in_background": true,
 		})
-		return reply{kind: replyToolUse, tool: "Agent", input: string(in), why: "BGAGENT directive"}, true
+		return "Agent", string(in), "BGAGENT directive", true
 	}
-	if m := askDirective.FindStringSubmatch(prompt); m != nil && req.hasTool("AskUserQuestion") {
+	if m := askDirective.FindStringSubmatch(prompt); m != nil {
 		in, _ := json.Marshal(map[string]any{"questions": []any{map[string]any{
 			"question":    strings.TrimSpace(m[1]),
 			"header":      "Choice",
@@ -48,15 +49,13 @@ func steerDialog(req request, prompt string) (reply, bool) {
 				map[string]string{"label": "No", "description": "Leave it"},
 			},
 		}}})
-		return reply{kind: replyToolUse, tool: "AskUserQuestion", input: string(in), why: "ASK directive"}, true
+		return "AskUserQuestion", string(in), "ASK directive", true
 	}
-	// Newer CLIs offer ExitPlanMode as a deferred tool (named to ToolSearch,
-	// its schema loaded on demand); calling it by name still works.
-	if m := planDirective.FindStringSubmatch(prompt); m != nil && (req.hasTool("ExitPlanMode") || req.hasTool("ToolSearch")) {
+	if m := planDirective.FindStringSubmatch(prompt); m != nil {
 		in, _ := json.Marshal(map[string]string{"plan": strings.TrimSpace(m[1])})
-		return reply{kind: replyToolUse, tool: "ExitPlanMode", input: string(in), why: "PLAN directive"}, true
+		return "ExitPlanMode", string(in), "PLAN directive", true
 	}
-	return reply{}, false
+	return "", "", "", false
 }
 
 // injectedTurn reports whether a user message is one Claude Code wrote

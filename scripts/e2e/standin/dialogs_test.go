@@ -7,7 +7,7 @@ import (
 )
 
 func TestDialogDirectives(t *testing.T) {
-	tools := []tool{{"Bash"}, {"Agent"}, {"AskUserQuestion"}, {"ToolSearch"}}
+	tools := []tool{{Name: "Bash"}, {Name: "Agent"}, {Name: "AskUserQuestion"}, {Name: "ExitPlanMode"}, {Name: "TaskCreate"}}
 	user := func(text string) []message {
 		b, _ := json.Marshal(text)
 		return []message{{Role: "user", Content: b}}
@@ -19,6 +19,7 @@ func TestDialogDirectives(t *testing.T) {
 		{"BGAGENT:12", "Agent", `"run_in_background":true`},
 		{"ASK:Which database?", "AskUserQuestion", `"question":"Which database?"`},
 		{"PLAN:Rename it", "ExitPlanMode", `"plan":"Rename it"`},
+		{"TASK:ship it", "TaskCreate", `"subject":"ship it"`}, // not an ASK
 	}
 	for _, c := range cases {
 		rep, err := steer(request{Messages: user(c.prompt), Tools: tools})
