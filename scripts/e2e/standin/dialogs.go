@@ -58,6 +58,11 @@ func dialogDirectiveIn(prompt string) (name, input, why string, ok bool) {
 	return "", "", "", false
 }
 
+// InjectedTurnAnswer is Exchange.Answer for a turn Claude Code started by
+// itself with a background task's result: a test sees there that the
+// agent came back.
+const InjectedTurnAnswer = "task notification"
+
 // injectedTurn reports whether a user message is one Claude Code wrote
 // itself: a background task's result comes back as a <task-notification>
 // whose <summary> must not read as a compaction request.

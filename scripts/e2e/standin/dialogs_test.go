@@ -30,7 +30,7 @@ func TestDialogDirectives(t *testing.T) {
 	// A background agent's result comes back as a <task-notification>
 	// holding a <summary>: an answer, not a compaction request.
 	rep, err := steer(request{Messages: user("<task-notification>\n<summary>Agent finished</summary>\n</task-notification>"), Tools: tools})
-	if err != nil || rep.compact {
+	if err != nil || rep.compact || rep.why != InjectedTurnAnswer {
 		t.Errorf("task notification: %+v, %v", rep, err)
 	}
 }

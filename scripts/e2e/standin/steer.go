@@ -204,6 +204,9 @@ func steer(req request) (reply, error) {
 		// Side requests that want JSON back (the session title).
 		return reply{kind: replyText, text: schema.example(), why: "json_schema"}, nil
 	}
+	if injectedTurn(text) && newestDirective(texts) == "" {
+		return reply{kind: replyText, text: "The background agent is done.", why: InjectedTurnAnswer}, nil
+	}
 	// Messages the person sent with no answer between them (after an
 	// interrupt or an API error) arrive merged into one: the newest text
 	// block that holds a directive is the prompt being answered.
