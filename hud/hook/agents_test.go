@@ -41,23 +41,20 @@ func waitingFor(want string) func(t *testing.T, r *resolver.Record) {
 func TestReplayBackgroundAgent(t *testing.T) {
 	var turnStart resolver.Timestamp
 	replayFixtures(t, filepath.Join(newestDir, "agents"), []fixtureStep{
-		{"01-SessionStart-startup.json", resolver.StateReady, 1, nil},
-		{"02-UserPromptSubmit.json", resolver.StateWorking, 1, func(t *testing.T, r *resolver.Record) { turnStart = r.TurnStartedAt }},
-		{"03-PreToolUse.json", resolver.StateWorking, 1, nil},
-		{"04-PostToolUse.json", resolver.StateWorking, 1, nil},
-		{"05-SubagentStart.json", resolver.StateWorking, 1, agents(1)},
-		{"06-PostToolBatch.json", resolver.StateWorking, 1, agents(1)},
-		{"07-Stop.json", resolver.StateWorking, 1, agents(1)},
-		{"08-MessageDisplay.json", resolver.StateWorking, 1, nil},
-		{"09-SubagentStop.json", resolver.StateWorking, 1, agents(0)},
-		{"10-UserPromptSubmit-task-notification.json", resolver.StateWorking, 1, func(t *testing.T, r *resolver.Record) {
-			if r.WorkingOn != "BGAGENT:12" || !r.TurnStartedAt.Equal(turnStart.Time) {
+		{"001-SessionStart-startup.json", resolver.StateReady, 1, nil},
+		{"002-UserPromptSubmit.json", resolver.StateWorking, 1, func(t *testing.T, r *resolver.Record) { turnStart = r.TurnStartedAt }},
+		{"003-PreToolUse.json", resolver.StateWorking, 1, nil},
+		{"004-SubagentStart.json", resolver.StateWorking, 1, agents(1)},
+		{"005-PostToolUse.json", resolver.StateWorking, 1, agents(1)},
+		{"006-Stop.json", resolver.StateWorking, 1, agents(1)},
+		{"007-SubagentStop.json", resolver.StateWorking, 1, agents(0)},
+		{"008-UserPromptSubmit.json", resolver.StateWorking, 1, func(t *testing.T, r *resolver.Record) {
+			if r.WorkingOn != "BGAGENT:6" || !r.TurnStartedAt.Equal(turnStart.Time) {
 				t.Errorf("working_on %q, turn_started_at %v: the injected turn replaced the person's (%v)", r.WorkingOn, r.TurnStartedAt, turnStart)
 			}
 		}},
-		{"11-MessageDisplay.json", resolver.StateWorking, 1, nil},
-		{"12-Stop.json", resolver.StateReady, 1, agents(0)},
-		{"13-SessionEnd-prompt_input_exit.json", "", 0, nil},
+		{"009-Stop.json", resolver.StateReady, 1, agents(0)},
+		{"010-SessionEnd-other.json", "", 0, nil},
 	}, single)
 }
 
@@ -67,31 +64,30 @@ func TestReplayBackgroundAgent(t *testing.T) {
 func TestReplayQuestion(t *testing.T) {
 	const q = "Choice: Which database should we use?"
 	replayFixtures(t, filepath.Join(newestDir, "question"), []fixtureStep{
-		{"01-SessionStart-startup.json", resolver.StateReady, 1, nil},
-		{"02-UserPromptSubmit.json", resolver.StateWorking, 1, nil},
-		{"03-PreToolUse.json", resolver.StateWorking, 1, nil},
-		{"04-PermissionRequest.json", resolver.StateWaiting, 1, waitingFor(q)},
-		{"05-Notification-permission_prompt.json", resolver.StateWaiting, 1, waitingFor(q)},
-		{"06-PostToolUse.json", resolver.StateWorking, 1, waitingFor("")},
-		{"07-PostToolBatch.json", resolver.StateWorking, 1, nil},
-		{"08-MessageDisplay.json", resolver.StateWorking, 1, nil},
-		{"09-Stop.json", resolver.StateReady, 1, nil},
-		{"10-SessionEnd-prompt_input_exit.json", "", 0, nil},
+		{"001-SessionStart-startup.json", resolver.StateReady, 1, nil},
+		{"002-UserPromptSubmit.json", resolver.StateWorking, 1, nil},
+		{"003-PreToolUse.json", resolver.StateWorking, 1, nil},
+		{"004-PermissionRequest.json", resolver.StateWaiting, 1, waitingFor(q)},
+		{"005-Notification-permission_prompt.json", resolver.StateWaiting, 1, waitingFor(q)},
+		{"006-PostToolUse.json", resolver.StateWorking, 1, waitingFor("")},
+		{"007-Stop.json", resolver.StateReady, 1, nil},
+		{"008-SessionEnd-other.json", "", 0, nil},
 	}, single)
 }
 
-// TestReplayPlan: ExitPlanMode waits for "plan approval".
+// TestReplayPlan: ExitPlanMode (loaded with ToolSearch first: 2.1.330
+// defers it) waits for "plan approval".
 func TestReplayPlan(t *testing.T) {
 	replayFixtures(t, filepath.Join(newestDir, "plan"), []fixtureStep{
-		{"01-SessionStart-startup.json", resolver.StateReady, 1, nil},
-		{"02-UserPromptSubmit.json", resolver.StateWorking, 1, nil},
-		{"03-PreToolUse.json", resolver.StateWorking, 1, nil},
-		{"04-PermissionRequest.json", resolver.StateWaiting, 1, waitingFor("plan approval")},
-		{"05-PostToolUse.json", resolver.StateWorking, 1, waitingFor("")},
-		{"06-PostToolBatch.json", resolver.StateWorking, 1, nil},
-		{"07-MessageDisplay.json", resolver.StateWorking, 1, nil},
-		{"08-Stop.json", resolver.StateReady, 1, nil},
-		{"09-SessionEnd-prompt_input_exit.json", "", 0, nil},
+		{"001-SessionStart-startup.json", resolver.StateReady, 1, nil},
+		{"002-UserPromptSubmit.json", resolver.StateWorking, 1, nil},
+		{"003-PreToolUse.json", resolver.StateWorking, 1, nil},
+		{"004-PostToolUse.json", resolver.StateWorking, 1, nil},
+		{"005-PreToolUse.json", resolver.StateWorking, 1, nil},
+		{"006-PermissionRequest.json", resolver.StateWaiting, 1, waitingFor("plan approval")},
+		{"007-PostToolUse.json", resolver.StateWorking, 1, waitingFor("")},
+		{"008-Stop.json", resolver.StateReady, 1, nil},
+		{"009-SessionEnd-other.json", "", 0, nil},
 	}, single)
 }
 
