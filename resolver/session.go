@@ -30,13 +30,15 @@ func (s *Session) WaitingFor() string {
 	return ""
 }
 
-// AgentsText says how many agents run: "1 agent", "3 agents"; "" for none.
+// AgentsText says how many agents run: "1 agent running", "3 agents
+// running"; "" for none. "running" sets it apart from the activity line's
+// count of the agents a session started in all.
 func AgentsText(n int) string {
 	switch {
 	case n <= 0:
 		return ""
 	case n == 1:
-		return "1 agent"
+		return "1 agent running"
 	}
-	return strconv.Itoa(n) + " agents"
+	return strconv.Itoa(n) + " agents running"
 }

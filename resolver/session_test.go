@@ -27,7 +27,7 @@ func TestSessionAgentsAndWaitingFor(t *testing.T) {
 			t.Errorf("%s: WaitingFor %q, want %q", c.name, got, c.waitingFor)
 		}
 	}
-	for n, want := range map[int]string{0: "", 1: "1 agent", 3: "3 agents", 12: "12 agents"} {
+	for n, want := range map[int]string{0: "", 1: "1 agent running", 3: "3 agents running", 12: "12 agents running"} {
 		if got := AgentsText(n); got != want {
 			t.Errorf("AgentsText(%d) = %q, want %q", n, got, want)
 		}

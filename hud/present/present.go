@@ -233,7 +233,7 @@ func stateText(s resolver.State) string {
 }
 
 // detailOf is how many agents run and what the session works on or
-// waits for: `1 agent · "fix the tests"`.
+// waits for: `1 agent running · "fix the tests"`.
 func detailOf(s Session) string {
 	var what string
 	switch s.State {

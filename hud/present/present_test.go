@@ -223,7 +223,7 @@ func TestRowCountsAgents(t *testing.T) {
 	waiting := session("w", "web", resolver.StateWaiting, time.Minute)
 	waiting.WaitingFor, waiting.Agents = "Choice: Which database?", 2
 	v := Present(Input{Now: now, Sessions: []Session{s, waiting}})
-	for _, want := range []string{`web — waiting 1m — 2 agents · Choice: Which database?`, `api — working 1m — 1 agent · "fix it"`} {
+	for _, want := range []string{`web — waiting 1m — 2 agents running · Choice: Which database?`, `api — working 1m — 1 agent running · "fix it"`} {
 		if !strings.Contains(v.Tooltip, want) {
 			t.Errorf("no %q in\n%s", want, v.Tooltip)
 		}

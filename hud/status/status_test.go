@@ -176,8 +176,8 @@ func TestAgents(t *testing.T) {
 	if err := WriteText(&b, v); err != nil {
 		t.Fatal(err)
 	}
-	want := "api  working 1m  2 agents · \"fix it\"\n" +
-		"web  working 1m  1 agent\n"
+	want := "api  working 1m  2 agents running · \"fix it\"\n" +
+		"web  working 1m  1 agent running\n"
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}

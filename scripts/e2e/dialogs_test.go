@@ -65,7 +65,7 @@ func TestBackgroundAgent(t *testing.T) {
 	r.expect("prompt → working", at, "Enter", stepLimit, showing(id, "working"))
 	// The main turn answers at once; its Stop lists the agent as running.
 	mainEnd := r.answerEnd(at, 20*time.Second)
-	r.expect("main turn stops, the agent runs → working, 1 agent", mainEnd, "main answer ended", stepLimit, agentsRunning(id, 1))
+	r.expect("main turn stops, the agent runs → working, 1 agent running", mainEnd, "main answer ended", stepLimit, agentsRunning(id, 1))
 	var back time.Time
 	agentBack := func() bool {
 		var ok bool
