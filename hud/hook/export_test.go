@@ -2,8 +2,8 @@ package hook
 
 import "testing"
 
-// For the black-box tests (package hook_test), which replay the recordings
-// through the real binary.
+// For the black-box test (package hook_test) that replays the recordings
+// through Main.
 var (
 	RecordingDirs    = recordingDirs
 	RecordedPayloads = recordedPayloads

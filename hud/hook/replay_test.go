@@ -1,7 +1,6 @@
 package hook
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -17,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capacitor-hud/hud/internal/fieldfile"
 	"github.com/capacitor-hud/hud/lockholder"
 )
 
@@ -218,23 +218,13 @@ func writeReplay(path string, steps []replayStep) error {
 }
 
 func readReplay(path string) ([]replayStep, error) {
-	f, err := os.Open(path)
+	records, err := fieldfile.Read(path, 2, "PAYLOAD STATE")
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	var steps []replayStep
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		fields := strings.Fields(line)
-		if len(fields) != 2 {
-			return nil, fmt.Errorf("%s:%d: want \"PAYLOAD STATE\", got %q", path, n, line)
-		}
-		steps = append(steps, replayStep{fields[0], fields[1]})
+	steps := make([]replayStep, len(records))
+	for i, r := range records {
+		steps[i] = replayStep{r[0], r[1]}
 	}
-	return steps, sc.Err()
+	return steps, nil
 }

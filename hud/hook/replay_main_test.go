@@ -2,28 +2,28 @@ package hook_test
 
 import (
 	"bytes"
+	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/capacitor-hud/hud/hud/hook"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
-// TestRecordedReplayBinary replays every recording through the hook
-// binary, as Claude Code runs it: each run prints nothing, and the store
-// then holds the event's session in the state replay.txt names ("none"
-// also for an event the hook dropped). TestRecordedReplay checks the same
-// in process, with the Claude process of each moment.
-func TestRecordedReplayBinary(t *testing.T) {
-	bin, err := exec.LookPath("hud-hook")
-	if err != nil {
-		t.Fatal(err)
-	}
+// TestRecordedReplayMain replays every recording through hook.Main, the
+// binary's whole run (decoding, the store file and its lock, the
+// follow-ups) but for the process: each run exits 0 and prints nothing,
+// and the store then holds the event's session in the state replay.txt
+// names ("none" also for an event the hook dropped). TestRecordedReplay
+// checks the same on the state machine, with the Claude process of each
+// moment; testdata/hook/fixtures.txtar runs the binary itself. (Running
+// the race-built test binary once per payload takes about a second each.)
+func TestRecordedReplayMain(t *testing.T) {
+	t0 := time.Date(2026, 1, 21, 10, 30, 0, 0, time.UTC)
 	for name, dir := range hook.RecordingDirs(t) {
 		t.Run(name, func(t *testing.T) {
-			t.Parallel()
 			home := t.TempDir()
 			want := hook.ReplayExpectations(t, dir)
 			payloads, err := hook.RecordedPayloads(dir)
@@ -39,12 +39,23 @@ func TestRecordedReplayBinary(t *testing.T) {
 					t.Fatal(err)
 				}
 				var stdout, stderr bytes.Buffer
-				cmd := exec.Command(bin)
-				cmd.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH")}
-				cmd.Stdin = bytes.NewReader(payload)
-				cmd.Stdout, cmd.Stderr = &stdout, &stderr
-				if err := cmd.Run(); err != nil || stdout.Len() > 0 {
-					t.Fatalf("%s: %v, stdout %q, stderr %q", p, err, stdout.Bytes(), stderr.Bytes())
+				env := hook.Env{
+					Stdin:  bytes.NewReader(payload),
+					Stdout: &stdout,
+					Stderr: &stderr,
+					Getenv: func(k string) string {
+						if k == "HOME" {
+							return home
+						}
+						return ""
+					},
+					Now: func() time.Time { return t0.Add(time.Duration(i) * time.Second) },
+					// No Claude process to find, no helper to start.
+					Parent:     -1,
+					Executable: func() (string, error) { return "", errors.New("no helpers in tests") },
+				}
+				if code := hook.Main(nil, env); code != 0 || stdout.Len() > 0 {
+					t.Fatalf("%s: exit %d, stdout %q, stderr %q", p, code, stdout.Bytes(), stderr.Bytes())
 				}
 				ev, err := hook.DecodeEvent(payload)
 				if err != nil {
