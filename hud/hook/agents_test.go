@@ -108,6 +108,11 @@ func TestAgentsAndDialogs(t *testing.T) {
 			prompt("fix it", ""), agent(EventSubagentStart, "a1"), agent(EventSubagentStart, "a2"),
 			stop(running("a1"), running("a2"), BackgroundTask{ID: "b1", Type: "shell", Status: "running"}),
 		}, resolver.StateWorking, agents(2)},
+		{"a background agent's dialog stays up through the main turn's Stop", []*Event{
+			prompt("fix it", ""), agent(EventSubagentStart, "a1"),
+			with(tool(e(EventPermissionRequest), "Bash", `{"command":"make"}`), func(ev *Event) { ev.AgentID = "a1" }),
+			stop(running("a1")),
+		}, resolver.StateWaiting, waitingFor("Bash: make")},
 		{"one agent back, one still running: still working", []*Event{
 			prompt("fix it", ""), stop(running("a1"), running("a2")), agent(EventSubagentStop, "a1"),
 		}, resolver.StateWorking, agents(1)},

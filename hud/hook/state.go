@@ -150,17 +150,23 @@ func Transition(prev *resolver.Record, ev *Event, now time.Time) *resolver.Recor
 		if ev.StopHookActive || ev.AgentID != "" || r.State == resolver.StateCompacting {
 			break
 		}
-		r.ToolsInFlight, r.WaitingFor, r.WaitingTool = 0, "", ""
+		r.ToolsInFlight = 0
 		// A client that lists its background work says which agents
 		// still run; one that does not (before 2.1.145) has none, since
 		// its subagents run inside the turn.
 		r.Agents = runningAgents(ev.BackgroundTasks)
-		if len(r.Agents) == 0 {
+		switch {
+		case len(r.Agents) == 0:
 			next = resolver.StateReady
-		} else {
+			r.WaitingFor, r.WaitingTool = "", ""
+		case r.State == resolver.StateWaiting:
+			// The main turn cannot stop with a dialog of its own open:
+			// the one up is a background agent's, and still waits.
+		default:
 			// Claude waits for its agents and continues by itself when
 			// they return: the turn is not over.
 			next = resolver.StateWorking
+			r.WaitingFor, r.WaitingTool = "", ""
 		}
 	case EventStopFailure:
 		next = resolver.StateReady
