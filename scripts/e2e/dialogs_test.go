@@ -3,6 +3,7 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -63,8 +64,16 @@ func TestBackgroundAgent(t *testing.T) {
 	const prompt = "BGAGENT:6"
 	at := c.submit(prompt)
 	r.expect("prompt → working", at, "Enter", stepLimit, showing(id, "working"))
-	// The main turn answers at once; its Stop lists the agent as running.
-	mainEnd := r.answerEnd(at, 20*time.Second)
+	// The main turn goes on at once with the Agent call's result (the
+	// agent was launched) and answers; its Stop lists the agent running.
+	var resumed time.Time
+	for deadline := time.Now().Add(20 * time.Second); resumed.IsZero(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the main turn never went on after the Agent call; stand-in log:\n%s", r.s.apiLog.tail(8))
+		}
+		resumed, _ = r.askedSince(at, "tool_result")
+	}
+	mainEnd := r.answerEnd(resumed, 20*time.Second)
 	r.expect("main turn stops, the agent runs → working, 1 agent running", mainEnd, "main answer ended", stepLimit, agentsRunning(id, 1))
 	var back time.Time
 	agentBack := func() bool {
@@ -87,7 +96,11 @@ func TestQuestion(t *testing.T) {
 
 	const question = "Which database should we use?"
 	c.submit("ASK:" + question)
-	shown := c.waitScreen("the question", 20*time.Second, contains(question))
+	// The question's text is on screen from the prompt already; its
+	// options ("Leave it" is the stand-in's) show only with the dialog.
+	shown := c.waitScreen("the question", 20*time.Second, func(s string) bool {
+		return strings.Contains(s, question) && strings.Contains(s, "Leave it")
+	})
 	r.expect("question on screen → waiting for it", shown, "question on screen", stepLimit, waitingOn(id, "Choice: "+question))
 	// Past Claude's 6 s notification, whose generic text must not replace
 	// the question.
