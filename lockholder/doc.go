@@ -15,6 +15,7 @@
 // removes locks whose process is gone or whose pid was reused.
 //
 // The package also owns process identity: finding the Claude process above
-// a hook (past the /bin/sh that runs it) and telling a live process from a
-// dead one or a reused pid. The OS-specific parts live in one file per OS.
+// a hook (past the /bin/sh that runs it and any wrapper, confirmed to be
+// Claude Code by its executable or by Claude's own session file; claude.go)
+// and telling a live process from a dead one or a reused pid. The OS-specific parts live in one file per OS.
 package lockholder
