@@ -30,6 +30,19 @@ func (s *Session) WaitingFor() string {
 	return ""
 }
 
+// WithAgents puts how many agents run before detail, what a session works
+// on or waits for: `1 agent running · "fix the tests"`.
+func WithAgents(n int, detail string) string {
+	agents := AgentsText(n)
+	switch {
+	case agents == "":
+		return detail
+	case detail == "":
+		return agents
+	}
+	return agents + " · " + detail
+}
+
 // AgentsText says how many agents run: "1 agent running", "3 agents
 // running"; "" for none. "running" sets it apart from the activity line's
 // count of the agents a session started in all.

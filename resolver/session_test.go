@@ -32,4 +32,17 @@ func TestSessionAgentsAndWaitingFor(t *testing.T) {
 			t.Errorf("AgentsText(%d) = %q, want %q", n, got, want)
 		}
 	}
+	for _, c := range []struct {
+		n            int
+		detail, want string
+	}{
+		{0, `"fix it"`, `"fix it"`},
+		{1, `"fix it"`, `1 agent running · "fix it"`},
+		{2, "", "2 agents running"},
+		{0, "", ""},
+	} {
+		if got := WithAgents(c.n, c.detail); got != c.want {
+			t.Errorf("WithAgents(%d, %q) = %q, want %q", c.n, c.detail, got, c.want)
+		}
+	}
 }

@@ -132,7 +132,7 @@ func Present(in Input) View {
 	for i, s := range sessions {
 		age := in.Now.Sub(s.Since)
 		label := names[i] + " — " + stateText(s.State) + " " + FormatAge(age)
-		if detail := detailOf(s); detail != "" {
+		if detail := resolver.WithAgents(s.Agents, detailOf(s)); detail != "" {
 			label += " — " + detail
 		}
 		if s.Doubt != "" {
@@ -232,22 +232,17 @@ func stateText(s resolver.State) string {
 	return "state unknown"
 }
 
-// detailOf is how many agents run and what the session works on or
-// waits for: `1 agent running · "fix the tests"`.
+// detailOf is what the session works on or waits for.
 func detailOf(s Session) string {
-	var what string
 	switch s.State {
 	case resolver.StateWaiting:
-		what = oneLine(s.WaitingFor, 60)
+		return oneLine(s.WaitingFor, 60)
 	case resolver.StateWorking:
 		if s.WorkingOn != "" {
-			what = `"` + oneLine(s.WorkingOn, 60) + `"`
+			return `"` + oneLine(s.WorkingOn, 60) + `"`
 		}
 	}
-	if agents := resolver.AgentsText(s.Agents); agents != "" {
-		return strings.TrimSuffix(agents+" · "+what, " · ")
-	}
-	return what
+	return ""
 }
 
 func rowTooltip(s Session) string {

@@ -8,8 +8,6 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/capacitor-hud/hud/resolver"
 )
 
 // NoSessions is what the text format prints when nothing is live.
@@ -28,6 +26,7 @@ func WriteText(w io.Writer, v *View) error {
 	rows := make([][4]string, len(v.Sessions))
 	for i := range v.Sessions {
 		rows[i] = textRow(&v.Sessions[i], v.Now)
+		rows[i][3] = v.Sessions[i].withAgents(rows[i][3])
 	}
 	writeRows(bw, rows)
 	return bw.Flush()
@@ -43,6 +42,7 @@ func WriteProjectText(w io.Writer, p *ProjectView) error {
 	}
 	r := p.Resolved
 	row := textRow(&r.Session, p.Now)
+	row[3] = r.Session.withAgents(row[3])
 	how := "fresh record, no lock yet"
 	if r.IsFromLock {
 		how = "lock"
@@ -61,19 +61,16 @@ func textRow(s *Session, now time.Time) [4]string {
 	return [4]string{oneLine(name), string(s.State), Age(now.Sub(s.Since)), detail(s)}
 }
 
-// detail says what the session is about: how many agents run, then what
-// it waits for when waiting, else the prompt it works (or last worked) on.
+// detail says what the session is about: what it waits for when waiting,
+// else the prompt it works (or last worked) on.
 func detail(s *Session) string {
-	var what string
 	if s.WaitingFor != "" {
-		what = oneLine(s.WaitingFor)
-	} else if s.WorkingOn != "" {
-		what = `"` + oneLine(s.WorkingOn) + `"`
+		return oneLine(s.WaitingFor)
 	}
-	if agents := resolver.AgentsText(s.Agents); agents != "" {
-		return strings.TrimSuffix(agents+" · "+what, " · ")
+	if s.WorkingOn != "" {
+		return `"` + oneLine(s.WorkingOn) + `"`
 	}
-	return what
+	return ""
 }
 
 // oneLine replaces control characters (newlines, terminal escapes) in

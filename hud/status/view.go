@@ -78,6 +78,9 @@ func newSession(s *resolver.Session) Session {
 	return out
 }
 
+// withAgents puts how many agents the session runs before detail.
+func (s *Session) withAgents(detail string) string { return resolver.WithAgents(s.Agents, detail) }
+
 // projectName is the last element of dir ("/" for the root itself).
 func projectName(dir string) string {
 	if dir == "" {
