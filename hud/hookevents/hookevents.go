@@ -95,7 +95,7 @@ var All = []Spec{
 	{Elicitation, false, State, Oldest, "an MCP server asks the person: waiting, with its message"},
 	{ElicitationResult, false, State, Oldest, "the person answered an MCP server: working"},
 
-	{PostToolBatch, false, Heartbeat, Oldest, "a batch of tool calls ended; PostToolUse already said so per call"},
+	{"PostToolBatch", false, Heartbeat, Oldest, "a batch of tool calls ended; PostToolUse already said so per call"},
 	{"UserPromptExpansion", false, Heartbeat, Oldest, "a slash command or MCP prompt was expanded; UserPromptSubmit follows"},
 	{"TeammateIdle", false, Heartbeat, Oldest, "an agent-team teammate went idle; the lead session's own events carry its state"},
 	{"TaskCreated", false, Heartbeat, Oldest, "a task was added to the list; the activity log reads the Task tools' own events"},
@@ -111,10 +111,6 @@ var All = []Spec{
 	{"WorktreeCreate", false, Never, Oldest, "a hook here creates the worktree itself: never wired"},
 	{"WorktreeRemove", false, Never, Oldest, "a hook here removes the worktree itself: never wired"},
 }
-
-// PostToolBatch is named for the hook's tests: a heartbeat that fires in
-// every turn with a tool call.
-const PostToolBatch = "PostToolBatch"
 
 // Lookup returns the spec of the event called name.
 func Lookup(name string) (Spec, bool) {
