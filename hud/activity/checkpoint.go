@@ -8,8 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+	"unicode/utf8"
 
 	"github.com/capacitor-hud/hud/hud/safefile"
+
+	"github.com/capacitor-hud/hud/hud/text"
 )
 
 // Checkpoint reasons (seed 004).
@@ -100,13 +103,13 @@ func BuildCheckpoint(s *Session, reason string, now time.Time, git *GitFacts, pl
 		ClaudeSessionID: s.SessionID,
 	}
 	if s.WorkingOn != "" {
-		cp.ContextNotes = truncateRunes("Working on: "+s.WorkingOn, MaxNotesRunes)
+		cp.ContextNotes = text.Truncate("Working on: "+s.WorkingOn, MaxNotesRunes)
 	}
 	if plan != nil {
 		cp.Plan, cp.Phase = plan.Plan, plan.Phase
 	}
 	for _, w := range warnings {
-		cp.Warnings = append(cp.Warnings, truncateRunes(w, MaxWarningRunes))
+		cp.Warnings = append(cp.Warnings, text.Truncate(w, MaxWarningRunes))
 	}
 	if len(cp.EditedFiles) > MaxEditedFiles {
 		cp.EditedFiles = cp.EditedFiles[:MaxEditedFiles]
@@ -147,8 +150,8 @@ func (cp *Checkpoint) shrink() bool {
 	case len(cp.EditedFiles) > 10:
 		cp.EditedFiles = cp.EditedFiles[:len(cp.EditedFiles)-5]
 	case dropCompletedTodo(cp):
-	case len(cp.ContextNotes) > 200:
-		cp.ContextNotes = truncateRunes(cp.ContextNotes, 200)
+	case utf8.RuneCountInString(cp.ContextNotes) > 200:
+		cp.ContextNotes = text.Truncate(cp.ContextNotes, 200)
 	case len(cp.Todos) > 10:
 		cp.Todos = cp.Todos[:len(cp.Todos)-5]
 	case len(cp.Warnings) > 1:

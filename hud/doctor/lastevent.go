@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/resolver"
+
+	"github.com/capacitor-hud/hud/hud/text"
 )
 
 // tailBytes is how much of the debug log's end is read: many lines, a
@@ -84,6 +86,7 @@ func checkLastEvent(env *Env) []Finding {
 		return []Finding{fail("check the permissions: ls -l "+path, "reading the debug log: %v", err)}
 	}
 	last := lines[len(lines)-1]
+	last.Message = text.Truncate(last.Message, maxQuoted)
 	age := ago(env.Now.Sub(last.Time))
 	if msg, isErr := strings.CutPrefix(last.Message, "error: "); isErr {
 		return []Finding{fail("see tail -F "+path+" while Claude Code runs",
@@ -100,12 +103,16 @@ func checkLastEvent(env *Env) []Finding {
 	}
 	if len(errs) > 0 {
 		e := errs[len(errs)-1]
+		e.Message = text.Truncate(e.Message, maxQuoted)
 		out = append(out, warn("see "+path,
 			"%d error(s) logged in the last day, the latest %s ago: %s",
 			len(errs), ago(env.Now.Sub(e.Time)), strings.TrimPrefix(e.Message, "error: ")))
 	}
 	return out
 }
+
+// maxQuoted bounds how much of a log entry a finding quotes.
+const maxQuoted = 300
 
 // recentErrors is how far back errors in the log are worth a mention.
 const recentErrors = 24 * time.Hour

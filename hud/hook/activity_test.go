@@ -43,8 +43,17 @@ func fire(t *testing.T, bin, home, project, event string) string {
 // removeWhenQuiet removes dir, retrying while detached helpers still write
 // into it.
 func removeWhenQuiet(dir string) {
+	// A worker spawned by the last event may start after a first removal
+	// and write the home again: the directory must stay gone for a while.
 	deadline := time.Now().Add(10 * time.Second)
-	for os.RemoveAll(dir) != nil && time.Now().Before(deadline) {
+	for time.Now().Before(deadline) {
+		if os.RemoveAll(dir) == nil {
+			time.Sleep(time.Second)
+			if _, err := os.Lstat(dir); os.IsNotExist(err) {
+				return
+			}
+			continue
+		}
 		time.Sleep(50 * time.Millisecond)
 	}
 }

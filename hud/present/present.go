@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/assets"
+	"github.com/capacitor-hud/hud/hud/text"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -234,10 +235,10 @@ func stateText(s resolver.State) string {
 func detailOf(s Session) string {
 	switch s.State {
 	case resolver.StateWaiting:
-		return oneLine(s.WaitingFor, 60)
+		return text.Line(s.WaitingFor, 60)
 	case resolver.StateWorking:
 		if s.WorkingOn != "" {
-			return `"` + oneLine(s.WorkingOn, 60) + `"`
+			return `"` + text.Line(s.WorkingOn, 60) + `"`
 		}
 	}
 	return ""
@@ -246,7 +247,7 @@ func detailOf(s Session) string {
 func rowTooltip(s Session) string {
 	lines := []string{cmp.Or(s.CWD, s.Project)}
 	if s.WorkingOn != "" {
-		lines = append(lines, "Prompt: "+oneLine(s.WorkingOn, 200))
+		lines = append(lines, "Prompt: "+text.Line(s.WorkingOn, 200))
 	}
 	if s.TmuxPane != "" {
 		lines = append(lines, "Click to switch to tmux pane "+s.TmuxPane)
@@ -288,17 +289,6 @@ func shortID(id string) string {
 		return id[:8]
 	}
 	return id
-}
-
-// oneLine flattens s to one line of at most max runes, so a multi-line
-// prompt cannot stretch a menu item.
-func oneLine(s string, max int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	r := []rune(s)
-	if len(r) > max {
-		return string(r[:max-1]) + "…"
-	}
-	return s
 }
 
 // Earliest is the earlier of two moments, zero meaning never: how the tray

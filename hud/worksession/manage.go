@@ -8,6 +8,8 @@ import (
 	"unicode"
 
 	"github.com/capacitor-hud/hud/resolver"
+
+	"github.com/capacitor-hud/hud/hud/text"
 )
 
 // New starts a session on task, contributing to scope, at now. The id is
@@ -58,18 +60,9 @@ func Slug(s string) string {
 	}
 	out := b.String()
 	if len(out) > maxSlug {
-		out = strings.TrimRight(truncateRunes(out, maxSlug), "-")
+		out = strings.TrimRight(text.Head(out, maxSlug), "-")
 	}
 	return out
-}
-
-func truncateRunes(s string, n int) string {
-	for i := range s {
-		if i > n {
-			return s[:i]
-		}
-	}
-	return s
 }
 
 func joinSlugs(parts ...string) string {
