@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -178,7 +177,13 @@ func dropCompletedTodo(cp *Checkpoint) bool {
 
 // WriteCheckpoint writes cp into its project, keeping the previous one as
 // .project-state.json.bak. The project must be one the person opened: see
-// IsProjectDir.
+// IsProjectDir. The project is the repository's to shape, so: .claude must
+// be a real directory (not a link out of the project); the previous
+// checkpoint is backed up only when it is a regular file (a planted link
+// to a secret is replaced, never copied) and with its own mode; both are
+// replaced by rename, which replaces a link rather than writing through
+// it; and the checkpoint is 0600, like everything else hud writes: it
+// holds the first line of a prompt.
 func WriteCheckpoint(cp *Checkpoint, home string) error {
 	if err := IsProjectDir(cp.ProjectRoot, home); err != nil {
 		return err
@@ -189,17 +194,15 @@ func WriteCheckpoint(cp *Checkpoint, home string) error {
 	}
 	path := CheckpointPath(cp.ProjectRoot)
 	// A project's .claude is a project folder (0755), not one of hud's own.
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := safefile.RealDir(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("writing checkpoint: %w", err)
 	}
-	if prev, err := os.ReadFile(path); err == nil {
-		if err := safefile.WriteFile(path+".bak", prev, 0o644); err != nil {
+	if prev, fi, err := safefile.Read(path, safefile.MaxRead, safefile.NoFollow); err == nil {
+		if err := safefile.WriteFile(path+".bak", prev, fi.Mode().Perm()); err != nil {
 			return fmt.Errorf("backing up checkpoint: %w", err)
 		}
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("backing up checkpoint: %w", err)
 	}
-	return safefile.WriteFile(path, b, 0o644)
+	return safefile.WriteFile(path, b, 0o600)
 }
 
 // ErrNotProject is returned for a directory the HUD must not write into.
