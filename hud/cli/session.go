@@ -49,15 +49,17 @@ func runSession(env *Env, args []string) error {
 		}
 		return installSessionCommands(env)
 	}
-	cwd := *dir
+	cwd, claudeProject := *dir, ""
 	if cwd == "" {
 		wd, err := os.Getwd()
 		if err != nil {
 			return fmt.Errorf("finding the current directory: %w", err)
 		}
-		cwd = wd
+		// Run by Claude Code (the /session command), the project is the
+		// one its hooks use.
+		cwd, claudeProject = wd, env.Getenv("CLAUDE_PROJECT_DIR")
 	}
-	project := resolver.ProjectRoot(absPath(env, cwd), "")
+	project := resolver.ProjectRoot(absPath(env, cwd), claudeProject)
 	cfg := loadConfig(env)
 	set := worksession.FromConfig(cfg.WorkSession)
 	files := worksession.Files{Layout: env.Layout()}

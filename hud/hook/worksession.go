@@ -19,11 +19,18 @@ import (
 // blocked until the person resumes it.
 func trackWorkSession(ctx *Context) error {
 	ev := ctx.Event
-	if ev.CWD == "" {
+	// The project is the record's, as for every follow-up: the hook
+	// decided it once, honouring CLAUDE_PROJECT_DIR, so a .git of someone
+	// else's in a parent directory (/tmp) never picks the file read here.
+	rec := ctx.After
+	if rec == nil {
+		rec = ctx.Before
+	}
+	if rec == nil || rec.Project() == "" {
 		return nil
 	}
-	project := resolver.ProjectRoot(ev.CWD, "")
-	if _, err := os.Stat(worksession.Path(project)); err != nil {
+	project := rec.Project()
+	if _, err := os.Lstat(worksession.Path(project)); err != nil {
 		return nil
 	}
 	set := worksession.FromConfig(ctx.Config().WorkSession)
