@@ -42,27 +42,39 @@ func NormalizeLexical(p string) string {
 // the clean absolute path p and re-appends the rest, so a project whose
 // directory was removed still normalizes the same way it did while it
 // existed, as long as its parent did not move.
+//
+// The prefix is found by bisection over the component boundaries (a
+// prefix of an existing path exists), and resolved once: a cwd of ten
+// thousand components, which an event may claim, costs a dozen stats
+// rather than ten thousand symlink walks.
 func resolveExistingPrefix(p string) string {
-	rest := ""
-	cur := p
-	for {
-		if resolved, err := filepath.EvalSymlinks(cur); err == nil {
-			if rest == "" {
-				return resolved
-			}
+	var ends []int // p[:ends[i]] is the prefix of i+1 components
+	for i := 1; i < len(p); i++ {
+		if p[i] == filepath.Separator {
+			ends = append(ends, i)
+		}
+	}
+	ends = append(ends, len(p))
+	lo, hi := 0, len(ends) // lo components are known to exist
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if _, err := os.Stat(p[:ends[mid-1]]); err == nil {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	for k := lo; k > 0; k-- {
+		resolved, err := filepath.EvalSymlinks(p[:ends[k-1]])
+		if err != nil {
+			continue // raced with a removal: one level up
+		}
+		if rest := p[ends[k-1]:]; rest != "" {
 			return filepath.Join(resolved, rest)
 		}
-		parent := filepath.Dir(cur)
-		if parent == cur {
-			return p
-		}
-		if rest == "" {
-			rest = filepath.Base(cur)
-		} else {
-			rest = filepath.Join(filepath.Base(cur), rest)
-		}
-		cur = parent
+		return resolved
 	}
+	return p
 }
 
 // Match says how a candidate path (a record's cwd, a lock's path) relates to
