@@ -48,6 +48,29 @@ func NormalizeLexical(p string) string {
 // thousand components, which an event may claim, costs a dozen stats
 // rather than ten thousand symlink walks.
 func resolveExistingPrefix(p string) string {
+	end := existingPrefix(p)
+	for end > 0 {
+		resolved, err := filepath.EvalSymlinks(p[:end])
+		if err != nil { // raced with a removal: one level up
+			if end <= 1 {
+				break
+			}
+			end = max(strings.LastIndexByte(p[:end], filepath.Separator), 1)
+			continue
+		}
+		if rest := p[end:]; rest != "" {
+			return filepath.Join(resolved, rest)
+		}
+		return resolved
+	}
+	return p
+}
+
+// existingPrefix returns the length of the longest prefix of the clean
+// absolute path p, cut at a separator, that exists (0 when not even the
+// root does). It bisects over the component boundaries: a prefix of an
+// existing path exists.
+func existingPrefix(p string) int {
 	var ends []int // p[:ends[i]] is the prefix of i+1 components
 	for i := 1; i < len(p); i++ {
 		if p[i] == filepath.Separator {
@@ -64,17 +87,10 @@ func resolveExistingPrefix(p string) string {
 			hi = mid - 1
 		}
 	}
-	for k := lo; k > 0; k-- {
-		resolved, err := filepath.EvalSymlinks(p[:ends[k-1]])
-		if err != nil {
-			continue // raced with a removal: one level up
-		}
-		if rest := p[ends[k-1]:]; rest != "" {
-			return filepath.Join(resolved, rest)
-		}
-		return resolved
+	if lo == 0 {
+		return 0
 	}
-	return p
+	return ends[lo-1]
 }
 
 // Match says how a candidate path (a record's cwd, a lock's path) relates to
@@ -135,7 +151,14 @@ func ProjectRoot(cwd, claudeProjectDir string) string {
 		return NormalizePath(claudeProjectDir)
 	}
 	cwd = NormalizePath(cwd)
-	for dir := cwd; ; {
+	// Only a directory that exists can hold .git: the walk up starts at
+	// the longest existing prefix, so a cwd of ten thousand missing
+	// components costs what a short one does.
+	start := cwd
+	if end := existingPrefix(cwd); end > 0 {
+		start = cwd[:end]
+	}
+	for dir := start; ; {
 		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
 			return dir
 		}
