@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -34,7 +33,7 @@ func needsStoreRework(t *testing.T) {
 	}
 }
 
-var bin struct{ hook, hud, dir string }
+var bin struct{ hook, hud, measure, dir string }
 
 func TestMain(m *testing.M) {
 	if runtime.GOOS != "linux" {
@@ -49,7 +48,6 @@ func TestMain(m *testing.M) {
 	// (an older release, to see which attacks it falls to).
 	if dir := os.Getenv("HUD_HOSTILE_BIN"); dir != "" {
 		bin.hook, bin.hud, bin.dir = filepath.Join(dir, "hud-hook"), filepath.Join(dir, "hud"), dir
-		os.Exit(m.Run())
 	}
 	dir, err := os.MkdirTemp("", "hud-hostile-bin-")
 	if err != nil {
@@ -58,8 +56,13 @@ func TestMain(m *testing.M) {
 	}
 	code := func() int {
 		defer os.RemoveAll(dir)
-		for _, name := range []string{"hud-hook", "hud"} {
-			cmd := exec.Command("go", "build", "-o", filepath.Join(dir, name), "./cmd/"+name)
+		pkgs := map[string]string{"measure": "./scripts/hostile/measure"}
+		if bin.hook == "" {
+			pkgs["hud-hook"], pkgs["hud"] = "./cmd/hud-hook", "./cmd/hud"
+			bin.hook, bin.hud, bin.dir = filepath.Join(dir, "hud-hook"), filepath.Join(dir, "hud"), dir
+		}
+		for name, pkg := range pkgs {
+			cmd := exec.Command("go", "build", "-o", filepath.Join(dir, name), pkg)
 			cmd.Dir = "../.."
 			cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 			if out, err := cmd.CombinedOutput(); err != nil {
@@ -67,7 +70,7 @@ func TestMain(m *testing.M) {
 				return 1
 			}
 		}
-		bin.hook, bin.hud, bin.dir = filepath.Join(dir, "hud-hook"), filepath.Join(dir, "hud"), dir
+		bin.measure = filepath.Join(dir, "measure")
 		return m.Run()
 	}()
 	os.Exit(code)
@@ -130,32 +133,46 @@ type result struct {
 	rss            int64 // bytes
 }
 
-// run runs a binary with the world's HOME and waits, bounded.
+// run runs a binary with the world's HOME and waits, bounded; the max
+// RSS comes from measure, which runs it as its own child.
 func (w *world) run(stdin string, env []string, name string, args ...string) result {
 	w.t.Helper()
-	cmd := exec.Command(name, args...)
-	cmd.Env = append([]string{"HOME=" + w.home, "PATH=" + os.Getenv("PATH")}, env...)
-	cmd.Dir = w.project
+	return measured(w.t, w.project, append([]string{"HOME=" + w.home, "PATH=" + os.Getenv("PATH")}, env...), stdin, name, args...)
+}
+
+func measured(t *testing.T, dir string, env []string, stdin, name string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(bin.measure, append([]string{name}, args...)...)
+	cmd.Env = env
+	cmd.Dir = dir
 	cmd.Stdin = strings.NewReader(stdin)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	rep, repw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rep.Close()
+	cmd.ExtraFiles = []*os.File{repw}
 	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		w.t.Fatal(err)
+	err = cmd.Start()
+	repw.Close()
+	if err != nil {
+		t.Fatal(err)
 	}
 	// A run past three times its bound is killed: the test then fails on
 	// the time, rather than hang.
 	timer := time.AfterFunc(3*maxDuration, func() { cmd.Process.Kill() })
-	err := cmd.Wait()
+	err = cmd.Wait()
 	timer.Stop()
 	r := result{stdout: stdout.String(), stderr: stderr.String(), took: time.Since(start)}
 	if cmd.ProcessState == nil {
-		w.t.Fatalf("%s: %v", filepath.Base(name), err)
+		t.Fatalf("%s: %v", filepath.Base(name), err)
 	}
 	r.code = cmd.ProcessState.ExitCode()
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		r.rss = int64(ru.Maxrss) * 1024 // KiB on Linux
-	}
+	var kib int64
+	fmt.Fscan(rep, &kib)
+	r.rss = kib << 10
 	return r
 }
 

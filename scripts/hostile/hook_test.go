@@ -111,14 +111,9 @@ func TestConcurrentWriters(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			<-start
-			cmd := exec.Command(bin.hook)
-			cmd.Env = []string{"HOME=" + w.home, "PATH=" + os.Getenv("PATH")}
-			cmd.Stdin = strings.NewReader(w.event(fmt.Sprintf("writer-%03d", i), "UserPromptSubmit", `,"prompt":"p"`))
-			out, _ := cmd.Output()
-			results[i] = result{code: cmd.ProcessState.ExitCode(), stdout: string(out)}
-			if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-				results[i].rss = int64(ru.Maxrss) * 1024
-			}
+			env := []string{"HOME=" + w.home, "PATH=" + os.Getenv("PATH")}
+			ev := w.event(fmt.Sprintf("writer-%03d", i), "UserPromptSubmit", `,"prompt":"p"`)
+			results[i] = measured(t, w.project, env, ev, bin.hook)
 		}()
 	}
 	w.mark()
@@ -127,8 +122,8 @@ func TestConcurrentWriters(t *testing.T) {
 	wg.Wait()
 	t.Logf("%d concurrent hooks in %v", n, time.Since(begin).Round(time.Millisecond))
 	for i, r := range results {
-		if r.code != 0 || r.stdout != "" || r.rss > maxRSS {
-			t.Errorf("writer %d: exit %d, stdout %q, %d MB", i, r.code, r.stdout, r.rss>>20)
+		if r.code != 0 || r.stdout != "" || r.rss > maxRSS || r.took > maxDuration {
+			t.Errorf("writer %d: exit %d, stdout %q, %d MB, %v", i, r.code, r.stdout, r.rss>>20, r.took)
 		}
 	}
 	w.checkWrites()

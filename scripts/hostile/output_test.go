@@ -65,8 +65,18 @@ func TestControlCharactersNeverShown(t *testing.T) {
 	// escapes: hud status cleans what it shows.
 	path := filepath.Join(w.home, ".capacitor", "sessions.json")
 	w.hook(w.event(sid, "UserPromptSubmit", `,"prompt":"p"`))
+	var store map[string]any
 	b, _ := os.ReadFile(path)
-	b = []byte(strings.Replace(string(b), `"working_on": "p"`, `"working_on": `+jsonString(evil), 1))
+	if err := json.Unmarshal(b, &store); err != nil {
+		t.Fatal(err)
+	}
+	rec := store["sessions"].(map[string]any)[sid].(map[string]any)
+	rec["working_on"] = evil
+	// The hook's parent here is measure, gone by now: without a pid the
+	// record counts while it is fresh, as before Claude's lock exists.
+	delete(rec, "pid")
+	delete(rec, "proc_started")
+	b, _ = json.Marshal(store)
 	os.WriteFile(path, b, 0o600)
 	st := w.run("", nil, bin.hud, "status")
 	if !strings.Contains(st.stdout, "evil") {
