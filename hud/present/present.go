@@ -142,7 +142,7 @@ func Present(in Input) View {
 				Key:     s.ID,
 				Label:   label,
 				Tooltip: rowTooltip(s),
-				Detail:  s.Activity,
+				Detail:  text.Line(s.Activity, 0),
 				Focus:   Focus{TmuxPane: s.TmuxPane, Dir: cmp.Or(s.CWD, s.Project)},
 			})
 			tooltip = append(tooltip, label)
@@ -245,7 +245,7 @@ func detailOf(s Session) string {
 }
 
 func rowTooltip(s Session) string {
-	lines := []string{cmp.Or(s.CWD, s.Project)}
+	lines := []string{text.Line(cmp.Or(s.CWD, s.Project), 0)}
 	if s.WorkingOn != "" {
 		lines = append(lines, "Prompt: "+text.Line(s.WorkingOn, 200))
 	}
@@ -263,7 +263,8 @@ func labelNames(sorted []Session) []string {
 	names := make([]string, len(sorted))
 	seen := map[string]int{}
 	for i, s := range sorted {
-		name := cmp.Or(baseName(s.Project), baseName(s.CWD), "session "+shortID(s.ID))
+		// A directory's name is anyone's to choose, escapes included.
+		name := text.Line(cmp.Or(baseName(s.Project), baseName(s.CWD), "session "+shortID(s.ID)), 60)
 		seen[name]++
 		if n := seen[name]; n > 1 {
 			name = fmt.Sprintf("%s (%d)", name, n)
