@@ -84,6 +84,13 @@ func TestControlCharactersNeverShown(t *testing.T) {
 	}
 	check("hud status", st)
 
+	// A work session a repository ships (made here by hud session start
+	// with the attacker's task), shown by hud session status.
+	if r := w.run("", nil, bin.hud, "session", "start", evil); r.code != 0 {
+		t.Fatalf("hud session start: %s", r.stderr)
+	}
+	check("hud session status", w.run("", nil, bin.hud, "session", "status"))
+
 	// The debug log's last entry, quoted by doctor.
 	f, _ := os.OpenFile(filepath.Join(w.home, ".claude", "hud-hook-debug.log"), os.O_APPEND|os.O_WRONLY, 0o600)
 	f.WriteString("2026-11-23T10:00:00.000Z - error: " + strings.ReplaceAll(evil, "\n", "") + "\n")
