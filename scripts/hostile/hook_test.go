@@ -233,3 +233,47 @@ func TestOneBadRecord(t *testing.T) {
 		t.Errorf("one bad record quarantined the store: %v", m)
 	}
 }
+
+// TestMismatchedRecord: a record whose session_id differs from its key is
+// repaired or dropped, and the hook says so in its log.
+func TestMismatchedRecord(t *testing.T) {
+	needsStoreRework(t)
+	w := newWorld(t)
+	w.hook(w.event(sid, "UserPromptSubmit", `,"prompt":"keep me"`))
+	path := filepath.Join(w.home, ".capacitor", "sessions.json")
+	b, _ := os.ReadFile(path)
+	var store map[string]any
+	json.Unmarshal(b, &store)
+	sessions := store["sessions"].(map[string]any)
+	rec := sessions[sid].(map[string]any)
+	clone := map[string]any{}
+	for k, v := range rec {
+		clone[k] = v
+	}
+	sessions["other-key"] = clone // session_id still says sid
+	b, _ = json.Marshal(store)
+	os.WriteFile(path, b, 0o600)
+	w.hook(w.event("third", "UserPromptSubmit", `,"prompt":"p"`))
+	w.mustHave(sid, "third")
+	if have := w.sessions(); have["other-key"] && !strings.Contains(w.debugLog(), "other-key") {
+		t.Errorf("the mismatched record was kept without a word")
+	}
+}
+
+// TestStaleTempFiles: temp files a killed hook left in ~/.capacitor are
+// cleaned up by a later run.
+func TestStaleTempFiles(t *testing.T) {
+	needsStoreRework(t)
+	w := newWorld(t)
+	w.hook(w.event(sid, "UserPromptSubmit", `,"prompt":"p"`))
+	stale := filepath.Join(w.home, ".capacitor", "activity", "."+sid+".json.tmp-123456")
+	w.write(stale, "{half", 0o600)
+	old := time.Now().Add(-24 * time.Hour)
+	os.Chtimes(stale, old, old)
+	w.hook(w.event(sid, "PostToolUse", `,"tool_name":"Write","tool_input":{"file_path":"x.go","content":"x"},"tool_response":{"type":"create"}`))
+	w.hook(w.event(sid, "Stop", ``))
+	w.waitHelpers()
+	if _, err := os.Lstat(stale); err == nil {
+		t.Errorf("a day-old temp file is still there: %s", stale)
+	}
+}
