@@ -30,7 +30,9 @@ func trackWorkSession(ctx *Context) error {
 		return nil
 	}
 	project := rec.Project()
-	if _, err := os.Lstat(worksession.Path(project)); err != nil {
+	// Only a regular file is a work session: a link, a FIFO or a device
+	// a repository ships under that name is not hud's, and not read.
+	if fi, err := os.Lstat(worksession.Path(project)); err != nil || !fi.Mode().IsRegular() {
 		return nil
 	}
 	set := worksession.FromConfig(ctx.Config().WorkSession)
