@@ -44,7 +44,7 @@ func Load(project string) (*State, error) {
 		return nil, ErrNoSession
 	}
 	if err != nil {
-		return nil, fmt.Errorf("reading work session: %w", err)
+		return nil, fmt.Errorf("work session: %w", err)
 	}
 	s, err := Decode(data)
 	if err != nil {
