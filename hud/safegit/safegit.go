@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"strconv"
 	"strings"
 )
 
@@ -82,9 +81,15 @@ func Run(ctx context.Context, dir string, args ...string) ([]byte, error) {
 	}
 	var drivers []string
 	for name := range strings.SplitSeq(string(names), "\x00") {
-		if name = strings.TrimSpace(name); commandKey(name) {
-			drivers = append(drivers, name)
+		if name = strings.TrimSpace(name); !commandKey(name) {
+			continue
 		}
+		// -c splits at the first '=': a driver named with one could not
+		// be overridden, so the repository is not looked at.
+		if strings.ContainsRune(name, '=') {
+			return nil, fmt.Errorf("git %s: the repository's config names a command under %q, which cannot be overridden", args[0], name)
+		}
+		drivers = append(drivers, name)
 	}
 	if len(drivers) > maxDriverKeys {
 		return nil, fmt.Errorf("git %s: the repository's config names %d filter or diff commands", args[0], len(drivers))
@@ -92,11 +97,21 @@ func Run(ctx context.Context, dir string, args ...string) ([]byte, error) {
 	return run(ctx, dir, drivers, args...)
 }
 
+// run runs git with the overrides as -c options (which every git version
+// takes, and which reach the git processes it starts), in a fixed
+// environment.
 func run(ctx context.Context, dir string, drivers []string, args ...string) ([]byte, error) {
-	full := append([]string{"--no-pager", "--no-optional-locks", "-C", dir}, args...)
+	full := []string{"--no-pager", "--no-optional-locks"}
+	for _, kv := range fixed {
+		full = append(full, "-c", kv[0]+"="+kv[1])
+	}
+	for _, k := range drivers {
+		full = append(full, "-c", k+"=")
+	}
+	full = append(append(full, "-C", dir), args...)
 	cmd := exec.CommandContext(ctx, "git", full...)
-	cmd.Env = environ(drivers)
-	cmd.Dir = os.TempDir() // never the project: git's own cwd lookups start at -C
+	cmd.Env = environ()
+	cmd.Dir = os.TempDir() // never the project: git's own lookups start at -C
 	var stdout, stderr limitedBuffer
 	stdout.max, stderr.max = MaxOutput, 64<<10
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -124,28 +139,15 @@ func run(ctx context.Context, dir string, drivers []string, args ...string) ([]b
 var passed = []string{"PATH", "HOME", "XDG_CONFIG_HOME", "TMPDIR"}
 
 // environ is git's whole environment: the passed variables, a plain
-// locale, no prompts, no lazy fetch, and the overrides as
-// GIT_CONFIG_KEY_n/VALUE_n, which (unlike -c) take any subsection name
-// as it is.
-func environ(drivers []string) []string {
+// locale, no prompts, no lazy fetch, no optional locks.
+func environ() []string {
 	env := []string{"LC_ALL=C", "GIT_TERMINAL_PROMPT=0", "GIT_NO_LAZY_FETCH=1", "GIT_OPTIONAL_LOCKS=0"}
 	for _, k := range passed {
 		if v, ok := os.LookupEnv(k); ok {
 			env = append(env, k+"="+v)
 		}
 	}
-	n := 0
-	add := func(k, v string) {
-		env = append(env, "GIT_CONFIG_KEY_"+strconv.Itoa(n)+"="+k, "GIT_CONFIG_VALUE_"+strconv.Itoa(n)+"="+v)
-		n++
-	}
-	for _, kv := range fixed {
-		add(kv[0], kv[1])
-	}
-	for _, k := range drivers {
-		add(k, "")
-	}
-	return append(env, "GIT_CONFIG_COUNT="+strconv.Itoa(n))
+	return env
 }
 
 // limitedBuffer keeps at most max bytes and notes that more came.

@@ -53,16 +53,16 @@ func TestRepositoryConfigRunsNothing(t *testing.T) {
 	exec.Command("git", "-C", dir, "add", ".").Run()
 	exec.Command("git", "-C", dir, "-c", "user.email=a@example.com", "-c", "user.name=a", "commit", "-qm", "two").Run()
 	for key, value := range map[string]string{
-		"core.fsmonitor":           cmd,
-		"core.pager":               cmd,
-		"filter.evil.clean":        cmd,
-		"filter.evil.process":      cmd,
-		"diff.evil.textconv":       cmd,
-		"diff.external":            cmd,
-		"log.showSignature":        "true",
-		"gpg.program":              cmd,
-		`filter.we=ird name.clean`: cmd,
-		"core.hooksPath":           dir,
+		"core.fsmonitor":          cmd,
+		"core.pager":              cmd,
+		"filter.evil.clean":       cmd,
+		"filter.evil.process":     cmd,
+		"diff.evil.textconv":      cmd,
+		"diff.external":           cmd,
+		"log.showSignature":       "true",
+		"gpg.program":             cmd,
+		`filter.weird name.clean`: cmd,
+		"core.hooksPath":          dir,
 	} {
 		gitConfig(t, dir, key, value)
 	}
@@ -81,6 +81,20 @@ func TestRepositoryConfigRunsNothing(t *testing.T) {
 	}
 	if _, err := os.Stat(pwned); err == nil {
 		t.Fatal("a command from the repository's config ran")
+	}
+}
+
+// TestUnoverridableDriver: a driver whose name holds '=' cannot be named
+// in -c, so the repository is refused rather than read with it.
+func TestUnoverridableDriver(t *testing.T) {
+	dir := gitInit(t)
+	pwned := filepath.Join(t.TempDir(), "pwned")
+	gitConfig(t, dir, "filter.a=b.clean", "touch "+pwned)
+	if _, err := runT(t, dir, "status"); err == nil || !strings.Contains(err.Error(), "cannot be overridden") {
+		t.Errorf("status: %v, want a refusal", err)
+	}
+	if _, err := os.Stat(pwned); err == nil {
+		t.Fatal("the driver ran")
 	}
 }
 
