@@ -72,7 +72,7 @@ func summaryParts(v *View) []summaryPart {
 
 func displayName(s *Session) string {
 	if s.Project != "" {
-		return s.Project
+		return text.Line(s.Project, 0) // a directory's name is anyone's to choose
 	}
 	if len(s.SessionID) > 8 {
 		return s.SessionID[:8]

@@ -214,7 +214,7 @@ func (w *world) event(id, name, extra string) string {
 }
 
 func (w *world) eventIn(id, cwd, name, extra string) string {
-	return fmt.Sprintf(`{"session_id":%q,"cwd":%q,"hook_event_name":%q%s}`, id, cwd, name, extra)
+	return `{"session_id":` + jsonString(id) + `,"cwd":` + jsonString(cwd) + `,"hook_event_name":` + jsonString(name) + extra + `}`
 }
 
 // waitHelpers waits until no helper the hook started for this world (an

@@ -164,3 +164,34 @@ func (w *world) checkWritesExcept(path string) {
 		}
 	}
 }
+
+// TestHostileProjectName: a project directory named with escapes and a
+// line break; every format of hud status shows it as plain text.
+func TestHostileProjectName(t *testing.T) {
+	w := newWorld(t)
+	w.project = filepath.Join(w.root, "proj\x1b]0;pwned\x07\x1b[31m\nred")
+	if err := os.Mkdir(w.project, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w.hook(w.event(sid, "PermissionRequest", `,"tool_name":"Bash","tool_input":{"command":"`+strings.Repeat("\\u001b[2J", 3)+`ls"}`))
+	// The hook's parent (measure) is gone: the record counts while fresh.
+	path := filepath.Join(w.home, ".capacitor", "sessions.json")
+	var store map[string]any
+	b, _ := os.ReadFile(path)
+	json.Unmarshal(b, &store)
+	rec := store["sessions"].(map[string]any)[sid].(map[string]any)
+	delete(rec, "pid")
+	delete(rec, "proc_started")
+	b, _ = json.Marshal(store)
+	os.WriteFile(path, b, 0o600)
+	for _, format := range []string{"text", "tmux", "waybar"} {
+		r := w.run("", nil, bin.hud, "status", "--format", format)
+		w.bounded("hud status "+format, r)
+		if !strings.Contains(r.stdout, "red") {
+			t.Errorf("%s: the session is not shown: %q", format, r.stdout)
+		}
+		if hasControl(r.stdout) || strings.Count(r.stdout, "\n") > 1 && format != "text" {
+			t.Errorf("%s: %q", format, r.stdout)
+		}
+	}
+}
