@@ -67,11 +67,12 @@ func Spawn(exe string, job Job) error {
 // line, flush writes what was added.
 type Logger func(home, session string) (logf func(string, ...any), flush func())
 
-// WorkerTimeout bounds a whole worker run, whatever it waits on (the
+// workerTimeout bounds a whole worker run, whatever it waits on (the
 // session's worker lock, git, a file system): a worker nobody waits for
 // must not live on. A run takes well under a second; each git call is
-// bounded by gitTimeout and the lock by workerLockTimeout.
-const WorkerTimeout = 90 * time.Second
+// bounded by gitTimeout and the lock by workerLockTimeout. (A variable
+// only so that a test can watch it fire.)
+var workerTimeout = 90 * time.Second
 
 // WorkerMain is the activity worker's entry point; it returns the exit
 // status. Errors go to the debug log of the job's home (newLog): nobody
@@ -92,10 +93,10 @@ func WorkerMain(args []string, now func() time.Time, newLog Logger) int {
 		logf("activity worker: bad arguments %q", args)
 		return 2
 	}
-	watchdog := time.AfterFunc(WorkerTimeout, func() {
+	watchdog := time.AfterFunc(workerTimeout, func() {
 		// A logger of its own: the run's may be in use right now.
 		logf, flush := newLog(job.Home, job.SessionID)
-		logf("activity worker %s: gave up after %v", job.Kind, WorkerTimeout)
+		logf("activity worker %s: gave up after %v", job.Kind, workerTimeout)
 		flush()
 		os.Exit(1)
 	})
