@@ -33,7 +33,7 @@ func needsStoreRework(t *testing.T) {
 	}
 }
 
-var bin struct{ hook, hud, measure, dir string }
+var bin struct{ hook, hud, measure string }
 
 func TestMain(m *testing.M) {
 	if runtime.GOOS != "linux" {
@@ -47,7 +47,7 @@ func TestMain(m *testing.M) {
 	// HUD_HOSTILE_BIN: run the suite against binaries built elsewhere
 	// (an older release, to see which attacks it falls to).
 	if dir := os.Getenv("HUD_HOSTILE_BIN"); dir != "" {
-		bin.hook, bin.hud, bin.dir = filepath.Join(dir, "hud-hook"), filepath.Join(dir, "hud"), dir
+		bin.hook, bin.hud = filepath.Join(dir, "hud-hook"), filepath.Join(dir, "hud")
 	}
 	dir, err := os.MkdirTemp("", "hud-hostile-bin-")
 	if err != nil {
@@ -59,7 +59,7 @@ func TestMain(m *testing.M) {
 		pkgs := map[string]string{"measure": "./scripts/hostile/measure"}
 		if bin.hook == "" {
 			pkgs["hud-hook"], pkgs["hud"] = "./cmd/hud-hook", "./cmd/hud"
-			bin.hook, bin.hud, bin.dir = filepath.Join(dir, "hud-hook"), filepath.Join(dir, "hud"), dir
+			bin.hook, bin.hud = filepath.Join(dir, "hud-hook"), filepath.Join(dir, "hud")
 		}
 		for name, pkg := range pkgs {
 			cmd := exec.Command("go", "build", "-o", filepath.Join(dir, name), pkg)
