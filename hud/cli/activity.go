@@ -199,6 +199,6 @@ func runCheckpoint(env *Env, args []string) error {
 		return withHint(fmt.Errorf("no checkpoint written for %s", s.ProjectDir),
 			"checkpoints are only written into a project folder (one with .git or .claude)")
 	}
-	fmt.Fprintf(env.Stdout, "checkpoint written: %s\n", activity.CheckpointPath(s.ProjectDir))
+	fmt.Fprintf(env.Stdout, "checkpoint written: %s\n", line(activity.CheckpointPath(s.ProjectDir)))
 	return nil
 }
