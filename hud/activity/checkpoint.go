@@ -10,7 +10,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/capacitor-hud/hud/hud/safefile"
-
 	"github.com/capacitor-hud/hud/hud/text"
 )
 

@@ -11,9 +11,8 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/app"
 	"github.com/capacitor-hud/hud/hud/config"
-	"github.com/capacitor-hud/hud/resolver"
-
 	"github.com/capacitor-hud/hud/hud/text"
+	"github.com/capacitor-hud/hud/resolver"
 )
 
 // Env is everything a command may touch of the outside world.

@@ -7,9 +7,8 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/autostart"
-	"github.com/capacitor-hud/hud/resolver"
-
 	"github.com/capacitor-hud/hud/hud/text"
+	"github.com/capacitor-hud/hud/resolver"
 )
 
 // Severity is how bad a finding is.

@@ -9,9 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/capacitor-hud/hud/resolver"
-
 	"github.com/capacitor-hud/hud/hud/text"
+	"github.com/capacitor-hud/hud/resolver"
 )
 
 // tailBytes is how much of the debug log's end is read: many lines, a

@@ -7,9 +7,8 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/capacitor-hud/hud/resolver"
-
 	"github.com/capacitor-hud/hud/hud/text"
+	"github.com/capacitor-hud/hud/resolver"
 )
 
 // New starts a session on task, contributing to scope, at now. The id is
