@@ -13,7 +13,7 @@ endif
 # systray adapter and the binary that links it.
 DARWIN_PKGS = $(shell $(GO) list ./... | grep -v -e '/hud/tray$$' -e '/cmd/hud$$')
 
-.PHONY: all build run test unit lint darwin-check fuzz e2e desktop-test screenshot bench install uninstall generate clean
+.PHONY: all build run test unit hostile lint darwin-check fuzz e2e desktop-test screenshot bench install uninstall generate clean
 
 all: build
 
@@ -37,9 +37,13 @@ darwin-check:
 	GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 $(GO) vet $(DARWIN_PKGS)
 	GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 $(GO) build $(DARWIN_PKGS)
 
-# -race needs cgo.
+# -race needs cgo. Includes the adversarial suite (scripts/hostile).
 unit:
 	CGO_ENABLED=1 $(GO) test -race -count=1 ./...
+
+## hostile: only the adversarial suite (part of unit): the real binaries against hostile repositories and homes
+hostile:
+	$(GO) test -count=1 -v ./scripts/hostile
 
 ## fuzz: each fuzz target briefly (longer: FUZZTIME=5000000x make fuzz)
 # A count, not a duration: with a duration Go 1.26's fuzz coordinator can
@@ -50,6 +54,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeEvent$$' -fuzztime $(FUZZTIME) ./hud/hook
 	$(GO) test -run '^$$' -fuzz '^FuzzNormalizePath$$' -fuzztime $(FUZZTIME) ./resolver
 	$(GO) test -run '^$$' -fuzz '^FuzzInstallUninstall$$' -fuzztime $(FUZZTIME) ./hud/install
+	$(GO) test -run '^$$' -fuzz '^FuzzLine$$' -fuzztime $(FUZZTIME) ./hud/text
 
 ## e2e: the real Claude Code CLI in tmux against a local stand-in API, the
 ## oldest supported and the newest tested release side by side (named in

@@ -42,27 +42,55 @@ func NormalizeLexical(p string) string {
 // the clean absolute path p and re-appends the rest, so a project whose
 // directory was removed still normalizes the same way it did while it
 // existed, as long as its parent did not move.
+//
+// The prefix is found by bisection over the component boundaries (a
+// prefix of an existing path exists), and resolved once: a cwd of ten
+// thousand components, which an event may claim, costs a dozen stats
+// rather than ten thousand symlink walks.
 func resolveExistingPrefix(p string) string {
-	rest := ""
-	cur := p
-	for {
-		if resolved, err := filepath.EvalSymlinks(cur); err == nil {
-			if rest == "" {
-				return resolved
+	end := existingPrefix(p)
+	for end > 0 {
+		resolved, err := filepath.EvalSymlinks(p[:end])
+		if err != nil { // raced with a removal: one level up
+			if end <= 1 {
+				break
 			}
+			end = max(strings.LastIndexByte(p[:end], filepath.Separator), 1)
+			continue
+		}
+		if rest := p[end:]; rest != "" {
 			return filepath.Join(resolved, rest)
 		}
-		parent := filepath.Dir(cur)
-		if parent == cur {
-			return p
-		}
-		if rest == "" {
-			rest = filepath.Base(cur)
-		} else {
-			rest = filepath.Join(filepath.Base(cur), rest)
-		}
-		cur = parent
+		return resolved
 	}
+	return p
+}
+
+// existingPrefix returns the length of the longest prefix of the clean
+// absolute path p, cut at a separator, that exists (0 when not even the
+// root does). It bisects over the component boundaries: a prefix of an
+// existing path exists.
+func existingPrefix(p string) int {
+	var ends []int // p[:ends[i]] is the prefix of i+1 components
+	for i := 1; i < len(p); i++ {
+		if p[i] == filepath.Separator {
+			ends = append(ends, i)
+		}
+	}
+	ends = append(ends, len(p))
+	lo, hi := 0, len(ends) // lo components are known to exist
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if _, err := os.Stat(p[:ends[mid-1]]); err == nil {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	if lo == 0 {
+		return 0
+	}
+	return ends[lo-1]
 }
 
 // Match says how a candidate path (a record's cwd, a lock's path) relates to
@@ -123,7 +151,14 @@ func ProjectRoot(cwd, claudeProjectDir string) string {
 		return NormalizePath(claudeProjectDir)
 	}
 	cwd = NormalizePath(cwd)
-	for dir := cwd; ; {
+	// Only a directory that exists can hold .git: the walk up starts at
+	// the longest existing prefix, so a cwd of ten thousand missing
+	// components costs what a short one does.
+	start := cwd
+	if end := existingPrefix(cwd); end > 0 {
+		start = cwd[:end]
+	}
+	for dir := start; ; {
 		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
 			return dir
 		}

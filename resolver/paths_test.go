@@ -3,7 +3,9 @@ package resolver
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 )
 
 func TestPathMatch(t *testing.T) {
@@ -133,4 +135,21 @@ func FuzzNormalizePath(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestNormalizeLongPath: an event may claim any cwd; a very deep one must
+// cost about what a short one does (it once took seconds, quadratic in
+// the number of components).
+func TestNormalizeLongPath(t *testing.T) {
+	dir := t.TempDir()
+	real := NormalizePath(dir)
+	p := dir + strings.Repeat("/a", 20000)
+	start := time.Now()
+	got := NormalizePath(p)
+	if took := time.Since(start); took > time.Second {
+		t.Errorf("20 000 components took %v", took)
+	}
+	if want := real + strings.Repeat("/a", 20000); got != want {
+		t.Errorf("NormalizePath kept %d bytes, want %d", len(got), len(want))
+	}
 }

@@ -4,12 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
+	"unicode/utf8"
 
 	"github.com/capacitor-hud/hud/hud/safefile"
+	"github.com/capacitor-hud/hud/hud/text"
 )
 
 // Checkpoint reasons (seed 004).
@@ -100,13 +101,13 @@ func BuildCheckpoint(s *Session, reason string, now time.Time, git *GitFacts, pl
 		ClaudeSessionID: s.SessionID,
 	}
 	if s.WorkingOn != "" {
-		cp.ContextNotes = truncateRunes("Working on: "+s.WorkingOn, MaxNotesRunes)
+		cp.ContextNotes = text.Truncate("Working on: "+s.WorkingOn, MaxNotesRunes)
 	}
 	if plan != nil {
 		cp.Plan, cp.Phase = plan.Plan, plan.Phase
 	}
 	for _, w := range warnings {
-		cp.Warnings = append(cp.Warnings, truncateRunes(w, MaxWarningRunes))
+		cp.Warnings = append(cp.Warnings, text.Truncate(w, MaxWarningRunes))
 	}
 	if len(cp.EditedFiles) > MaxEditedFiles {
 		cp.EditedFiles = cp.EditedFiles[:MaxEditedFiles]
@@ -147,8 +148,8 @@ func (cp *Checkpoint) shrink() bool {
 	case len(cp.EditedFiles) > 10:
 		cp.EditedFiles = cp.EditedFiles[:len(cp.EditedFiles)-5]
 	case dropCompletedTodo(cp):
-	case len(cp.ContextNotes) > 200:
-		cp.ContextNotes = truncateRunes(cp.ContextNotes, 200)
+	case utf8.RuneCountInString(cp.ContextNotes) > 200:
+		cp.ContextNotes = text.Truncate(cp.ContextNotes, 200)
 	case len(cp.Todos) > 10:
 		cp.Todos = cp.Todos[:len(cp.Todos)-5]
 	case len(cp.Warnings) > 1:
@@ -175,7 +176,13 @@ func dropCompletedTodo(cp *Checkpoint) bool {
 
 // WriteCheckpoint writes cp into its project, keeping the previous one as
 // .project-state.json.bak. The project must be one the person opened: see
-// IsProjectDir.
+// IsProjectDir. The project is the repository's to shape, so: .claude must
+// be a real directory (not a link out of the project); the previous
+// checkpoint is backed up only when it is a regular file (a planted link
+// to a secret is replaced, never copied) and with its own mode; both are
+// replaced by rename, which replaces a link rather than writing through
+// it; and the checkpoint is 0600, like everything else hud writes: it
+// holds the first line of a prompt.
 func WriteCheckpoint(cp *Checkpoint, home string) error {
 	if err := IsProjectDir(cp.ProjectRoot, home); err != nil {
 		return err
@@ -186,17 +193,15 @@ func WriteCheckpoint(cp *Checkpoint, home string) error {
 	}
 	path := CheckpointPath(cp.ProjectRoot)
 	// A project's .claude is a project folder (0755), not one of hud's own.
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := safefile.RealDir(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("writing checkpoint: %w", err)
 	}
-	if prev, err := os.ReadFile(path); err == nil {
-		if err := safefile.WriteFile(path+".bak", prev, 0o644); err != nil {
+	if prev, fi, err := safefile.Read(path, safefile.MaxRead, safefile.NoFollow); err == nil {
+		if err := safefile.WriteFile(path+".bak", prev, fi.Mode().Perm()); err != nil {
 			return fmt.Errorf("backing up checkpoint: %w", err)
 		}
-	} else if !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("backing up checkpoint: %w", err)
 	}
-	return safefile.WriteFile(path, b, 0o644)
+	return safefile.WriteFile(path, b, 0o600)
 }
 
 // ErrNotProject is returned for a directory the HUD must not write into.

@@ -1,14 +1,12 @@
 package activity
 
 import (
-	"bytes"
 	"context"
-	"errors"
-	"fmt"
-	"os/exec"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/capacitor-hud/hud/hud/safegit"
 )
 
 // GitFacts is the checkpoint's view of a repository (seed 004 "git").
@@ -29,41 +27,31 @@ type GitFacts struct {
 const gitTimeout = 10 * time.Second
 
 // ErrNotRepo is returned for a directory outside any git work tree.
-var ErrNotRepo = errors.New("not a git repository")
+var ErrNotRepo = safegit.ErrNotRepo
 
-// git runs git in dir with a clean, non-interactive environment.
+// git runs git in dir through safegit, the one way hud runs git: the
+// project's own configuration never runs a command.
 func git(dir string, args ...string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir, "--no-optional-locks"}, args...)...)
-	cmd.Env = append(cmd.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if strings.Contains(msg, "not a git repository") {
-			return nil, ErrNotRepo
-		}
-		return nil, fmt.Errorf("git %s: %v: %s", args[0], err, msg)
-	}
-	return out, nil
+	return safegit.Run(ctx, dir, args...)
 }
 
 // ReadGitFacts reads branch, status counts and the last commit of the
 // repository holding dir.
 func ReadGitFacts(dir string) (GitFacts, error) {
 	// --porcelain=v2 --branch gives the branch, head and every entry's
-	// staged/unstaged state in one call.
+	// staged/unstaged state in one call. Submodules are not looked into:
+	// each is a repository of its own, with a config of its own.
 	// Untracked files are listed one by one (not collapsed into their
 	// directory) so the HUD's own checkpoint can be told apart.
-	out, err := git(dir, "status", "--porcelain=v2", "--branch", "--untracked-files=all")
+	out, err := git(dir, "status", "--porcelain=v2", "--branch", "--untracked-files=all", "--ignore-submodules=all")
 	if err != nil {
 		return GitFacts{}, err
 	}
 	f := parseStatus(out)
 	if f.Head != "" {
-		if subj, err := git(dir, "log", "-1", "--format=%h %s"); err == nil {
+		if subj, err := git(dir, "log", "-1", "--no-show-signature", "--format=%h %s"); err == nil {
 			f.LastCommit = strings.TrimSpace(string(subj))
 		}
 	}
@@ -149,7 +137,7 @@ func NewCommits(dir, since string, now time.Time) ([]Commit, error) {
 		rangeArg = since + "..HEAD"
 	}
 	// -n limits before --reverse reorders: the newest commits, oldest first.
-	out, err := git(dir, "log", "--reverse", "-n", strconv.Itoa(maxNewCommits), "--name-only",
+	out, err := git(dir, "log", "--no-show-signature", "--no-ext-diff", "--no-textconv", "--reverse", "-n", strconv.Itoa(maxNewCommits), "--name-only",
 		"--format="+commitSep+"%H%x00%h%x00%s%x00%an%x00%aI", rangeArg)
 	if err != nil {
 		return nil, err

@@ -153,14 +153,22 @@ func TestWorkerLogsNewCommitsAndCheckpoints(t *testing.T) {
 }
 
 func TestWorkerMainRejectsBadArguments(t *testing.T) {
-	var logged []string
-	logf := func(f string, a ...any) { logged = append(logged, f) }
-	if code := WorkerMain([]string{"--job", "checkpoint"}, time.Now, logf); code != 2 || len(logged) == 0 {
+	var logged, homes []string
+	newLog := func(home, _ string) (func(string, ...any), func()) {
+		homes = append(homes, home)
+		return func(f string, a ...any) { logged = append(logged, f) }, func() {}
+	}
+	if code := WorkerMain([]string{"--job", "checkpoint"}, time.Now, newLog); code != 2 || len(logged) == 0 {
 		t.Errorf("missing --home/--session: code %d, logged %v", code, logged)
 	}
 	home := t.TempDir()
-	if code := WorkerMain([]string{"--home", home, "--session", "../x"}, time.Now, logf); code != 1 {
-		t.Errorf("bad session id: code %d", code)
+	logged = nil
+	if code := WorkerMain([]string{"--home", home, "--session", "../x"}, time.Now, newLog); code != 1 || len(logged) == 0 {
+		t.Errorf("bad session id: code %d, logged %v", code, logged)
+	}
+	// The worker logs into the home it works for, not its own $HOME.
+	if homes[len(homes)-1] != home {
+		t.Errorf("logged to the home %q, want %q", homes[len(homes)-1], home)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/safefile"
+	"github.com/capacitor-hud/hud/hud/text"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -103,20 +104,23 @@ func ReadHandoff(l resolver.Layout, sessionID string) (*Handoff, error) {
 }
 
 // RestoreNote is the short text the hook prints after a compaction (when
-// the person enabled it), which Claude Code adds to the new context.
+// the person enabled it), which Claude Code adds to the new context. Every
+// piece is someone else's text (a prompt, a todo, a file name, a commit
+// subject pulled from anywhere), so each is one clean line (hud/text):
+// nothing can add lines that pose as hud's own, or carry escapes.
 func (h *Handoff) RestoreNote() string {
 	var b strings.Builder
 	b.WriteString("Context restored by hud after compaction.\n")
-	if h.Context != "" {
-		fmt.Fprintf(&b, "You were working on: %s\n", h.Context)
+	if c := text.Line(h.Context, noteLine); c != "" {
+		fmt.Fprintf(&b, "You were working on: %s\n", c)
 	}
 	if h.Git != nil && h.Git.Branch != "" {
-		fmt.Fprintf(&b, "Git: branch %s at %s\n", h.Git.Branch, shortHash(h.Git.Head))
+		fmt.Fprintf(&b, "Git: branch %s at %s\n", text.Line(h.Git.Branch, 100), text.Line(shortHash(h.Git.Head), 0))
 	}
 	if len(h.Tasks) > 0 {
 		b.WriteString("Open todos:\n")
 		for _, t := range h.Tasks {
-			fmt.Fprintf(&b, "- %s\n", truncateRunes(t, 200))
+			fmt.Fprintf(&b, "- %s\n", text.Line(t, noteLine))
 		}
 	}
 	if len(h.FilesEdited) > 0 {
@@ -124,16 +128,23 @@ func (h *Handoff) RestoreNote() string {
 		if len(files) > 10 {
 			files = files[:10]
 		}
-		fmt.Fprintf(&b, "Files edited: %s\n", strings.Join(files, ", "))
+		clean := make([]string, len(files))
+		for i, f := range files {
+			clean[i] = text.Line(f, noteLine)
+		}
+		fmt.Fprintf(&b, "Files edited: %s\n", strings.Join(clean, ", "))
 	}
 	if len(h.RecentCommits) > 0 {
 		b.WriteString("Recent commits:\n")
 		for _, c := range h.RecentCommits {
-			fmt.Fprintf(&b, "- %s %s\n", c.Hash, c.Message)
+			fmt.Fprintf(&b, "- %s %s\n", text.Line(c.Hash, 40), text.Line(c.Message, noteLine))
 		}
 	}
 	return b.String()
 }
+
+// noteLine bounds each line of the restore note, in runes.
+const noteLine = 200
 
 func shortHash(h string) string {
 	if len(h) > 7 {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/safefile"
 	"github.com/capacitor-hud/hud/resolver"
+	"io/fs"
 )
 
 // Rotation limits of the append-only logs (seed 003): past RotateAt lines
@@ -19,6 +20,10 @@ const (
 	RotateAt = 500
 	Keep     = 300
 )
+
+// maxLog bounds a log read: RotateAt lines of a few hundred bytes each,
+// with room to spare for long file lists.
+const maxLog = 8 << 20
 
 // CommitLogPath is ~/.capacitor/commit-log.jsonl.
 func CommitLogPath(l resolver.Layout) string {
@@ -64,7 +69,7 @@ func AppendJSONL[T any](path string, values ...T) error {
 // rotate keeps the newest Keep lines once the file holds more than
 // RotateAt. The caller holds the lock.
 func rotate(path string) error {
-	b, err := os.ReadFile(path)
+	b, _, err := safefile.Read(path, maxLog, safefile.NoFollow)
 	if err != nil {
 		return fmt.Errorf("rotating %s: %w", path, err)
 	}
@@ -82,8 +87,8 @@ func rotate(path string) error {
 // (a hand-edited or truncated line must not hide the others). A missing
 // file is empty.
 func ReadJSONL[T any](path string) ([]T, error) {
-	b, err := os.ReadFile(path)
-	if os.IsNotExist(err) {
+	b, _, err := safefile.Read(path, maxLog, safefile.NoFollow)
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {

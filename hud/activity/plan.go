@@ -3,7 +3,9 @@ package activity
 import (
 	"bufio"
 	"bytes"
-	"os"
+	"errors"
+	"github.com/capacitor-hud/hud/hud/safefile"
+	"io/fs"
 	"path/filepath"
 	"strings"
 	"time"
@@ -42,9 +44,15 @@ var planNames = []string{"PLAN.md", "plan.md", filepath.Join(".claude", "PLAN.md
 func ReadPlan(project string) *PlanFile {
 	for _, name := range planNames {
 		path := filepath.Join(project, name)
-		b, err := os.ReadFile(path)
-		if err != nil {
+		// The repository chooses what its PLAN.md is: a link (to a
+		// secret), a FIFO, /dev/zero. Only a regular file of sane size
+		// counts, and the first name present decides.
+		b, fi, err := safefile.Read(path, safefile.MaxRead, safefile.NoFollow)
+		if errors.Is(err, fs.ErrNotExist) {
 			continue
+		}
+		if err != nil {
+			return nil
 		}
 		pf := parsePlan(b)
 		if pf == nil {
@@ -52,9 +60,7 @@ func ReadPlan(project string) *PlanFile {
 		}
 		pf.Plan.File = filepath.Base(path)
 		pf.Plan.Path = path
-		if fi, err := os.Stat(path); err == nil {
-			pf.Plan.LastModified = fi.ModTime().UTC().Format(time.RFC3339)
-		}
+		pf.Plan.LastModified = fi.ModTime().UTC().Format(time.RFC3339)
 		return pf
 	}
 	return nil

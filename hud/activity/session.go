@@ -151,9 +151,11 @@ func Load(l resolver.Layout, sessionID string) (*Session, error) {
 }
 
 // readJSONFile decodes the JSON file at path; a missing file is (nil, nil).
-// what names the file in errors.
+// what names the file in errors. The read is bounded and refuses a link:
+// the checkpoint lives in a project, which the repository shapes, and
+// hud's own files are never links.
 func readJSONFile[T any](what, path string) (*T, error) {
-	b, err := os.ReadFile(path)
+	b, _, err := safefile.Read(path, safefile.MaxRead, safefile.NoFollow)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

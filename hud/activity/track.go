@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/capacitor-hud/hud/hud/text"
 )
 
 // ToolEvent is the part of a hook event the activity tracker reads.
@@ -241,18 +243,6 @@ func AgentInvocationFor(sessionID string, ev ToolEvent) (AgentInvocation, bool) 
 	if inv.Agent == "" {
 		inv.Agent = "general-purpose"
 	}
-	inv.Prompt = truncateRunes(inv.Prompt, PromptPreview)
+	inv.Prompt = text.Head(inv.Prompt, PromptPreview)
 	return inv, true
-}
-
-// truncateRunes cuts s to at most n runes.
-func truncateRunes(s string, n int) string {
-	i := 0
-	for pos := range s {
-		if i == n {
-			return s[:pos]
-		}
-		i++
-	}
-	return s
 }

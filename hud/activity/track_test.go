@@ -140,18 +140,6 @@ func TestAgentInvocationFor(t *testing.T) {
 	}
 }
 
-func TestTruncateRunes(t *testing.T) {
-	for _, c := range []struct {
-		in   string
-		n    int
-		want string
-	}{{"héllo", 2, "hé"}, {"abc", 5, "abc"}, {"", 3, ""}, {"日本語", 1, "日"}} {
-		if got := truncateRunes(c.in, c.n); got != c.want {
-			t.Errorf("truncateRunes(%q, %d) = %q, want %q", c.in, c.n, got, c.want)
-		}
-	}
-}
-
 func TestSessionPathRejectsTraversal(t *testing.T) {
 	l := testLayout(t)
 	for _, id := range []string{"../../etc", "..", ".", "a/b", "", "x\x00y", strings.Repeat("a", 200)} {

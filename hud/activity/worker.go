@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -48,30 +49,60 @@ func (j Job) Args() []string {
 // Spawn starts exe as a detached worker for job and returns without
 // waiting (lockholder.StartDetached: its own session, stdio on /dev/null,
 // no inherited descriptors, which would hold Claude Code up for as long as
-// git runs). The worker gets PATH, to find git, and nothing else.
+// git runs). The worker gets PATH, to find git, and the home it works for,
+// where git finds the person's global configuration (their safe.directory
+// entries); nothing else of Claude's environment.
 func Spawn(exe string, job Job) error {
-	if err := lockholder.StartDetached(exe, job.Args(), []string{"PATH=" + os.Getenv("PATH")}); err != nil {
+	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + job.Home}
+	if x := os.Getenv("XDG_CONFIG_HOME"); x != "" {
+		env = append(env, "XDG_CONFIG_HOME="+x)
+	}
+	if err := lockholder.StartDetached(exe, job.Args(), env); err != nil {
 		return fmt.Errorf("starting activity worker: %w", err)
 	}
 	return nil
 }
 
+// Logger makes the debug-log writer for a session of a home: logf adds a
+// line, flush writes what was added.
+type Logger func(home, session string) (logf func(string, ...any), flush func())
+
+// workerTimeout bounds a whole worker run, whatever it waits on (the
+// session's worker lock, git, a file system): a worker nobody waits for
+// must not live on. A run takes well under a second; each git call is
+// bounded by gitTimeout and the lock by workerLockTimeout. (A variable
+// only so that a test can watch it fire.)
+var workerTimeout = 90 * time.Second
+
 // WorkerMain is the activity worker's entry point; it returns the exit
-// status. Errors go to logf (the debug log): nobody reads its stderr.
-func WorkerMain(args []string, now func() time.Time, logf func(string, ...any)) int {
+// status. Errors go to the debug log of the job's home (newLog): nobody
+// reads the worker's stderr, and its environment's HOME is only what the
+// hook passed.
+func WorkerMain(args []string, now func() time.Time, newLog Logger) int {
 	fs := flag.NewFlagSet(WorkerMode, flag.ContinueOnError)
-	fs.SetOutput(nil)
+	fs.SetOutput(io.Discard)
 	var job Job
 	fs.StringVar(&job.Home, "home", "", "home directory")
 	fs.StringVar(&job.SessionID, "session", "", "session id")
 	fs.StringVar(&job.Kind, "job", JobScan, "scan, checkpoint or handoff")
 	fs.StringVar(&job.Reason, "reason", ReasonAutomatic, "checkpoint reason")
-	if err := fs.Parse(args); err != nil || job.Home == "" || job.SessionID == "" {
+	err := fs.Parse(args)
+	logf, flush := newLog(job.Home, job.SessionID)
+	defer flush()
+	if err != nil || job.Home == "" || job.SessionID == "" {
 		logf("activity worker: bad arguments %q", args)
 		return 2
 	}
+	watchdog := time.AfterFunc(workerTimeout, func() {
+		// A logger of its own: the run's may be in use right now.
+		logf, flush := newLog(job.Home, job.SessionID)
+		logf("activity worker %s: gave up after %v", job.Kind, workerTimeout)
+		flush()
+		os.Exit(1)
+	})
+	defer watchdog.Stop()
 	if err := RunJob(job, now(), logf); err != nil {
-		logf("activity worker %s %s: %v", job.Kind, job.SessionID, err)
+		logf("activity worker %s: %v", job.Kind, err)
 		return 1
 	}
 	return 0

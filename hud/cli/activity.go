@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/activity"
+	"github.com/capacitor-hud/hud/hud/text"
 )
 
 // activityReport is what `hud activity --json` prints.
@@ -84,18 +85,21 @@ func lastOf[T any](all []T, n int, keep func(T) bool) []T {
 	return out
 }
 
+// printActivity shows a session's activity. Everything in it came from
+// elsewhere (prompts, todos, file names, commit subjects from any
+// repository), so every field goes through line: one line, no escapes.
 func printActivity(w io.Writer, rep activityReport, now time.Time) {
 	s := rep.Session
-	fmt.Fprintf(w, "session   %s\n", s.SessionID)
-	fmt.Fprintf(w, "project   %s\n", s.ProjectDir)
+	fmt.Fprintf(w, "session   %s\n", line(s.SessionID))
+	fmt.Fprintf(w, "project   %s\n", line(s.ProjectDir))
 	if !s.StartedAt.IsZero() {
 		fmt.Fprintf(w, "started   %s (%s ago)\n", s.StartedAt.Local().Format("2006-01-02 15:04"), now.Sub(s.StartedAt).Round(time.Minute))
 	}
 	if s.WorkingOn != "" {
-		fmt.Fprintf(w, "on        %q\n", s.WorkingOn)
+		fmt.Fprintf(w, "on        \"%s\"\n", line(s.WorkingOn))
 	}
 	if sum := rep.Facts.Summary(); sum != "" {
-		fmt.Fprintf(w, "activity  %s\n", sum)
+		fmt.Fprintf(w, "activity  %s\n", line(sum))
 	}
 	if len(s.Todos) > 0 {
 		fmt.Fprintln(w, "\ntodos")
@@ -104,13 +108,13 @@ func printActivity(w io.Writer, rep activityReport, now time.Time) {
 			if mark == "" {
 				mark = "[ ]"
 			}
-			fmt.Fprintf(w, "  %s %s\n", mark, t.Content)
+			fmt.Fprintf(w, "  %s %s\n", mark, line(t.Content))
 		}
 	}
 	if len(s.EditedFiles) > 0 {
 		fmt.Fprintln(w, "\nedited files (newest first)")
 		for _, f := range s.EditedFiles[:min(len(s.EditedFiles), 10)] {
-			fmt.Fprintf(w, "  %s\n", f)
+			fmt.Fprintf(w, "  %s\n", line(f))
 		}
 		if more := len(s.EditedFiles) - 10; more > 0 {
 			fmt.Fprintf(w, "  … and %d more\n", more)
@@ -119,22 +123,27 @@ func printActivity(w io.Writer, rep activityReport, now time.Time) {
 	if len(rep.Commits) > 0 {
 		fmt.Fprintln(w, "\ncommits")
 		for _, c := range rep.Commits {
-			fmt.Fprintf(w, "  %s %s (%d files)\n", c.ShortHash, c.Message, c.FilesChanged)
+			fmt.Fprintf(w, "  %s %s (%d files)\n", line(c.ShortHash), line(c.Message), c.FilesChanged)
 		}
 	}
 	if len(rep.Agents) > 0 {
 		fmt.Fprintln(w, "\nagent runs")
 		for _, a := range rep.Agents {
-			fmt.Fprintf(w, "  %s  %s  %s\n", shortTime(a.Timestamp), a.Agent, a.Prompt)
+			fmt.Fprintf(w, "  %s  %s  %s\n", line(shortTime(a.Timestamp)), line(a.Agent), line(a.Prompt))
 		}
 	}
 	fmt.Fprintln(w)
 	if cp := rep.Checkpoint; cp != nil {
-		fmt.Fprintf(w, "checkpoint %s (%s) in %s\n", cp.Timestamp, cp.CheckpointReason, activity.CheckpointPath(s.ProjectDir))
+		fmt.Fprintf(w, "checkpoint %s (%s) in %s\n", line(cp.Timestamp), line(cp.CheckpointReason), line(activity.CheckpointPath(s.ProjectDir)))
 	} else {
 		fmt.Fprintln(w, "no checkpoint yet (one is written when Claude finishes a turn, or with 'hud checkpoint')")
 	}
 }
+
+// activityLine bounds each field `hud activity` prints, in runes.
+const activityLine = 200
+
+func line(s string) string { return text.Line(s, activityLine) }
 
 func shortTime(ts string) string {
 	t, err := time.Parse(time.RFC3339Nano, ts)
@@ -190,6 +199,6 @@ func runCheckpoint(env *Env, args []string) error {
 		return withHint(fmt.Errorf("no checkpoint written for %s", s.ProjectDir),
 			"checkpoints are only written into a project folder (one with .git or .claude)")
 	}
-	fmt.Fprintf(env.Stdout, "checkpoint written: %s\n", activity.CheckpointPath(s.ProjectDir))
+	fmt.Fprintf(env.Stdout, "checkpoint written: %s\n", line(activity.CheckpointPath(s.ProjectDir)))
 	return nil
 }

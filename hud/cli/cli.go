@@ -11,6 +11,7 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/app"
 	"github.com/capacitor-hud/hud/hud/config"
+	"github.com/capacitor-hud/hud/hud/text"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -117,7 +118,8 @@ func Main(args []string, env *Env) int {
 }
 
 // report prints err the way a person wants to read it and picks the exit
-// status.
+// status. An error may quote a path or a file a project chose, so it is
+// printed through hud/text (line breaks kept, escapes gone).
 func report(env *Env, name string, err error) int {
 	if err == nil || errors.Is(err, flag.ErrHelp) {
 		return 0
@@ -134,10 +136,10 @@ func report(env *Env, name string, err error) int {
 		fmt.Fprintf(env.Stderr, "hud %s: %s\nRun 'hud %s --help' for usage.\n", name, usage.Msg, name)
 		return 2
 	}
-	fmt.Fprintf(env.Stderr, "hud %s: %v\n", name, err)
+	fmt.Fprintf(env.Stderr, "hud %s: %s\n", name, text.Strip(err.Error()))
 	var hinted *HintError
 	if errors.As(err, &hinted) && hinted.Hint != "" {
-		fmt.Fprintf(env.Stderr, "hint: %s\n", hinted.Hint)
+		fmt.Fprintf(env.Stderr, "hint: %s\n", text.Strip(hinted.Hint))
 	}
 	return 1
 }

@@ -49,15 +49,17 @@ func runSession(env *Env, args []string) error {
 		}
 		return installSessionCommands(env)
 	}
-	cwd := *dir
+	cwd, claudeProject := *dir, ""
 	if cwd == "" {
 		wd, err := os.Getwd()
 		if err != nil {
 			return fmt.Errorf("finding the current directory: %w", err)
 		}
-		cwd = wd
+		// Run by Claude Code (the /session command), the project is the
+		// one its hooks use.
+		cwd, claudeProject = wd, env.Getenv("CLAUDE_PROJECT_DIR")
 	}
-	project := resolver.ProjectRoot(absPath(env, cwd), "")
+	project := resolver.ProjectRoot(absPath(env, cwd), claudeProject)
 	cfg := loadConfig(env)
 	set := worksession.FromConfig(cfg.WorkSession)
 	files := worksession.Files{Layout: env.Layout()}
@@ -98,7 +100,7 @@ func runSession(env *Env, args []string) error {
 		if err != nil {
 			return noSessionHint(err)
 		}
-		fmt.Fprintf(env.Stdout, "Session resumed: %s, %s of work so far.\n", s.Task, formatMinutes(s.Working(now, set)))
+		fmt.Fprintf(env.Stdout, "Session resumed: %s, %s of work so far.\n", line(s.Task), formatMinutes(s.Working(now, set)))
 		return nil
 	case "stop":
 		if len(rest) > 0 {
@@ -113,7 +115,7 @@ func runSession(env *Env, args []string) error {
 			return nil
 		}
 		fmt.Fprintf(env.Stdout, "Session %s stopped after %s of work and %s of pauses.\n",
-			s.SessionID, formatMinutes(s.Working(now, set)), formatMinutes(s.PausedTotal(now)))
+			line(s.SessionID), formatMinutes(s.Working(now, set)), formatMinutes(s.PausedTotal(now)))
 		return nil
 	case "status":
 		if len(rest) > 0 {
@@ -167,10 +169,12 @@ func sessionStart(env *Env, files worksession.Files, project string, now time.Ti
 
 func printSessionStatus(env *Env, s *worksession.State, now time.Time, set worksession.Settings) {
 	w := env.Stdout
-	fmt.Fprintf(w, "Session %s: %s (%s)\n", s.SessionID, s.Task, s.Scope)
+	// The session file lives in the project, which may be anyone's: every
+	// text from it is shown as one plain line.
+	fmt.Fprintf(w, "Session %s: %s (%s)\n", line(s.SessionID), line(s.Task), line(s.Scope))
 	state := "in progress"
 	if p, ok := s.OpenPause(); ok {
-		state = fmt.Sprintf("paused since %s: %s", p.StartTime.In(now.Location()).Format("15:04"), p.Reason)
+		state = fmt.Sprintf("paused since %s: %s", p.StartTime.In(now.Location()).Format("15:04"), line(p.Reason))
 	}
 	fmt.Fprintf(w, "Status:  %s\n", state)
 	fmt.Fprintf(w, "Working: %s (started %s, %s of pauses)\n", formatMinutes(s.Working(now, set)),

@@ -4,13 +4,14 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/capacitor-hud/hud/hud/safefile"
 )
 
 // Load reads the settings file at path and applies the VIBE_CHECK_*
@@ -21,7 +22,8 @@ import (
 func Load(path string, getenv func(string) string) (Config, []Problem) {
 	cfg := Default()
 	var problems []Problem
-	data, err := os.ReadFile(path)
+	// Bounded, and never blocking on a FIFO: the hook reads this file.
+	data, _, err := safefile.Read(path, safefile.MaxRead, safefile.Follow)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/autostart"
+	"github.com/capacitor-hud/hud/hud/text"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -113,7 +114,9 @@ func Failed(fs []Finding) bool {
 }
 
 // Write prints the findings, one per line with its mark, and the fix
-// indented below:
+// indented below. Messages quote what others wrote (the debug log's last
+// entry, a path, a file's error), so each goes through hud/text first:
+// nothing reaches the terminal that it would interpret.
 //
 //	✓ hooks          installed in ~/.claude/settings.json (15 events)
 //	✗ tray host      nothing on the session bus shows tray icons
@@ -125,9 +128,9 @@ func Write(w io.Writer, fs []Finding, home string) error {
 	}
 	var b strings.Builder
 	for _, f := range fs {
-		fmt.Fprintf(&b, "%s %-*s  %s\n", f.Severity.mark(), width, f.Check, tildify(f.Message, home))
+		fmt.Fprintf(&b, "%s %-*s  %s\n", f.Severity.mark(), width, f.Check, text.Line(tildify(f.Message, home), 0))
 		if f.Fix != "" {
-			fmt.Fprintf(&b, "  %*s  fix: %s\n", width, "", tildify(f.Fix, home))
+			fmt.Fprintf(&b, "  %*s  fix: %s\n", width, "", text.Line(tildify(f.Fix, home), 0))
 		}
 	}
 	_, err := io.WriteString(w, b.String())

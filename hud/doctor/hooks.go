@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"strings"
 
 	"github.com/capacitor-hud/hud/hud/install"
+	"github.com/capacitor-hud/hud/hud/safefile"
 )
 
 // checkHooks looks for hud-hook in the user's settings, then in the
@@ -64,7 +64,7 @@ func checkHooks(env *Env) []Finding {
 func checkDisableAllHooks(env *Env) []Finding {
 	var out []Finding
 	for _, path := range append([]string{env.UserSettings}, env.ProjectSettings...) {
-		b, err := os.ReadFile(path)
+		b, _, err := safefile.Read(path, safefile.MaxRead, safefile.Follow)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/capacitor-hud/hud/hud/text"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -84,6 +85,7 @@ func checkLastEvent(env *Env) []Finding {
 		return []Finding{fail("check the permissions: ls -l "+path, "reading the debug log: %v", err)}
 	}
 	last := lines[len(lines)-1]
+	last.Message = text.Truncate(last.Message, maxQuoted)
 	age := ago(env.Now.Sub(last.Time))
 	if msg, isErr := strings.CutPrefix(last.Message, "error: "); isErr {
 		return []Finding{fail("see tail -F "+path+" while Claude Code runs",
@@ -100,12 +102,16 @@ func checkLastEvent(env *Env) []Finding {
 	}
 	if len(errs) > 0 {
 		e := errs[len(errs)-1]
+		e.Message = text.Truncate(e.Message, maxQuoted)
 		out = append(out, warn("see "+path,
 			"%d error(s) logged in the last day, the latest %s ago: %s",
 			len(errs), ago(env.Now.Sub(e.Time)), strings.TrimPrefix(e.Message, "error: ")))
 	}
 	return out
 }
+
+// maxQuoted bounds how much of a log entry a finding quotes.
+const maxQuoted = 300
 
 // recentErrors is how far back errors in the log are worth a mention.
 const recentErrors = 24 * time.Hour

@@ -124,12 +124,14 @@ func spawnActivityJob(ctx *Context, kind, reason string) error {
 	return activity.Spawn(exe, activity.Job{Home: ctx.Layout.Home, SessionID: ctx.Event.SessionID, Kind: kind, Reason: reason})
 }
 
-// runActivityWorker is the hidden mode the detached worker runs in.
+// runActivityWorker is the hidden mode the detached worker runs in. It
+// logs to the debug log of the home it works for.
 func runActivityWorker(args []string, env Env) int {
-	home := env.Getenv("HOME")
-	log := newDebugLog(resolver.Layout{Home: home}, env)
-	defer log.flush()
-	return activity.WorkerMain(args, env.Now, func(format string, a ...any) {
-		log.errorf("", format, a...)
+	return activity.WorkerMain(args, env.Now, func(home, session string) (func(string, ...any), func()) {
+		if home == "" {
+			home = env.Getenv("HOME")
+		}
+		log := newDebugLog(resolver.Layout{Home: home}, env)
+		return func(format string, a ...any) { log.errorf(session, format, a...) }, log.flush
 	})
 }

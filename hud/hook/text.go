@@ -5,8 +5,9 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"strings"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/capacitor-hud/hud/hud/text"
 )
 
 // Lengths of the short texts the hook keeps in a record, in runes: a menu
@@ -17,92 +18,13 @@ const (
 	maxLastError  = 200
 )
 
-// truncateRunes cuts s to at most n runes, marking a cut with "…" (which
-// counts towards n).
-func truncateRunes(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	if n <= 1 {
-		return "…"
-	}
-	i, count := 0, 0
-	for i = range s {
-		if count == n-1 {
-			break
-		}
-		count++
-	}
-	return s[:i] + "…"
-}
-
-// truncateLeft keeps the end of s, the part of a path that names the
-// file, cutting the start to at most n runes.
-func truncateLeft(s string, n int) string {
-	count := utf8.RuneCountInString(s)
-	if count <= n {
-		return s
-	}
-	skip := count - (n - 1)
-	for i := range s {
-		if skip == 0 {
-			return "…" + s[i:]
-		}
-		skip--
-	}
-	return "…"
-}
-
-// oneLine returns the first line of s holding anything but white space,
-// with control characters dropped, trimmed, and cut to max runes. A prompt
-// pasted with a leading blank line still names its task.
-func oneLine(s string, max int) string {
-	for line := range strings.Lines(s) {
-		clean := strings.TrimSpace(stripControl(line))
-		if clean != "" {
-			return truncateRunes(clean, max)
-		}
-	}
-	return ""
-}
-
-// stripControl removes control characters and whole terminal escape
-// sequences (ESC [ ... final byte), turns tabs into spaces, and drops
-// invalid UTF-8.
-func stripControl(s string) string {
-	clean := true
-	for _, r := range s {
-		if r == utf8.RuneError || unicode.IsControl(r) {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '[' {
-			// Parameters and intermediates run up to a final byte in @..~.
-			i += 2
-			for i < len(s) && (s[i] < 0x40 || s[i] > 0x7e) {
-				i++
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		i += size
-		switch {
-		case r == '\t':
-			b.WriteByte(' ')
-		case r == utf8.RuneError || unicode.IsControl(r):
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
+// The hook's short texts come from hud/text, the one sanitizer for
+// everything shown to a person or handed to Claude.
+var (
+	truncateRunes = text.Truncate
+	truncateLeft  = text.TruncateLeft
+	oneLine       = text.FirstLine
+)
 
 // fileTools are the tools whose subject is one file, named by file_path or
 // notebook_path.
@@ -177,7 +99,7 @@ func errorText(raw json.RawMessage) string {
 	}
 	var compact bytes.Buffer
 	if json.Compact(&compact, raw) == nil {
-		return truncateRunes(stripControl(compact.String()), maxLastError)
+		return text.Line(compact.String(), maxLastError)
 	}
 	return ""
 }

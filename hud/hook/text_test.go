@@ -6,30 +6,6 @@ import (
 	"unicode/utf8"
 )
 
-func TestOneLine(t *testing.T) {
-	cases := []struct{ in, want string }{
-		{"hello", "hello"},
-		{"  first\nsecond", "first"},
-		{"\n\n  \nthird", "third"},
-		{"tab\there", "tab here"},
-		{"\x1b[1;31mred\x1b[0m text", "red text"},
-		{"bell\a and \x00nul", "bell and nul"},
-		{"bad \xff utf8", "bad  utf8"},
-		{"crlf\r\nnext", "crlf"},
-		{"", ""},
-		{"\n \n", ""},
-	}
-	for _, c := range cases {
-		if got := oneLine(c.in, 120); got != c.want {
-			t.Errorf("oneLine(%q) = %q, want %q", c.in, got, c.want)
-		}
-	}
-	long := oneLine(strings.Repeat("日本", 100), 120)
-	if utf8.RuneCountInString(long) != 120 || !strings.HasSuffix(long, "…") {
-		t.Errorf("long line: %d runes %q", utf8.RuneCountInString(long), long)
-	}
-}
-
 func TestDescribeTool(t *testing.T) {
 	longRel := strings.Repeat("d/", 60) + "file.go"
 	cases := []struct{ tool, input, want string }{

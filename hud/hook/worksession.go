@@ -6,7 +6,6 @@ import (
 	"os"
 
 	"github.com/capacitor-hud/hud/hud/worksession"
-	"github.com/capacitor-hud/hud/resolver"
 )
 
 // trackWorkSession keeps the project's timed work session current (issue
@@ -19,11 +18,20 @@ import (
 // blocked until the person resumes it.
 func trackWorkSession(ctx *Context) error {
 	ev := ctx.Event
-	if ev.CWD == "" {
+	// The project is the record's, as for every follow-up: the hook
+	// decided it once, honouring CLAUDE_PROJECT_DIR, so a .git of someone
+	// else's in a parent directory (/tmp) never picks the file read here.
+	rec := ctx.After
+	if rec == nil {
+		rec = ctx.Before
+	}
+	if rec == nil || rec.Project() == "" {
 		return nil
 	}
-	project := resolver.ProjectRoot(ev.CWD, "")
-	if _, err := os.Stat(worksession.Path(project)); err != nil {
+	project := rec.Project()
+	// Only a regular file is a work session: a link, a FIFO or a device
+	// a repository ships under that name is not hud's, and not read.
+	if fi, err := os.Lstat(worksession.Path(project)); err != nil || !fi.Mode().IsRegular() {
 		return nil
 	}
 	set := worksession.FromConfig(ctx.Config().WorkSession)

@@ -27,7 +27,7 @@ func followUpContext(t *testing.T, home, project string, ev *Event, now time.Tim
 	return &Context{
 		Layout: resolver.Layout{Home: home},
 		Event:  ev,
-		After:  &resolver.Record{SessionID: "s1", State: resolver.StateWorking, CWD: project},
+		After:  &resolver.Record{SessionID: "s1", State: resolver.StateWorking, CWD: project, ProjectDir: resolver.ProjectRoot(project, "")},
 		Now:    now,
 		Getenv: func(k string) string {
 			if k == "HOME" {

@@ -257,23 +257,40 @@ func resolve(path string) (string, error) {
 	return real, nil
 }
 
+// read reads a settings file through safefile.Read: links followed (the
+// person's dotfiles), but only a regular file, at most safefile.MaxRead,
+// and an open that cannot hang on a FIFO.
 func read(path string) ([]byte, fs.FileMode, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, 0, err
-		}
-		return nil, 0, &Error{Err: fmt.Errorf("reading settings: %w", err),
-			Hint: "check the file's permissions (ls -l " + path + ")"}
+	data, fi, err := safefile.Read(path, safefile.MaxRead, safefile.Follow)
+	switch {
+	case err == nil:
+		return data, fi.Mode().Perm(), nil
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, 0, err
+	case errors.Is(err, safefile.ErrNotRegular):
+		return nil, 0, &Error{Err: fmt.Errorf("%s: %s, not a regular file", path, fileKind(fi.Mode())),
+			Hint: "Claude Code reads settings from a plain file; replace it with one"}
+	case errors.Is(err, safefile.ErrTooLarge):
+		return nil, 0, &Error{Err: fmt.Errorf("%s: over %d KiB, too big for a settings file", path, safefile.MaxRead>>10),
+			Hint: "check what wrote it; a settings file is a few KiB"}
 	}
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, 0, fmt.Errorf("reading settings: %w", err)
+	return nil, 0, &Error{Err: fmt.Errorf("reading settings: %w", err),
+		Hint: "check the file's permissions (ls -l " + path + ")"}
+}
+
+// fileKind names what a file that is not a regular file is.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
 	}
-	if !fi.Mode().IsRegular() {
-		return nil, 0, fmt.Errorf("%s is not a regular file", path)
-	}
-	return data, fi.Mode().Perm(), nil
+	return "a special file"
 }
 
 // checkWritable refuses a file its owner made read-only. Replacing it by

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -226,6 +228,47 @@ func TestWrongShapeIsRefused(t *testing.T) {
 		if b, _ := os.ReadFile(path); string(b) != text {
 			t.Errorf("%s was changed", text)
 		}
+	}
+}
+
+// TestSpecialFilesAreRefused: a settings.json that is a FIFO (which would
+// block the read forever), a device or too big is refused at once, with a
+// hint, and left alone.
+func TestSpecialFilesAreRefused(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo.json")
+	if err := unix.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	device := filepath.Join(dir, "zero.json")
+	os.Symlink("/dev/zero", device)
+	big := filepath.Join(dir, "big.json")
+	os.WriteFile(big, []byte(`{"x":"`+strings.Repeat("a", 2<<20)+`"}`), 0o600)
+	for path, want := range map[string]string{fifo: "a FIFO", device: "a device", big: "too big"} {
+		start := time.Now()
+		_, err := Install(Options{SettingsPath: path, HookPath: testHook})
+		if err == nil || !strings.Contains(err.Error(), want) || HintOf(err) == "" {
+			t.Errorf("%s: err = %v (hint %q); want %q with a hint", filepath.Base(path), err, HintOf(err), want)
+		}
+		if took := time.Since(start); took > time.Second {
+			t.Errorf("%s: took %v", filepath.Base(path), took)
+		}
+	}
+}
+
+// TestHugeNumberKept: 1.0e+400 is valid JSON though no float64 holds it;
+// the file is edited around it, the number kept as written.
+func TestHugeNumberKept(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	os.WriteFile(path, []byte(`{"x": 1.0e+400, "y": [1e999]}`), 0o600)
+	if _, err := Install(Options{SettingsPath: path, HookPath: testHook}); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(path); !strings.Contains(string(b), `"x": 1.0e+400`) || !strings.Contains(string(b), `"y": [1e999]`) {
+		t.Errorf("the numbers were not kept:\n%.200s", b)
+	}
+	if _, err := Uninstall(Options{SettingsPath: path}); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -111,7 +111,14 @@ func (n *node) value() any {
 	var b bytes.Buffer
 	n.render(&b, style{}, 0)
 	var v any
-	if err := json.Unmarshal(b.Bytes(), &v); err != nil {
+	if json.Unmarshal(b.Bytes(), &v) == nil {
+		return v
+	}
+	// A number no float64 holds (1.0e+400 is valid JSON) compares by its
+	// text.
+	dec := json.NewDecoder(&b)
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
 		panic(fmt.Sprintf("install: rendered invalid JSON: %v", err)) // a bug in render
 	}
 	return v
@@ -159,6 +166,9 @@ func parseDocument(data []byte) (*document, error) {
 		return nil, err
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
+	// Numbers stay text: the tree keeps every value as written, and a
+	// valid number too big for a float64 (1.0e+400) is no error.
+	dec.UseNumber()
 	p := &parser{dec: dec, data: data}
 	root, err := p.value()
 	if err != nil {

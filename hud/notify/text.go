@@ -2,7 +2,8 @@ package notify
 
 import (
 	"strings"
-	"unicode"
+
+	"github.com/capacitor-hud/hud/hud/text"
 )
 
 // Bounds on what a notification shows. Daemons cut long text anyway, but
@@ -12,20 +13,10 @@ const (
 	maxBody  = 240
 )
 
-// plain flattens s to one line without control characters (a prompt may
-// hold newlines, tabs, escape sequences) and cuts it to max runes with an
-// ellipsis.
+// plain puts s on one line for a notification (hud/text.Line: a prompt
+// may hold newlines, tabs, escape sequences) and cuts it to max runes.
 func plain(s string, max int) string {
-	s = strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
-			return ' '
-		}
-		return r
-	}, s)
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > max {
-		s = strings.TrimRightFunc(string(r[:max-1]), unicode.IsSpace) + "…"
-	}
+	s = text.Line(s, max)
 	// Text passed as a command argument (notify-send, terminal-notifier)
 	// must not read as an option. A NON-BREAKING HYPHEN looks the same and
 	// is printable, so osascript's quoting leaves it alone.

@@ -15,7 +15,7 @@ func TestPlain(t *testing.T) {
 	}{
 		{"Bash: npm test", 80, "Bash: npm test"},
 		{"line one\nline two\t\ttabs", 80, "line one line two tabs"},
-		{"bell\a and \x1b[31mred\x1b[0m", 80, "bell and [31mred [0m"},
+		{"bell\a and \x1b[31mred\x1b[0m", 80, "bell and red"},
 		{"  spaces  ", 80, "spaces"},
 		{"para\u2028sep", 80, "para sep"},
 		{long, 10, strings.Repeat("é", 9) + "…"},

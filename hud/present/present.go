@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/assets"
+	"github.com/capacitor-hud/hud/hud/text"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -143,7 +144,7 @@ func Present(in Input) View {
 				Key:     s.ID,
 				Label:   label,
 				Tooltip: rowTooltip(s),
-				Detail:  s.Activity,
+				Detail:  text.Line(s.Activity, 0),
 				Focus:   Focus{TmuxPane: s.TmuxPane, Dir: cmp.Or(s.CWD, s.Project)},
 			})
 			tooltip = append(tooltip, label)
@@ -236,19 +237,19 @@ func stateText(s resolver.State) string {
 func detailOf(s Session) string {
 	switch s.State {
 	case resolver.StateWaiting:
-		return oneLine(s.WaitingFor, 60)
+		return text.Line(s.WaitingFor, 60)
 	case resolver.StateWorking:
 		if s.WorkingOn != "" {
-			return `"` + oneLine(s.WorkingOn, 60) + `"`
+			return `"` + text.Line(s.WorkingOn, 60) + `"`
 		}
 	}
 	return ""
 }
 
 func rowTooltip(s Session) string {
-	lines := []string{cmp.Or(s.CWD, s.Project)}
+	lines := []string{text.Line(cmp.Or(s.CWD, s.Project), 0)}
 	if s.WorkingOn != "" {
-		lines = append(lines, "Prompt: "+oneLine(s.WorkingOn, 200))
+		lines = append(lines, "Prompt: "+text.Line(s.WorkingOn, 200))
 	}
 	if s.TmuxPane != "" {
 		lines = append(lines, "Click to switch to tmux pane "+s.TmuxPane)
@@ -264,7 +265,8 @@ func labelNames(sorted []Session) []string {
 	names := make([]string, len(sorted))
 	seen := map[string]int{}
 	for i, s := range sorted {
-		name := cmp.Or(baseName(s.Project), baseName(s.CWD), "session "+shortID(s.ID))
+		// A directory's name is anyone's to choose, escapes included.
+		name := text.Line(cmp.Or(baseName(s.Project), baseName(s.CWD), "session "+shortID(s.ID)), 60)
 		seen[name]++
 		if n := seen[name]; n > 1 {
 			name = fmt.Sprintf("%s (%d)", name, n)
@@ -290,17 +292,6 @@ func shortID(id string) string {
 		return id[:8]
 	}
 	return id
-}
-
-// oneLine flattens s to one line of at most max runes, so a multi-line
-// prompt cannot stretch a menu item.
-func oneLine(s string, max int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	r := []rune(s)
-	if len(r) > max {
-		return string(r[:max-1]) + "…"
-	}
-	return s
 }
 
 // Earliest is the earlier of two moments, zero meaning never: how the tray

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/capacitor-hud/hud/assets"
 	"github.com/capacitor-hud/hud/resolver"
@@ -181,6 +182,23 @@ func TestLongPromptIsCut(t *testing.T) {
 	label := Present(Input{Now: now, Sessions: []Session{s}}).Rows[0].Label
 	if n := len([]rune(label)); n > 100 {
 		t.Errorf("label has %d runes: %q", n, label)
+	}
+}
+
+// TestMenuShowsNoControlCharacters: a project directory, a prompt and an
+// activity line with terminal escapes and line breaks reach the menu and
+// tooltips as plain single lines.
+func TestMenuShowsNoControlCharacters(t *testing.T) {
+	const evil = "\x1b]0;pwned\x07a\nb\x1b[2J"
+	s := session("s", "/tmp/"+evil, resolver.StateWorking, 0)
+	s.CWD, s.WorkingOn, s.Activity = s.Project, evil, evil
+	v := Present(Input{Now: now, Sessions: []Session{s}})
+	r := v.Rows[0]
+	for what, got := range map[string]string{"label": r.Label, "detail": r.Detail, "row tooltip": r.Tooltip, "tooltip": v.Tooltip} {
+		if strings.ContainsFunc(got, func(c rune) bool { return c != '\n' && unicode.IsControl(c) }) ||
+			what != "row tooltip" && what != "tooltip" && strings.Contains(got, "\n") {
+			t.Errorf("%s: %q", what, got)
+		}
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/capacitor-hud/hud/hud/text"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -71,7 +72,7 @@ func summaryParts(v *View) []summaryPart {
 
 func displayName(s *Session) string {
 	if s.Project != "" {
-		return s.Project
+		return text.Line(s.Project, 0) // a directory's name is anyone's to choose
 	}
 	if len(s.SessionID) > 8 {
 		return s.SessionID[:8]
@@ -226,20 +227,10 @@ func WriteStatusline(w io.Writer, v *View, me Self) error {
 		}
 		part := displayName(s) + " waiting"
 		if s.WaitingFor != "" {
-			part += " (" + truncate(s.WaitingFor, maxStatuslineWait) + ")"
+			part += " (" + text.Line(s.WaitingFor, maxStatuslineWait) + ")"
 		}
 		parts = append(parts, part)
 	}
 	_, err := fmt.Fprintln(w, strings.Join(parts, " · "))
 	return err
-}
-
-// truncate shortens s to at most n runes, with an ellipsis, on one line.
-func truncate(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }

@@ -110,15 +110,6 @@ func TestWaybarIsJSONWithStateClass(t *testing.T) {
 	}
 }
 
-func TestTruncate(t *testing.T) {
-	if got := truncate("a  b\nc", 10); got != "a b c" {
-		t.Errorf("truncate joins whitespace: %q", got)
-	}
-	if got := truncate("abcdefghij", 5); got != "abcd…" {
-		t.Errorf("truncate = %q", got)
-	}
-}
-
 func TestStatuslineFindsItsSession(t *testing.T) {
 	v := &View{State: resolver.StateWorking, Now: formatsNow, Sessions: []Session{
 		formatsSession("s-web", "web", resolver.StateWorking, ""),

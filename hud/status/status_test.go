@@ -59,7 +59,7 @@ func TestTextAlignsColumns(t *testing.T) {
 	want := "" +
 		"ünïcødé  waiting    1m  Bash: npm test\n" +
 		"web      compacting 1m\n" +
-		"/        ready      1m  \"a \"quoted\" prompt [31m\"\n"
+		"/        ready      1m  \"a \"quoted\" prompt\"\n"
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}

@@ -6,8 +6,9 @@ import (
 	"io"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/capacitor-hud/hud/hud/text"
 )
 
 // NoSessions is what the text format prints when nothing is live.
@@ -58,31 +59,19 @@ func textRow(s *Session, now time.Time) [4]string {
 	if name == "" {
 		name = s.SessionID
 	}
-	return [4]string{oneLine(name), string(s.State), Age(now.Sub(s.Since)), detail(s)}
+	return [4]string{text.Line(name, 0), string(s.State), Age(now.Sub(s.Since)), detail(s)}
 }
 
 // detail says what the session is about: what it waits for when waiting,
 // else the prompt it works (or last worked) on.
 func detail(s *Session) string {
 	if s.WaitingFor != "" {
-		return oneLine(s.WaitingFor)
+		return text.Line(s.WaitingFor, 0)
 	}
 	if s.WorkingOn != "" {
-		return `"` + oneLine(s.WorkingOn) + `"`
+		return `"` + text.Line(s.WorkingOn, 0) + `"`
 	}
 	return ""
-}
-
-// oneLine replaces control characters (newlines, terminal escapes) in
-// text that came from a prompt or a tool with spaces: one session, one
-// line, and nothing a terminal would interpret.
-func oneLine(s string) string {
-	return strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
-			return ' '
-		}
-		return r
-	}, s)
 }
 
 // writeRows aligns the columns: two spaces between name, "state age" and

@@ -39,12 +39,12 @@ func (f Files) LockPath() string { return filepath.Join(f.Layout.ClaudeDir(), "h
 
 // Load reads the project's session; ErrNoSession when there is none.
 func Load(project string) (*State, error) {
-	data, err := os.ReadFile(Path(project))
+	data, _, err := safefile.Read(Path(project), safefile.MaxRead, safefile.NoFollow)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, ErrNoSession
 	}
 	if err != nil {
-		return nil, fmt.Errorf("reading work session: %w", err)
+		return nil, fmt.Errorf("work session: %w", err)
 	}
 	s, err := Decode(data)
 	if err != nil {
@@ -95,7 +95,13 @@ func (f Files) Remove(project string) (*State, error) {
 		if rmErr := os.Remove(Path(project)); rmErr != nil && !errors.Is(rmErr, fs.ErrNotExist) {
 			return fmt.Errorf("removing work session: %w", rmErr)
 		}
-		os.Remove(Path(project) + ".tmp") // left by a writer killed midway
+		// Temp files left by a writer killed midway (safefile's
+		// ".<name>.tmp-*"), which no later write would clean.
+		path := Path(project)
+		stale, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*"))
+		for _, tmp := range stale {
+			os.Remove(tmp)
+		}
 		return nil
 	})
 	return s, err
@@ -114,13 +120,16 @@ func (f Files) locked(fn func() error) error {
 // (safefile.Replace): the hook rewrites it on every event of the project,
 // an fsync costs milliseconds on Claude's hot path, and the seed calls the
 // file ephemeral. The project's .claude is created like a project folder
-// (0755), not like hud's private ones.
+// (0755), not like hud's private ones, and must be a real directory: a
+// repository's .claude linked elsewhere does not get written through. The
+// file is replaced by rename (a planted link is replaced, not followed)
+// and is 0600 like everything hud writes.
 func save(project string, s *State) error {
 	path := Path(project)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	if err := safefile.RealDir(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("saving work session: %w", err)
 	}
-	if err := safefile.Replace(path, s.Encode(), 0o644); err != nil {
+	if err := safefile.Replace(path, s.Encode(), 0o600); err != nil {
 		return fmt.Errorf("saving work session: %w", err)
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/capacitor-hud/hud/hud/text"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -58,18 +59,9 @@ func Slug(s string) string {
 	}
 	out := b.String()
 	if len(out) > maxSlug {
-		out = strings.TrimRight(truncateRunes(out, maxSlug), "-")
+		out = strings.TrimRight(text.Head(out, maxSlug), "-")
 	}
 	return out
-}
-
-func truncateRunes(s string, n int) string {
-	for i := range s {
-		if i > n {
-			return s[:i]
-		}
-	}
-	return s
 }
 
 func joinSlugs(parts ...string) string {

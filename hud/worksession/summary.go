@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"time"
+
+	"github.com/capacitor-hud/hud/hud/text"
 )
 
 // Summary is a running session as the tray shows it.
@@ -41,9 +43,10 @@ func Summarize(projects []string, now time.Time, set Settings, logf func(string,
 // Line is the menu row: "api · 42 min of work", "api · paused (lunch) ·
 // 42 min of work", "api · timed out at 90 min — take a break".
 func (sum Summary) Line() string {
-	name := sum.State.Scope
+	// The file is the project's: what it says is shown as plain text.
+	name := text.Line(sum.State.Scope, 40)
 	if name == "" {
-		name = filepath.Base(sum.Project)
+		name = text.Line(filepath.Base(sum.Project), 40)
 	}
 	work := fmt.Sprintf("%d min of work", int(sum.Working/time.Minute))
 	switch {
@@ -52,7 +55,7 @@ func (sum Summary) Line() string {
 	case sum.State.Status == Paused:
 		reason := "paused"
 		if p, ok := sum.State.OpenPause(); ok && p.Reason != "" {
-			reason = "paused (" + p.Reason + ")"
+			reason = "paused (" + text.Line(p.Reason, 60) + ")"
 		}
 		return fmt.Sprintf("%s · %s · %s", name, reason, work)
 	}

@@ -40,7 +40,11 @@ func (t *Tray) SetSettings(set Settings) {
 func (t *Tray) Update(now time.Time, sessions []resolver.Session) time.Time {
 	var projects []string
 	for _, s := range sessions {
-		if s.CWD != "" {
+		switch {
+		case s.Record != nil && s.Record.ProjectDir != "":
+			// The hook's choice, CLAUDE_PROJECT_DIR honoured.
+			projects = append(projects, s.Record.ProjectDir)
+		case s.CWD != "":
 			projects = append(projects, resolver.ProjectRoot(s.CWD, ""))
 		}
 	}

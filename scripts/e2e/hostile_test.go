@@ -1,0 +1,72 @@
+package e2e
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestHostileRepository: the real CLI in a repository whose config names
+// a command for fsmonitor, a clean filter, the pager and signature checks.
+// The checkpoint the worker writes at the end of the turn still has the
+// repository's facts, and none of those commands ran. (The config is
+// planted after the session's own commit: Claude Code's git commands are
+// Claude's business; hud's must never run it.)
+func TestHostileRepository(t *testing.T) {
+	r := newRig(t, "proj")
+	dir := r.dir("proj")
+	gitInit(t, dir)
+	c, id := r.startReady("claude", dir)
+	c.submit("WRITE:" + filepath.Join(dir, "feature.go"))
+	c.waitScreen("the file-creation dialog", 10*time.Second, contains("Do you want to create feature.go?"))
+	c.turnEnd(c.press("Enter"), 15*time.Second)
+
+	marker := filepath.Join(r.root, "pwned")
+	evil := "touch " + marker + "; cat"
+	git := func(args ...string) {
+		t.Helper()
+		if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	os.WriteFile(filepath.Join(dir, ".gitattributes"), []byte("* filter=evil\n"), 0o644)
+	git("add", "-A")
+	git("commit", "-qm", "the feature")
+	for _, kv := range [][2]string{{"core.fsmonitor", evil}, {"filter.evil.clean", evil}, {"filter.evil.process", evil},
+		{"core.pager", evil}, {"log.showSignature", "true"}, {"gpg.program", evil}} {
+		git("config", kv[0], kv[1])
+	}
+	// Same size, so racily clean: status must look inside, through the
+	// filter were it run.
+	b, _ := os.ReadFile(filepath.Join(dir, "feature.go"))
+	os.WriteFile(filepath.Join(dir, "feature.go"), []byte(strings.Replace(string(b), "package", "packagf", 1)), 0o644)
+	planted := time.Now()
+
+	end := c.turnEnd(c.submit("hello"), 15*time.Second)
+	r.expect("turn over in the hostile repository → branch, dirty", end, turnDone, workerLimit, activity(id, "main*", func(a *hudActivity) bool {
+		return a.Branch == "main" && a.Dirty
+	}))
+	path := filepath.Join(dir, ".claude", ".project-state.json")
+	deadline := time.Now().Add(workerLimit)
+	for {
+		if fi, err := os.Stat(path); err == nil && fi.ModTime().After(planted) {
+			if fi.Mode().Perm() != 0o600 {
+				t.Errorf("checkpoint mode %v, want 0600", fi.Mode().Perm())
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no checkpoint after the turn in the hostile repository")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if b, _ := os.ReadFile(path); !strings.Contains(string(b), `"branch": "main"`) {
+		t.Errorf("checkpoint without the repository's facts:\n%s", b)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("a command from the repository's git config ran")
+	}
+}

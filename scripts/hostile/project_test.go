@@ -1,0 +1,193 @@
+package hostile
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+const sid = "5c0ffee0-1111-4222-8333-944445555666"
+
+// start records a session in the project (SessionStart) and waits for
+// the scan worker it starts.
+func (w *world) start() {
+	w.t.Helper()
+	w.hook(w.event(sid, "SessionStart", `,"source":"startup"`), "CLAUDE_PROJECT_DIR="+w.project)
+	w.waitHelpers()
+}
+
+// TestRepositoryConfigRunsNothing: a repository's config names a command
+// for fsmonitor, filters, diff, pager, signatures. The hook's events and
+// every worker job read the repository, and none of it runs.
+func TestRepositoryConfigRunsNothing(t *testing.T) {
+	w := newWorld(t)
+	w.hostileRepo(w.project)
+	w.mark()
+	w.start()
+	w.hook(w.event(sid, "UserPromptSubmit", `,"prompt":"fix it"`))
+	// The attacker commits (their own git, neutralized), so the worker
+	// has new commits to log.
+	w.checkWrites()
+	w.git(w.project, "-c", "core.fsmonitor=false", "-c", "filter.evil.clean=", "-c", "filter.evil.process=",
+		"-c", "core.hooksPath=/dev/null", "commit", "-qam", "second")
+	w.mark()
+	for _, job := range []string{"scan", "checkpoint", "handoff"} {
+		if r := w.worker(sid, job); r.code != 0 {
+			t.Errorf("%s job: exit %d; log:\n%s", job, r.code, w.debugLog())
+		}
+	}
+	w.hook(w.event(sid, "Stop", ``))
+	w.hook(w.event(sid, "PreCompact", `,"trigger":"manual"`))
+	w.checkWrites()
+	var cp struct {
+		Git struct{ Branch string } `json:"git"`
+	}
+	b, err := os.ReadFile(filepath.Join(w.project, ".claude", ".project-state.json"))
+	if err != nil || json.Unmarshal(b, &cp) != nil || cp.Git.Branch != "main" {
+		t.Errorf("checkpoint without the repository's facts: %v %s", err, b)
+	}
+}
+
+// TestPlantedCheckpointLink: the repository ships its checkpoint and the
+// backup as links to a secret. The secret is never copied into the
+// project, never changed, and the checkpoint is 0600.
+func TestPlantedCheckpointLink(t *testing.T) {
+	w := newWorld(t)
+	w.hostileRepo(w.project)
+	secret := filepath.Join(w.victim, "id_rsa")
+	dotClaude := filepath.Join(w.project, ".claude")
+	os.MkdirAll(dotClaude, 0o755)
+	os.Symlink(secret, filepath.Join(dotClaude, ".project-state.json"))
+	os.Symlink(filepath.Join(w.victim, ".bashrc"), filepath.Join(dotClaude, ".project-state.json.bak"))
+	w.mark()
+	w.start()
+	if r := w.worker(sid, "checkpoint", "--reason", "Stop hook"); r.code != 0 {
+		t.Errorf("checkpoint job: exit %d; log:\n%s", r.code, w.debugLog())
+	}
+	w.checkWrites()
+	entries, _ := os.ReadDir(dotClaude)
+	for _, e := range entries {
+		b, _ := os.ReadFile(filepath.Join(dotClaude, e.Name()))
+		if strings.Contains(string(b), "PRIVATE KEY") {
+			t.Errorf("the secret was copied into %s", e.Name())
+		}
+	}
+	fi, err := os.Lstat(filepath.Join(dotClaude, ".project-state.json"))
+	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm() != 0o600 {
+		t.Errorf("checkpoint: %v, %v; want a regular file, 0600", fi, err)
+	}
+}
+
+// TestLinkedClaudeDir: the repository's .claude is a link out of the
+// project. Nothing is written through it.
+func TestLinkedClaudeDir(t *testing.T) {
+	w := newWorld(t)
+	w.hostileRepo(w.project)
+	os.Symlink(w.victim, filepath.Join(w.project, ".claude"))
+	w.mark()
+	w.start()
+	w.worker(sid, "checkpoint", "--reason", "manual")
+	w.hook(w.event(sid, "Stop", ``))
+	w.checkWrites()
+	// The worker's refusal reaches the debug log of the home it works for.
+	if log := w.debugLog(); !strings.Contains(log, "not a real directory") {
+		t.Errorf("the refusal is not in the debug log:\n%s", log)
+	}
+}
+
+// TestUnboundedProjectFiles: the files hud reads in a project are links
+// to /dev/zero, FIFOs, huge files. Every run stays within its bounds.
+func TestUnboundedProjectFiles(t *testing.T) {
+	for _, kind := range []string{"dev-zero", "fifo", "huge"} {
+		t.Run(kind, func(t *testing.T) {
+			w := newWorld(t)
+			w.hostileRepo(w.project)
+			for _, rel := range []string{".claude/session-state.json", "PLAN.md", ".claude/.project-state.json"} {
+				path := filepath.Join(w.project, rel)
+				os.MkdirAll(filepath.Dir(path), 0o755)
+				switch kind {
+				case "dev-zero":
+					os.Symlink("/dev/zero", path)
+				case "fifo":
+					if err := unix.Mkfifo(path, 0o644); err != nil {
+						t.Fatal(err)
+					}
+				case "huge":
+					f, _ := os.Create(path)
+					f.Truncate(3 << 30) // sparse: 3 GB to read, nothing on disk
+					f.Close()
+				}
+			}
+			w.mark()
+			w.start()
+			for _, ev := range []string{"UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"} {
+				w.hook(w.event(sid, ev, `,"prompt":"p","tool_name":"Bash","tool_input":{"command":"ls"}`))
+			}
+			w.worker(sid, "checkpoint", "--reason", "manual")
+			r := w.run("", nil, bin.hud, "session", "status")
+			w.bounded("hud session status", r)
+			w.checkWrites()
+		})
+	}
+}
+
+// TestClaudeProjectDirDecides: a .git and a work session in a parent
+// directory (another user's /tmp/.git) must not decide which file the
+// hook reads and writes: Claude Code's CLAUDE_PROJECT_DIR does.
+func TestClaudeProjectDirDecides(t *testing.T) {
+	w := newWorld(t)
+	parent := w.victim
+	os.Mkdir(filepath.Join(parent, ".git"), 0o755)
+	state := filepath.Join(parent, ".claude", "session-state.json")
+	w.write(state, `{"sessionId":"x","status":"IN_PROGRESS","startTime":"2026-01-01T00:00:00Z","lastMessageTime":"2026-01-01T00:00:00Z"}`, 0o644)
+	w.project = filepath.Join(parent, "mine")
+	os.Mkdir(w.project, 0o755)
+	w.mark()
+	w.hook(w.event(sid, "SessionStart", `,"source":"startup"`), "CLAUDE_PROJECT_DIR="+w.project)
+	w.hook(w.event(sid, "UserPromptSubmit", `,"prompt":"p"`), "CLAUDE_PROJECT_DIR="+w.project)
+	w.waitHelpers()
+	if _, ok := w.before[state]; !ok {
+		t.Fatal("no snapshot of the planted session")
+	}
+	if after := snapshot(state)[state]; after != w.before[state] {
+		t.Errorf("the parent's work session was rewritten")
+	}
+}
+
+// TestAnotherUsersRepository: a repository owned by another user (a
+// shared /tmp) keeps git's ownership check: git refuses it, as git
+// itself would, and none of its config runs.
+func TestAnotherUsersRepository(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root, to hand the repository to another user")
+	}
+	other, err := user.Lookup("nobody")
+	if err != nil {
+		// CI's container may have no such user: make one.
+		if out, err := exec.Command("useradd", "--system", "--no-create-home", "hud-hostile").CombinedOutput(); err != nil {
+			t.Skipf("no second user, and useradd failed: %v %s", err, out)
+		}
+		if other, err = user.Lookup("hud-hostile"); err != nil {
+			t.Skip("no second user:", err)
+		}
+	}
+	uid, _ := strconv.Atoi(other.Uid)
+	w := newWorld(t)
+	w.hostileRepo(w.project)
+	filepath.Walk(w.project, func(p string, _ os.FileInfo, _ error) error { return os.Lchown(p, uid, uid) })
+	w.mark()
+	w.start()
+	w.worker(sid, "checkpoint", "--reason", "manual")
+	w.checkWrites()
+	b, _ := os.ReadFile(filepath.Join(w.project, ".claude", ".project-state.json"))
+	if strings.Contains(string(b), `"branch"`) {
+		t.Errorf("git read a repository another user owns: %s", b)
+	}
+}
