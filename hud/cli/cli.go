@@ -11,6 +11,7 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/app"
 	"github.com/capacitor-hud/hud/hud/config"
+	"github.com/capacitor-hud/hud/hud/version"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -78,11 +79,8 @@ var commands = []command{
 	{"checkpoint", "write the project's checkpoint (.claude/.project-state.json) now", runCheckpoint},
 	{"break", "break reminders: status, now, snooze, skip, pause, resume", runBreak},
 	{"session", "timed work session: start \"<task>\", pause, resume, stop, status", runSession},
-	{"version", "print the version", runVersion},
+	{"version", "print the version and the commit it was built from", runVersion},
 }
-
-// Version is set at build time with -ldflags "-X ...cli.Version=...".
-var Version = "dev"
 
 // Main runs the hud command line and returns the process exit status:
 // 0 on success, 1 when the command failed, 2 for a usage error.
@@ -95,11 +93,14 @@ func Main(args []string, env *Env) int {
 	if len(args) > 0 {
 		name, args = args[0], args[1:]
 	}
-	if strings.HasPrefix(name, "-") && name != "-h" && name != "--help" {
+	if strings.HasPrefix(name, "-") && !isGlobalFlag(name) {
 		// `hud --flag` passes flags to the default command.
 		args, name = append([]string{name}, args...), "run"
 	}
 	switch name {
+	case "--version", "-version":
+		// What every other tool answers; `hud version` says the same.
+		name = "version"
 	case "help", "-h", "--help":
 		if len(args) > 0 {
 			return Main([]string{args[0], "--help"}, env)
@@ -233,6 +234,16 @@ func runVersion(env *Env, args []string) error {
 	if err := parseFlags(env, fs, args); err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stdout, "hud %s\n", Version)
+	fmt.Fprintln(env.Stdout, version.Get())
 	return nil
+}
+
+// isGlobalFlag reports whether a first argument starting with "-" is
+// hud's own (help, version) rather than a flag of the default command.
+func isGlobalFlag(arg string) bool {
+	switch arg {
+	case "-h", "--help", "--version", "-version":
+		return true
+	}
+	return false
 }

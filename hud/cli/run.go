@@ -7,6 +7,7 @@ import (
 	"log"
 	"os"
 	"os/signal"
+	"runtime"
 	"slices"
 	"sync"
 	"syscall"
@@ -47,7 +48,14 @@ func runTray(env *Env, args []string) error {
 		return usagef("run takes no arguments")
 	}
 	if env.Tray == nil {
-		return withHint(errors.New("this build has no tray"), "build bin/hud with 'make build'")
+		hint := "build bin/hud with 'make build'"
+		if runtime.GOOS == "darwin" {
+			// The macOS archives of a release are cross-compiled without
+			// cgo, and the menu bar needs Cocoa through cgo.
+			hint = "the menu bar needs a build on a Mac: 'brew install capacitor-hud/tap/hud', or 'make build' " +
+				"with the Xcode command line tools; hud status, hud watch and the hooks work without it"
+		}
+		return withHint(errors.New("this hud was built without the tray"), hint)
 	}
 	logger := log.New(env.Stderr, "hud: ", log.LstdFlags)
 	logf := logger.Printf
