@@ -7,6 +7,7 @@ import (
 	"log"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"sync"
@@ -272,8 +273,24 @@ func (h *hookCheck) problem() string {
 		h.answer = "Claude Code settings unreadable"
 	case st.DisableAllHooks:
 		h.answer = "All hooks disabled in settings"
+	case len(st.Events) == 0 && pluginWiresHook(h.path):
+		// Installing or removing a plugin rewrites settings.json
+		// ("enabledPlugins"), so this is asked again when that changes.
+		h.answer = ""
 	default:
 		h.answer = st.Problem()
 	}
 	return h.answer
+}
+
+// pluginWiresHook reports whether an enabled Claude Code plugin (hud's
+// own, from `claude plugin install hud@hud`) runs hud-hook on every event,
+// by the user's settings file settingsPath.
+func pluginWiresHook(settingsPath string) bool {
+	for _, p := range install.InspectPlugins(filepath.Dir(settingsPath), []string{settingsPath}) {
+		if p.Installed() {
+			return true
+		}
+	}
+	return false
 }

@@ -78,6 +78,7 @@ type check struct {
 // checks run in the order of the chain, from Claude Code to the screen.
 var checks = []check{
 	{"hooks", checkHooks},
+	{"plugin", checkPlugin},
 	{"hooks enabled", checkDisableAllHooks},
 	{"store", checkStore},
 	{"locks", checkLocks},

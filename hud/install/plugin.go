@@ -2,6 +2,8 @@ package install
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -22,8 +24,29 @@ import (
 // `hud doctor` reports the missing binary instead. exec keeps the process
 // tree what `hud install`'s hooks give (Claude, then hud-hook), and passes
 // on hud-hook's status (2 blocks a prompt, for a strict work session).
-const PluginCommand = `PATH="$PATH:$HOME/.local/bin:/opt/homebrew/bin:/usr/local/bin"; ` +
+var PluginCommand = `PATH="$PATH:` + strings.Join(pluginFallbackDirs, ":") + `"; ` +
 	`command -v ` + HookName + ` >/dev/null && exec ` + HookName + `; exit 0`
+
+// pluginFallbackDirs are searched after PATH, in this order.
+var pluginFallbackDirs = []string{"$HOME/.local/bin", "/opt/homebrew/bin", "/usr/local/bin"}
+
+// FindPluginHook is the hud-hook PluginCommand runs for a process with
+// this environment, or "" when it finds none.
+func FindPluginHook(getenv func(string) string) string {
+	dirs := filepath.SplitList(getenv("PATH"))
+	for _, d := range pluginFallbackDirs {
+		dirs = append(dirs, os.Expand(d, getenv))
+	}
+	for _, d := range dirs {
+		if d == "" {
+			d = "." // as the shell reads an empty PATH entry
+		}
+		if p := filepath.Join(d, HookName); isExecutable(p) {
+			return p
+		}
+	}
+	return ""
+}
 
 // PluginHooks returns the plugin's hooks/hooks.json: the very matcher
 // groups `hud install` adds to settings.json, for the same events, running
