@@ -29,7 +29,7 @@ run: build
 	./$(BIN)/hud
 
 ## test: every check CI runs
-test: lint darwin-check unit fuzz e2e desktop-test
+test: lint darwin-check unit fuzz e2e desktop-test package-test
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

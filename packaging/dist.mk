@@ -82,3 +82,7 @@ dist-check:
 # Kept between runs: go build is what decides whether they are current.
 .PRECIOUS: $(DIST)/build/%/hud $(DIST)/build/%/hud-hook
 FORCE:
+
+## package-test: build the .deb, install it, use it from /usr/bin, purge it
+package-test:
+	./scripts/package/run.sh
