@@ -7,7 +7,6 @@ import (
 	"log"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"sync"
@@ -281,16 +280,4 @@ func (h *hookCheck) problem() string {
 		h.answer = st.Problem()
 	}
 	return h.answer
-}
-
-// pluginWiresHook reports whether an enabled Claude Code plugin (hud's
-// own, from `claude plugin install hud@hud`) runs hud-hook on every event,
-// by the user's settings file settingsPath.
-func pluginWiresHook(settingsPath string) bool {
-	for _, p := range install.InspectPlugins(filepath.Dir(settingsPath), []string{settingsPath}) {
-		if p.Installed() {
-			return true
-		}
-	}
-	return false
 }

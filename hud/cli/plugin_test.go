@@ -20,7 +20,7 @@ func TestHookCheckSeesThePlugin(t *testing.T) {
 	}
 	root := filepath.Join(claude, "plugins", "cache", "hud", "hud", "0abe2d4e4ff6")
 	for path, content := range map[string]string{
-		filepath.Join(root, "hooks", "hooks.json"): string(hooks),
+		filepath.Join(root, "hooks", "hooks.json"):                 string(hooks),
 		filepath.Join(claude, "plugins", "installed_plugins.json"): `{"version": 2, "plugins": {"hud@hud": [{"scope": "user", "installPath": "` + root + `"}]}}`,
 	} {
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
