@@ -16,6 +16,7 @@ func TestPlugin(t *testing.T) {
 	s := needSuite(t)
 	s.preflight(t)
 	r := makeRig(t, s, "proj")
+	s.hooksOnce.Do(func() { s.hooksBy = "the plugin (claude --plugin-dir plugin/)" })
 	plugin, err := filepath.Abs(filepath.Join("..", "..", "plugin"))
 	if err != nil {
 		t.Fatal(err)
