@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -48,4 +49,61 @@ func TestPlugin(t *testing.T) {
 	if data, err := os.ReadFile(settings); err == nil && strings.Contains(string(data), "hud-hook") {
 		t.Errorf("settings.json names hud-hook: the plugin must wire the hook without it:\n%s", data)
 	}
+}
+
+// TestPluginMarketplace: the repository as a person adds it. The real CLI
+// validates both manifests, adds the repository as a marketplace and
+// installs hud@hud from it; `hud doctor` then finds the hooks in the
+// files Claude Code wrote, warns once `hud install` wires them as well,
+// and forgets the plugin once it is uninstalled.
+func TestPluginMarketplace(t *testing.T) {
+	s := needSuite(t)
+	r := makeRig(t, s, "proj")
+	repo, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", filepath.Dir(s.hook)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	run := func(name string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command(name, args...)
+		cmd.Env = r.claudeEnv()
+		cmd.Dir = r.dir("proj")
+		out, err := cmd.CombinedOutput()
+		if err != nil && !(name == s.hud && args[0] == "doctor") { // doctor exits 1 without a tray host
+			t.Fatalf("%s %s: %v\n%s", filepath.Base(name), strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	has := func(out, what string, want bool) {
+		t.Helper()
+		if strings.Contains(out, what) != want {
+			t.Errorf("want %q %v in:\n%s", what, map[bool]string{true: "present", false: "absent"}[want], out)
+		}
+	}
+
+	for _, dir := range []string{repo, filepath.Join(repo, "plugin")} {
+		out := run(s.claude, "plugin", "validate", dir)
+		has(out, "Validation passed", true)
+		has(out, "✘", false)
+	}
+	run(s.claude, "plugin", "marketplace", "add", repo)
+	out := run(s.claude, "plugin", "install", "hud@hud")
+	has(out, "Successfully installed plugin: hud@hud", true)
+
+	doctor := run(s.hud, "doctor", "--project", r.dir("proj"))
+	has(doctor, "✓ hooks", true)
+	has(doctor, "a plugin wires them", true)
+	has(doctor, "the plugin hud@hud runs hud-hook on 15 events", true)
+	has(doctor, "runs twice", false)
+
+	run(s.hud, "install", "--hook", s.hook)
+	doctor = run(s.hud, "doctor", "--project", r.dir("proj"))
+	has(doctor, "wires hud-hook too, so it runs twice on every event", true)
+	run(s.hud, "uninstall")
+
+	run(s.claude, "plugin", "uninstall", "hud@hud")
+	doctor = run(s.hud, "doctor", "--project", r.dir("proj"))
+	has(doctor, "hud@hud", false)
+	has(doctor, "✗ hooks", true)
 }
