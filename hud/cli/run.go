@@ -272,10 +272,6 @@ func (h *hookCheck) problem() string {
 		h.answer = "Claude Code settings unreadable"
 	case st.DisableAllHooks:
 		h.answer = "All hooks disabled in settings"
-	case len(st.Events) == 0 && pluginWiresHook(h.path):
-		// Installing or removing a plugin rewrites settings.json
-		// ("enabledPlugins"), so this is asked again when that changes.
-		h.answer = ""
 	default:
 		h.answer = st.Problem()
 	}

@@ -40,8 +40,6 @@ func checkHooks(env *Env) []Finding {
 		}
 	}
 	switch {
-	case best == nil && len(out) == 0 && wiredByPlugin(env):
-		return []Finding{ok("not in %s: a plugin wires them (below)", env.UserSettings)}
 	case best == nil && len(out) == 0:
 		return []Finding{fail("run 'hud install'", "hud-hook is not in %s", env.UserSettings)}
 	case best == nil:

@@ -34,13 +34,38 @@ func checkPlugin(env *Env) []Finding {
 		out = append(out, fail("install hud's package, or 'make install' (into ~/.local/bin)",
 			"the plugin runs the hud-hook on PATH, and there is none: every event is dropped"))
 	}
-	for _, path := range append([]string{env.UserSettings}, env.ProjectSettings...) {
-		if st, err := install.Inspect(path); err == nil && len(st.Events) > 0 {
-			out = append(out, warn("keep one: 'hud uninstall' (the plugin stays), or 'claude plugin uninstall "+ps[0].ID+"'",
-				"%s wires hud-hook too, so it runs twice on every event", path))
-		}
+	if path := wiredBySettings(env); path != "" {
+		out = append(out, warn("keep one: 'hud uninstall' (the plugin stays), or 'claude plugin uninstall "+ps[0].ID+"'",
+			"%s wires hud-hook too, so it runs twice on every event", path))
 	}
 	return out
+}
+
+// checkHooksOrPlugin is the hooks check, except where every settings file
+// reads well, none wires hud-hook and a plugin does, on every event: then
+// the hooks are in place, and the plugin check below says by what.
+func checkHooksOrPlugin(env *Env) []Finding {
+	readable := true
+	for _, path := range append([]string{env.UserSettings}, env.ProjectSettings...) {
+		if _, err := install.Inspect(path); err != nil {
+			readable = false
+		}
+	}
+	if readable && wiredBySettings(env) == "" && wiredByPlugin(env) {
+		return []Finding{ok("not in %s: a plugin wires them (below)", env.UserSettings)}
+	}
+	return checkHooks(env)
+}
+
+// wiredBySettings is the first settings file that runs hud-hook on any
+// event, "" when none does.
+func wiredBySettings(env *Env) string {
+	for _, path := range append([]string{env.UserSettings}, env.ProjectSettings...) {
+		if st, err := install.Inspect(path); err == nil && len(st.Events) > 0 {
+			return path
+		}
+	}
+	return ""
 }
 
 // wiredByPlugin reports whether a plugin runs hud-hook on every event.

@@ -89,6 +89,18 @@ func TestPlugin(t *testing.T) {
 			failed: true,
 		},
 		{
+			name: "the plugin, and a settings file Claude Code cannot read",
+			setup: func(t *testing.T, env *Env) {
+				installPlugin(t, env)
+				onPath(t, env)
+				local := filepath.Join(env.Layout.Home, "proj", ".claude", "settings.local.json")
+				write(t, local, `{"permissions": `, 0o600)
+				env.ProjectSettings = []string{local}
+			},
+			want:   []string{"✗ hooks          Claude Code cannot read"},
+			failed: true,
+		},
+		{
 			name: "the plugin disabled",
 			setup: func(t *testing.T, env *Env) {
 				installPlugin(t, env)

@@ -81,3 +81,42 @@ func TestInspectPlugins(t *testing.T) {
 		})
 	}
 }
+
+// Inspect of a user settings file that wires no hook itself but enables
+// hud's plugin finds no problem; disabled, the plugin no longer counts.
+func TestInspectSeesThePlugin(t *testing.T) {
+	claude := filepath.Join(t.TempDir(), ".claude")
+	settings := filepath.Join(claude, "settings.json")
+	hooks, err := PluginHooks()
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Join(claude, "plugins", "cache", "hud", "hud", "0abe2d4e4ff6")
+	for path, content := range map[string]string{
+		filepath.Join(root, "hooks", "hooks.json"):                 string(hooks),
+		filepath.Join(claude, "plugins", "installed_plugins.json"): `{"version": 2, "plugins": {"hud@hud": [{"scope": "user", "installPath": "` + root + `"}]}}`,
+	} {
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tt := range []struct{ settings, want string }{
+		{`{"enabledPlugins": {"hud@hud": true}}`, ""},
+		{`{"enabledPlugins": {"hud@hud": false}}`, "Hooks not installed"},
+		{`{}`, "Hooks not installed"},
+	} {
+		if err := os.WriteFile(settings, []byte(tt.settings), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		st, err := Inspect(settings)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := st.Problem(); got != tt.want {
+			t.Errorf("%s: Problem() = %q, want %q", tt.settings, got, tt.want)
+		}
+	}
+}
