@@ -16,7 +16,7 @@ endif
 # systray adapter (cmd/hud builds without it there, as `make dist` does).
 DARWIN_PKGS = $(shell $(GO) list ./... | grep -v -e '/hud/tray$$')
 
-.PHONY: all build run test unit lint darwin-check fuzz e2e desktop-test screenshot bench install uninstall generate clean dist dist-check package-test
+.PHONY: all build run test unit lint darwin-check fuzz e2e desktop-test screenshot bench install uninstall generate clean
 
 all: build
 

@@ -17,6 +17,8 @@
 # menu bar, which needs cgo and Cocoa (a build on a Mac with the Xcode
 # command line tools; the Homebrew formula does that).
 
+.PHONY: dist dist-check package-test
+
 DIST      := dist
 PLATFORMS := linux_amd64 linux_arm64 darwin_amd64 darwin_arm64
 DEB_ARCHS := amd64 arm64

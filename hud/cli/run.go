@@ -7,7 +7,6 @@ import (
 	"log"
 	"os"
 	"os/signal"
-	"runtime"
 	"slices"
 	"sync"
 	"syscall"
@@ -48,14 +47,7 @@ func runTray(env *Env, args []string) error {
 		return usagef("run takes no arguments")
 	}
 	if env.Tray == nil {
-		hint := "build bin/hud with 'make build'"
-		if runtime.GOOS == "darwin" {
-			// The macOS archives of a release are cross-compiled without
-			// cgo, and the menu bar needs Cocoa through cgo.
-			hint = "the menu bar needs a build on a Mac: 'brew install capacitor-hud/tap/hud', or 'make build' " +
-				"with the Xcode command line tools; hud status, hud watch and the hooks work without it"
-		}
-		return withHint(errors.New("this hud was built without the tray"), hint)
+		return withHint(errors.New("this hud was built without the tray"), noTrayHint())
 	}
 	logger := log.New(env.Stderr, "hud: ", log.LstdFlags)
 	logf := logger.Printf
