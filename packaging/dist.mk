@@ -54,12 +54,18 @@ $(DIST)/hud_$(VERSION)_%.tar.gz: $(DIST)/build/%/hud $(DIST)/build/%/hud-hook RE
 	cp $(DIST)/build/$*/hud $(DIST)/build/$*/hud-hook README.md LICENSE $(DIST)/stage/$*/hud_$(VERSION)_$*/
 	$(TAR) -C $(DIST)/stage/$* -cf - hud_$(VERSION)_$* | gzip -9n > $@
 
-$(DIST)/hud_$(VERSION)-1_%.deb: $(DIST)/build/linux_%/hud $(DIST)/build/linux_%/hud-hook packaging/nfpm.yaml packaging/linux/*
+# The packages' changelog: one entry, this release, dated by its commit.
+$(DIST)/build/changelog.yml: FORCE
+	@mkdir -p $(dir $@)
+	printf -- '- semver: %s-1\n  date: %s\n  packager: the hud authors <hud@capacitor-hud.github.io>\n  deb: {urgency: medium, distributions: [stable]}\n  changes:\n    - commit: %s\n      note: hud %s (https://github.com/capacitor-hud/hud/releases)\n' \
+	  '$(VERSION)' "$$(date -u -d @$(SOURCE_DATE_EPOCH) +%Y-%m-%dT%H:%M:%SZ)" '$(COMMIT)' '$(VERSION)' > $@
+
+$(DIST)/hud_$(VERSION)-1_%.deb: $(DIST)/build/linux_%/hud $(DIST)/build/linux_%/hud-hook $(DIST)/build/changelog.yml packaging/nfpm.yaml packaging/linux/*
 	VERSION=$(VERSION) ARCH=$* BUILD=$(DIST)/build/linux_$* $(NFPM) package -f packaging/nfpm.yaml -p deb -t $@
 
-$(DIST)/hud-$(VERSION)-1.x86_64.rpm: $(DIST)/build/linux_amd64/hud $(DIST)/build/linux_amd64/hud-hook packaging/nfpm.yaml packaging/linux/*
+$(DIST)/hud-$(VERSION)-1.x86_64.rpm: $(DIST)/build/linux_amd64/hud $(DIST)/build/linux_amd64/hud-hook $(DIST)/build/changelog.yml packaging/nfpm.yaml packaging/linux/*
 	VERSION=$(VERSION) ARCH=amd64 BUILD=$(DIST)/build/linux_amd64 $(NFPM) package -f packaging/nfpm.yaml -p rpm -t $@
-$(DIST)/hud-$(VERSION)-1.aarch64.rpm: $(DIST)/build/linux_arm64/hud $(DIST)/build/linux_arm64/hud-hook packaging/nfpm.yaml packaging/linux/*
+$(DIST)/hud-$(VERSION)-1.aarch64.rpm: $(DIST)/build/linux_arm64/hud $(DIST)/build/linux_arm64/hud-hook $(DIST)/build/changelog.yml packaging/nfpm.yaml packaging/linux/*
 	VERSION=$(VERSION) ARCH=arm64 BUILD=$(DIST)/build/linux_arm64 $(NFPM) package -f packaging/nfpm.yaml -p rpm -t $@
 
 # The committed tree at HEAD (git archive stamps the commit's time itself).

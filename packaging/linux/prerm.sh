@@ -15,7 +15,10 @@
 # Called as `prerm remove` (dpkg) or `preun 0` (rpm) on removal; on an
 # upgrade (`prerm upgrade`, `preun 1`) running processes keep the old
 # binaries they have open, and the next `hud` started is the new one.
-set -u
+
+# -e as Debian wants, but nothing here may fail the removal: every command
+# that can fail (a process gone meanwhile) is allowed to.
+set -eu
 
 case "${1:-}" in
 remove | 0) ;;
@@ -39,7 +42,7 @@ echo "hud: hooks that 'hud install' put in a user's ~/.claude/settings.json stay
 pids=$(ours)
 [ -n "$pids" ] || exit 0
 # shellcheck disable=SC2086 # one word per pid
-kill -TERM $pids 2>/dev/null
+kill -TERM $pids 2>/dev/null || true
 # The tray takes a moment to leave the tray host; give everyone 3 s.
 i=0
 while [ $i -lt 30 ]; do
@@ -51,6 +54,6 @@ done
 pids=$(ours)
 if [ -n "$pids" ]; then
 	# shellcheck disable=SC2086
-	kill -KILL $pids 2>/dev/null
+	kill -KILL $pids 2>/dev/null || true
 fi
 exit 0
