@@ -19,8 +19,9 @@ import (
 // for every platform, and one hud-hook for the tray and the hooks keeps
 // the two the same version.
 //
-// When no hud-hook is found the command exits 0 without a word: Claude
-// Code would otherwise show a hook error on every event of every session.
+// When no hud-hook is found the command exits 0 without a word: a plain
+// `hud-hook` makes Claude Code 2.1.330 print "SessionStart:startup hook
+// failed / hud-hook: not found" under every event of every session.
 // `hud doctor` reports the missing binary instead. exec keeps the process
 // tree what `hud install`'s hooks give (Claude, then hud-hook), and passes
 // on hud-hook's status (2 blocks a prompt, for a strict work session).

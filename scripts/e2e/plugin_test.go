@@ -107,3 +107,42 @@ func TestPluginMarketplace(t *testing.T) {
 	has(doctor, "hud@hud", false)
 	has(doctor, "✗ hooks", true)
 }
+
+// TestPluginWithoutHook: the plugin enabled, but no hud-hook anywhere it
+// looks (hud not installed, or gone). Claude Code must not notice: no
+// hook error on screen in any event of a turn, and nothing recorded.
+func TestPluginWithoutHook(t *testing.T) {
+	s := needSuite(t)
+	s.preflight(t)
+	for _, d := range []string{"/usr/bin", "/bin", "/usr/local/bin", "/opt/homebrew/bin"} {
+		if _, err := os.Stat(filepath.Join(d, "hud-hook")); err == nil {
+			t.Skipf("this machine has %s/hud-hook, which the plugin would find", d)
+		}
+	}
+	r := makeRig(t, s, "proj")
+	plugin, err := filepath.Abs(filepath.Join("..", "..", "plugin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The claude executable is named with its full path; the hooks' shell
+	// needs only the system's own directories.
+	t.Setenv("PATH", "/usr/bin:/bin")
+	c := r.launch("claude --plugin-dir", r.dir("proj"), "--plugin-dir", plugin)
+	c.awaitPrompt()
+	at := c.submit("TOOL:touch made.txt")
+	c.waitScreen("the permission dialog", 10*time.Second, dialogShown)
+	c.press("Enter")
+	c.turnEnd(at, 15*time.Second)
+	if _, err := os.Stat(filepath.Join(r.dir("proj"), "made.txt")); err != nil {
+		t.Errorf("the turn did not run its tool: %v", err)
+	}
+	screen := strings.ToLower(c.pane.capture())
+	for _, bad := range []string{"hook error", "hook failed", "not found", "hud-hook"} {
+		if strings.Contains(screen, bad) {
+			t.Errorf("the screen shows %q:\n%s", bad, lastLines(screen, 25))
+		}
+	}
+	if _, err := os.Stat(filepath.Join(r.home, ".capacitor")); err == nil {
+		t.Errorf("something recorded the session without a hud-hook")
+	}
+}
