@@ -130,8 +130,8 @@ func TestPluginWithoutHook(t *testing.T) {
 	c := r.launch("claude --plugin-dir", r.dir("proj"), "--plugin-dir", plugin)
 	c.awaitPrompt()
 	at := c.submit("TOOL:touch made.txt")
-	c.waitScreen("the permission dialog", 10*time.Second, dialogShown)
-	c.press("Enter")
+	shown := c.waitScreen("the permission dialog", 10*time.Second, dialogShown)
+	c.answer(shown, "Enter") // "1. Yes"
 	c.turnEnd(at, 15*time.Second)
 	if _, err := os.Stat(filepath.Join(r.dir("proj"), "made.txt")); err != nil {
 		t.Errorf("the turn did not run its tool: %v", err)
