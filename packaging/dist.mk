@@ -60,12 +60,21 @@ $(DIST)/build/changelog.yml: FORCE
 	printf -- '- semver: %s-1\n  date: %s\n  packager: the hud authors <hud@capacitor-hud.github.io>\n  deb: {urgency: medium, distributions: [stable]}\n  changes:\n    - commit: %s\n      note: hud %s (https://github.com/capacitor-hud/hud/releases)\n' \
 	  '$(VERSION)' "$$(date -u -d @$(SOURCE_DATE_EPOCH) +%Y-%m-%dT%H:%M:%SZ)" '$(COMMIT)' '$(VERSION)' > $@
 
-$(DIST)/hud_$(VERSION)-1_%.deb: $(DIST)/build/linux_%/hud $(DIST)/build/linux_%/hud-hook $(DIST)/build/changelog.yml packaging/nfpm.yaml packaging/linux/*
+# The manual pages, from the commands' own --help (scripts/mangen).
+MANPAGES := $(DIST)/build/man/hud.1.gz $(DIST)/build/man/hud-hook.1.gz
+$(MANPAGES) &: FORCE
+	@mkdir -p $(DIST)/build/man
+	$(GO) run ./scripts/mangen $(DIST)/build/man '$(VERSION)'
+	gzip -9nf $(DIST)/build/man/hud.1 $(DIST)/build/man/hud-hook.1
+
+PKG_DEPS  := $(DIST)/build/changelog.yml $(MANPAGES) packaging/nfpm.yaml packaging/linux/*
+
+$(DIST)/hud_$(VERSION)-1_%.deb: $(DIST)/build/linux_%/hud $(DIST)/build/linux_%/hud-hook $(PKG_DEPS)
 	VERSION=$(VERSION) ARCH=$* BUILD=$(DIST)/build/linux_$* $(NFPM) package -f packaging/nfpm.yaml -p deb -t $@
 
-$(DIST)/hud-$(VERSION)-1.x86_64.rpm: $(DIST)/build/linux_amd64/hud $(DIST)/build/linux_amd64/hud-hook $(DIST)/build/changelog.yml packaging/nfpm.yaml packaging/linux/*
+$(DIST)/hud-$(VERSION)-1.x86_64.rpm: $(DIST)/build/linux_amd64/hud $(DIST)/build/linux_amd64/hud-hook $(PKG_DEPS)
 	VERSION=$(VERSION) ARCH=amd64 BUILD=$(DIST)/build/linux_amd64 $(NFPM) package -f packaging/nfpm.yaml -p rpm -t $@
-$(DIST)/hud-$(VERSION)-1.aarch64.rpm: $(DIST)/build/linux_arm64/hud $(DIST)/build/linux_arm64/hud-hook $(DIST)/build/changelog.yml packaging/nfpm.yaml packaging/linux/*
+$(DIST)/hud-$(VERSION)-1.aarch64.rpm: $(DIST)/build/linux_arm64/hud $(DIST)/build/linux_arm64/hud-hook $(PKG_DEPS)
 	VERSION=$(VERSION) ARCH=arm64 BUILD=$(DIST)/build/linux_arm64 $(NFPM) package -f packaging/nfpm.yaml -p rpm -t $@
 
 # The committed tree at HEAD (git archive stamps the commit's time itself).

@@ -86,7 +86,8 @@ grep -q "hud install" "$work/info" || fail "the description does not say to run 
 grep -q "claude plugin install hud@hud" "$work/info" || fail "the description does not name the plugin"
 grep -q " prerm " "$work/info" || fail "no prerm in the control archive"
 for f in ./usr/bin/hud ./usr/bin/hud-hook ./usr/share/doc/hud/copyright ./usr/share/doc/hud/README.md \
-	./usr/share/applications/hud.desktop ./usr/share/icons/hicolor/32x32/apps/hud.png; do
+	./usr/share/applications/hud.desktop ./usr/share/icons/hicolor/32x32/apps/hud.png \
+	./usr/share/man/man1/hud.1.gz ./usr/share/man/man1/hud-hook.1.gz; do
 	grep -q " $f\$" "$work/contents" || fail "$f is not in the package"
 done
 grep -q "^-rwxr-xr-x root/root .* ./usr/bin/hud-hook$" "$work/contents" || fail "/usr/bin/hud-hook is not 0755 root"
@@ -101,6 +102,7 @@ dpkg -i "$deb" >/dev/null
 /usr/bin/hud --version | grep -q "^hud ${version} (commit " || fail "hud --version: $(/usr/bin/hud --version)"
 /usr/bin/hud-hook --version | grep -q "^hud-hook ${version} " || fail "hud-hook --version: $(/usr/bin/hud-hook --version)"
 /usr/bin/hud version | grep -q "^hud ${version} " || fail "hud version"
+zcat /usr/share/man/man1/hud.1.gz | grep -q "^\.SS doctor$" || fail "man hud has no doctor section"
 
 # A person: their own settings.json, then hud install (which finds
 # /usr/bin/hud-hook beside /usr/bin/hud), and hud doctor.
