@@ -11,7 +11,6 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/app"
 	"github.com/capacitor-hud/hud/hud/config"
-	"github.com/capacitor-hud/hud/hud/version"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -227,23 +226,4 @@ func parseFlags(env *Env, fs *flag.FlagSet, args []string) error {
 		return usagef("%v", err)
 	}
 	return nil
-}
-
-func runVersion(env *Env, args []string) error {
-	fs := newFlagSet(env, "version", "version")
-	if err := parseFlags(env, fs, args); err != nil {
-		return err
-	}
-	fmt.Fprintln(env.Stdout, version.Get())
-	return nil
-}
-
-// isGlobalFlag reports whether a first argument starting with "-" is
-// hud's own (help, version) rather than a flag of the default command.
-func isGlobalFlag(arg string) bool {
-	switch arg {
-	case "-h", "--help", "--version", "-version":
-		return true
-	}
-	return false
 }
