@@ -3,6 +3,7 @@ package doctor
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -42,6 +43,7 @@ func onPath(t *testing.T, env *Env) {
 }
 
 func TestPlugin(t *testing.T) {
+	all := strconv.Itoa(len(install.Events))
 	tests := []struct {
 		name       string
 		setup      func(t *testing.T, env *Env)
@@ -53,7 +55,7 @@ func TestPlugin(t *testing.T) {
 			setup: func(t *testing.T, env *Env) { installPlugin(t, env); onPath(t, env) },
 			want: []string{
 				"✓ hooks          not in ~/.claude/settings.json: a plugin wires them (below)",
-				"✓ plugin         the plugin hud@hud runs hud-hook on 15 events",
+				"✓ plugin         the plugin hud@hud runs hud-hook on " + all + " events",
 			},
 			deny: []string{"✗ hooks", "! plugin", "✗ plugin"},
 		},
@@ -69,8 +71,8 @@ func TestPlugin(t *testing.T) {
 				}
 			},
 			want: []string{
-				"✓ hooks          installed in ~/.claude/settings.json for 15 events",
-				"✓ plugin         the plugin hud@hud runs hud-hook on 15 events",
+				"✓ hooks          installed in ~/.claude/settings.json for " + all + " events",
+				"✓ plugin         the plugin hud@hud runs hud-hook on " + all + " events",
 				"! plugin         ~/.claude/settings.json wires hud-hook too, so it runs twice on every event",
 				"fix: keep one: 'hud uninstall' (the plugin stays), or 'claude plugin uninstall hud@hud'",
 			},
