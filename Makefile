@@ -2,16 +2,19 @@
 GO        ?= go
 PREFIX    ?= $(HOME)/.local
 BIN       := bin
-VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS   := -s -w -X github.com/capacitor-hud/hud/hud/cli.Version=$(VERSION)
+# What `hud --version` says: the release (packaging/version.sh) and commit.
+VERSION   ?= $(shell ./packaging/version.sh)
+COMMIT    ?= $(shell git rev-parse HEAD 2>/dev/null)
+LDFLAGS   := -s -w -X github.com/capacitor-hud/hud/hud/version.Version=$(VERSION) \
+             -X github.com/capacitor-hud/hud/hud/version.Commit=$(COMMIT)
 # The tray on Linux is pure Go (D-Bus); macOS needs cgo for Cocoa.
 UNAME_S   := $(shell uname -s)
 ifeq ($(UNAME_S),Linux)
 export CGO_ENABLED ?= 0
 endif
 # Packages that must cross-compile for macOS without cgo: all but the
-# systray adapter and the binary that links it.
-DARWIN_PKGS = $(shell $(GO) list ./... | grep -v -e '/hud/tray$$' -e '/cmd/hud$$')
+# systray adapter (cmd/hud builds without it there, as `make dist` does).
+DARWIN_PKGS = $(shell $(GO) list ./... | grep -v -e '/hud/tray$$')
 
 .PHONY: all build run test unit hostile lint darwin-check fuzz e2e desktop-test screenshot bench install uninstall generate clean
 
@@ -26,7 +29,7 @@ run: build
 	./$(BIN)/hud
 
 ## test: every check CI runs
-test: lint darwin-check unit fuzz e2e desktop-test
+test: lint darwin-check unit fuzz e2e desktop-test package-test
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -85,4 +88,6 @@ generate:
 	$(GO) generate ./...
 
 clean:
-	rm -rf $(BIN)
+	rm -rf $(BIN) $(DIST)
+
+include packaging/dist.mk

@@ -6,9 +6,8 @@ import (
 	"os"
 
 	"github.com/capacitor-hud/hud/hud/cli"
-	"github.com/capacitor-hud/hud/hud/tray"
 )
 
 func main() {
-	os.Exit(cli.Main(os.Args[1:], cli.OSEnv(tray.Run)))
+	os.Exit(cli.Main(os.Args[1:], cli.OSEnv(trayRunner)))
 }

@@ -79,11 +79,8 @@ var commands = []command{
 	{"checkpoint", "write the project's checkpoint (.claude/.project-state.json) now", runCheckpoint},
 	{"break", "break reminders: status, now, snooze, skip, pause, resume", runBreak},
 	{"session", "timed work session: start \"<task>\", pause, resume, stop, status", runSession},
-	{"version", "print the version", runVersion},
+	{"version", "print the version and the commit it was built from", runVersion},
 }
-
-// Version is set at build time with -ldflags "-X ...cli.Version=...".
-var Version = "dev"
 
 // Main runs the hud command line and returns the process exit status:
 // 0 on success, 1 when the command failed, 2 for a usage error.
@@ -96,11 +93,14 @@ func Main(args []string, env *Env) int {
 	if len(args) > 0 {
 		name, args = args[0], args[1:]
 	}
-	if strings.HasPrefix(name, "-") && name != "-h" && name != "--help" {
+	if strings.HasPrefix(name, "-") && !isGlobalFlag(name) {
 		// `hud --flag` passes flags to the default command.
 		args, name = append([]string{name}, args...), "run"
 	}
 	switch name {
+	case "--version", "-version":
+		// What every other tool answers; `hud version` says the same.
+		name = "version"
 	case "help", "-h", "--help":
 		if len(args) > 0 {
 			return Main([]string{args[0], "--help"}, env)
@@ -227,14 +227,5 @@ func parseFlags(env *Env, fs *flag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return usagef("%v", err)
 	}
-	return nil
-}
-
-func runVersion(env *Env, args []string) error {
-	fs := newFlagSet(env, "version", "version")
-	if err := parseFlags(env, fs, args); err != nil {
-		return err
-	}
-	fmt.Fprintf(env.Stdout, "hud %s\n", Version)
 	return nil
 }

@@ -47,7 +47,7 @@ func runTray(env *Env, args []string) error {
 		return usagef("run takes no arguments")
 	}
 	if env.Tray == nil {
-		return withHint(errors.New("this build has no tray"), "build bin/hud with 'make build'")
+		return withHint(errors.New("this hud was built without the tray"), noTrayHint())
 	}
 	logger := log.New(env.Stderr, "hud: ", log.LstdFlags)
 	logf := logger.Printf

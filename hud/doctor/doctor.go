@@ -78,7 +78,8 @@ type check struct {
 
 // checks run in the order of the chain, from Claude Code to the screen.
 var checks = []check{
-	{"hooks", checkHooks},
+	{"hooks", checkHooksOrPlugin},
+	{"plugin", checkPlugin},
 	{"hooks enabled", checkDisableAllHooks},
 	{"store", checkStore},
 	{"locks", checkLocks},

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path/filepath"
 )
 
 // Status is what a settings file says about the HUD's hooks.
@@ -25,12 +26,19 @@ type Status struct {
 	HookExecutable bool
 	// DisableAllHooks is set when the file turns every hook off.
 	DisableAllHooks bool
+	// Plugins are the Claude Code plugins this file enables that run
+	// hud-hook (hud's own, hud@hud), when the file is a user settings file
+	// with the plugins directory beside it.
+	Plugins []PluginStatus
 }
 
 // Problem describes in a few words what is wrong, for the tray's menu and
-// doctor; "" when the hooks are in place and runnable.
+// doctor; "" when the hooks are in place and runnable, or when the file
+// wires none but enables a plugin that does.
 func (s Status) Problem() string {
 	switch {
+	case len(s.Events) == 0 && s.pluginInstalled():
+		return ""
 	case len(s.Events) == 0:
 		return "Hooks not installed"
 	case !s.HookExecutable:
@@ -41,6 +49,16 @@ func (s Status) Problem() string {
 		return fmt.Sprintf("Hooks point at %d different binaries", len(s.HookPaths))
 	}
 	return ""
+}
+
+// pluginInstalled reports whether a plugin runs hud-hook on every event.
+func (s Status) pluginInstalled() bool {
+	for _, p := range s.Plugins {
+		if p.Installed() {
+			return true
+		}
+	}
+	return false
 }
 
 // Inspect reads a settings file without changing it. A missing file is
@@ -72,6 +90,9 @@ func Inspect(settingsPath string) (Status, error) {
 	if v := root.get("disableAllHooks"); v != nil && string(v.raw) == "true" {
 		st.DisableAllHooks = true
 	}
+	// The plugins directory is beside the settings file as Claude Code
+	// names it, not beside a symlink's target (a dotfiles checkout).
+	st.Plugins = InspectPlugins(filepath.Dir(settingsPath), []string{path})
 	hooks := root.get("hooks")
 	seen := map[string]bool{}
 	for _, event := range Events {

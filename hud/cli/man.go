@@ -1,0 +1,97 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// ManPage writes the manual page hud(1), in roff, for the packages. Its
+// COMMANDS are what `hud help` lists, each with the usage its --help
+// prints, so the manual says exactly what the program does. date is the
+// release's (the commit's time, for a reproducible page).
+func ManPage(w io.Writer, version string, date time.Time) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, ".TH HUD 1 %q %q \"User Commands\"\n", date.UTC().Format("2006-01-02"), "hud "+version)
+	b.WriteString(".SH NAME\nhud \\- what your Claude Code sessions are doing, in the system tray\n")
+	b.WriteString(".SH SYNOPSIS\n.B hud\n[\\fIcommand\\fR] [\\fIflags\\fR]\n")
+	b.WriteString(".SH DESCRIPTION\n" + roffText(
+		"hud shows in one tray icon (the menu bar on macOS) whether any Claude Code session "+
+			"is waiting for you, working, compacting or ready, lists every session in its menu, "+
+			"notifies you and reminds you to take breaks. Claude Code runs hud-hook(1) on every "+
+			"hook event; hud only reads what it recorded. Without a command, hud starts the tray.") + "\n")
+	b.WriteString(".PP\n" + roffText(
+		"Getting started: 'hud install' wires the hook into Claude Code (or install the Claude Code "+
+			"plugin: 'claude plugin install hud@hud'), 'hud' starts the tray, 'hud autostart on' starts "+
+			"it at login, 'hud doctor' says what is wrong when nothing shows.") + "\n")
+	b.WriteString(".SH COMMANDS\n")
+	for _, c := range commands {
+		var usage bytes.Buffer
+		env := &Env{Stdout: &usage, Stderr: io.Discard, Home: "~", Getenv: func(string) string { return "" }, Now: time.Now}
+		Main([]string{c.name, "--help"}, env)
+		summary := strings.ToUpper(c.summary[:1]) + c.summary[1:] + "."
+		fmt.Fprintf(&b, ".SS %s\n%s\n.PP\n.nf\n%s.fi\n", roffText(c.name), roffText(summary), roffLines(usage.String()))
+	}
+	b.WriteString(".SH FILES\n" + roffText(
+		"~/.capacitor/sessions.json (the sessions, written by hud-hook), ~/.config/hud/config.toml "+
+			"(every setting, with comments), ~/.claude/hud-hook-debug.log (one line per hook event). "+
+			"All of them are described in docs/state-files.md of the source.") + "\n")
+	b.WriteString(".SH SEE ALSO\nhud-hook(1), claude(1)\n.PP\nhttps://github.com/capacitor-hud/hud\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// HookManPage writes hud-hook(1).
+func HookManPage(w io.Writer, version string, date time.Time) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, ".TH HUD-HOOK 1 %q %q \"User Commands\"\n", date.UTC().Format("2006-01-02"), "hud "+version)
+	b.WriteString(".SH NAME\nhud-hook \\- the Claude Code hook of hud\n")
+	b.WriteString(".SH SYNOPSIS\n.B hud-hook\n< \\fIevent.json\\fR\n.br\n.B hud-hook \\-\\-version\n")
+	b.WriteString(".SH DESCRIPTION\n" + roffText(
+		"Claude Code runs hud-hook on every hook event, with the event as JSON on standard input. "+
+			"It records the session's state in ~/.capacitor/sessions.json for hud(1), keeps a lock "+
+			"directory in ~/.claude/sessions/ while the Claude Code process lives (a detached helper "+
+			"of its own), prints nothing and exits 0 whatever happens; problems go to "+
+			"~/.claude/hud-hook-debug.log. It is not meant to be run by hand.") + "\n")
+	b.WriteString(".PP\n" + roffText(
+		"'hud install' wires it into ~/.claude/settings.json and 'hud uninstall' takes it out; "+
+			"the Claude Code plugin (hud@hud) wires it without touching that file.") + "\n")
+	b.WriteString(".SH SEE ALSO\nhud(1)\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// roffText escapes running text: backslashes, a leading . or ' that roff
+// would take for a request, and every character outside ASCII (the
+// doctor's ✓ and ✗), which roff reads only as a \[uXXXX] escape.
+func roffText(s string) string {
+	var b strings.Builder
+	if strings.HasPrefix(s, ".") || strings.HasPrefix(s, "'") {
+		b.WriteString(`\&`)
+	}
+	for _, r := range s {
+		switch {
+		case r == '\\':
+			b.WriteString(`\e`)
+		case r > unicode.MaxASCII:
+			fmt.Fprintf(&b, `\[u%04X]`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// roffLines escapes preformatted text line by line.
+func roffLines(s string) string {
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(s, "\n") {
+		if line != "" {
+			b.WriteString(roffText(line))
+		}
+	}
+	return b.String()
+}
