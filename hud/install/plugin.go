@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/capacitor-hud/hud/hud/hookevents"
 )
 
 //go:generate go run ../../scripts/plugingen ../../plugin/hooks/hooks.json
@@ -57,7 +59,7 @@ func PluginHooks() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := addHooks(doc.root, PluginCommand, DefaultTimeout); err != nil {
+	if _, err := addHooks(doc.root, hookevents.Wired(hookevents.Version{}), PluginCommand, DefaultTimeout); err != nil {
 		return nil, fmt.Errorf("plugin hooks: %w", err)
 	}
 	// The tree quotes strings as encoding/json does, HTML-safe; a person
