@@ -26,6 +26,9 @@ type Snapshot struct {
 	// Claude are Claude Code's own session files whose pid still names the
 	// process that wrote them.
 	Claude []ClaudeSession
+	// LockDirs are the sessions/ directories read, one per followed
+	// config directory (FollowedConfigDirs): what a watcher watches.
+	LockDirs []string
 }
 
 // Source says why a session counts as live.

@@ -93,7 +93,11 @@ func Main(args []string, env Env) int {
 func runHook(env Env) (status int) {
 	start := time.Now()
 	home := env.Getenv("HOME")
+	// The config dir (CLAUDE_CONFIG_DIR, which Claude passes on to its
+	// hooks) says where this Claude keeps its sessions: the lock goes
+	// there, and the record names it for the readers.
 	layout := resolver.Layout{Home: home}
+	layout = layout.WithConfig(resolver.ConfigDirFromEnv(layout, env.Getenv("CLAUDE_CONFIG_DIR")))
 	log := newDebugLog(layout, env)
 	defer log.flush()
 	session := ""
@@ -120,6 +124,7 @@ func runHook(env Env) (status int) {
 	}
 	session = ev.SessionID
 	obs := observe(ev, env, log)
+	obs.ConfigDir = layout.Config
 	now := env.Now()
 
 	var u update
@@ -207,8 +212,10 @@ func runFollowUps(ctx *Context, list []followUp) {
 type observation struct {
 	// Claude is the Claude Code process that ran the hook; PID 0 when it
 	// was not found.
-	Claude      lockholder.Process
-	ProjectDir  string
+	Claude     lockholder.Process
+	ProjectDir string
+	// ConfigDir is the Claude config directory, "" for ~/.claude.
+	ConfigDir   string
 	TmuxPane    string
 	TermProgram string
 	// Alive reports whether a process recorded earlier still runs.
