@@ -28,6 +28,10 @@ type Options struct {
 	// also points Claude Code's statusLine at `hud statusline`, unless the
 	// file has a status line of its own.
 	StatusLineHud string
+	// StatusLineRefresh is the refreshInterval (seconds) of the status
+	// line install writes; 0 leaves it out (a client older than
+	// RefreshIntervalSince).
+	StatusLineRefresh int
 	// DryRun computes the change and its diff but writes nothing.
 	DryRun bool
 	// Now names the backup file; nil means time.Now.
@@ -96,7 +100,7 @@ func Install(opts Options) (Result, error) {
 		if err != nil || opts.StatusLineHud == "" {
 			return changed, err
 		}
-		set, k := setStatusLine(root, ShellQuote(opts.StatusLineHud)+" "+StatusLineArg)
+		set, k := setStatusLine(root, ShellQuote(opts.StatusLineHud)+" "+StatusLineArg, opts.StatusLineRefresh)
 		kept = k
 		return changed || set, nil
 	}, false)
