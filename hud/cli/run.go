@@ -7,6 +7,7 @@ import (
 	"log"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"slices"
 	"sync"
 	"syscall"
@@ -64,7 +65,11 @@ func runTray(env *Env, args []string) error {
 	defer release()
 
 	settings := newTraySettings(env, logf)
-	watcher, err := watch.New(watch.Options{Layout: layout, ConfigPath: settings.path, Logf: logf})
+	// The first read names every config directory to follow; the watcher
+	// starts on them all before the app reads again, so nothing between
+	// the two is missed.
+	first, _ := resolver.LoadSnapshot(layout, claudeProcessStart)
+	watcher, err := watch.New(watch.Options{Layout: layout, LockDirs: first.LockDirs, ConfigPath: settings.path, Logf: logf})
 	if err != nil {
 		return withHint(fmt.Errorf("watching for changes: %w", err),
 			"check the permissions of "+layout.StoreDir()+" and "+layout.LockDir())
@@ -94,9 +99,9 @@ func runTray(env *Env, args []string) error {
 		Now:          env.Now,
 		Logf:         logf,
 		Changes:      watcher.Changes(),
-		Load:         func() (resolver.Snapshot, error) { return resolver.LoadSnapshot(layout, claudeProcessStart) },
+		Load:         func() (resolver.Snapshot, error) { return loadFollowing(layout, watcher) },
 		Alive:        lockholder.Alive,
-		Sweep:        func() (int, error) { return lockholder.Sweep(layout) },
+		Sweep:        func() (int, error) { return sweepAll(layout, first.LockDirs) },
 		HooksProblem: hooks.problem,
 		InstallHooks: func() error {
 			hook, err := locateHook(env, "")
@@ -132,6 +137,32 @@ func runTray(env *Env, args []string) error {
 			"start hud inside your desktop session (DBUS_SESSION_BUS_ADDRESS must be set), or run 'hud watch' in a terminal")
 	}
 	return err
+}
+
+// loadFollowing reads the snapshot and makes the watcher follow the
+// sessions/ of every config directory it names; when that watches a
+// directory it did not before (a record names a new config directory),
+// it reads again, so what changed there before the watch began is seen.
+func loadFollowing(layout resolver.Layout, w *watch.Watcher) (resolver.Snapshot, error) {
+	snap, err := resolver.LoadSnapshot(layout, claudeProcessStart)
+	if w.Follow(snap.LockDirs...) {
+		snap, err = resolver.LoadSnapshot(layout, claudeProcessStart)
+	}
+	return snap, err
+}
+
+// sweepAll removes the stale locks of every followed config directory.
+func sweepAll(layout resolver.Layout, lockDirs []string) (int, error) {
+	n := 0
+	var errs []error
+	for _, dir := range lockDirs {
+		removed, err := lockholder.Sweep(layout.WithConfig(filepath.Dir(dir)))
+		n += removed
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return n, errors.Join(errs...)
 }
 
 // trayParts are the parts of the tray that keep their own copy of the

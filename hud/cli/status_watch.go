@@ -57,6 +57,6 @@ func streamLines(ctx context.Context, env *Env, render status.Format, alive reso
 		// The state also changes by the clock alone (a fresh record
 		// without a lock expires); ages are not shown, so not counted.
 		next := nextChangeByClock(snap, sessions, now, false)
-		return watchFrame{text: line.Bytes(), body: line.Bytes(), next: next}, nil
+		return watchFrame{text: line.Bytes(), body: line.Bytes(), next: next, lockDirs: snap.LockDirs}, nil
 	})
 }
