@@ -29,6 +29,7 @@ func toPresent(sessions []resolver.Session, now time.Time, activity func(session
 			p.Activity = activity(s.SessionID)
 		}
 		if rec := s.Record; rec != nil {
+			p.Hooked = true
 			p.Project = rec.Project()
 			p.WorkingOn = rec.WorkingOn
 			p.WaitingFor = rec.WaitingFor

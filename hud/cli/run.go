@@ -9,7 +9,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"slices"
-	"sync"
 	"syscall"
 	"time"
 
@@ -92,7 +91,7 @@ func runTray(env *Env, args []string) error {
 	}
 	settings.onReload = trayParts{tracker: notifications.Tracker(), sound: sender, section: section}.apply
 
-	hooks := &hookCheck{path: userSettingsPath(env)}
+	hooks := &hookCheck{paths: func() []string { return userSettingsPaths(layout) }}
 	focus := app.Focuser{Run: app.ExecRunner, Open: app.OpenPath}
 	a := app.New(app.Options{
 		Layout:       layout,
@@ -108,7 +107,7 @@ func runTray(env *Env, args []string) error {
 			if err != nil {
 				return err
 			}
-			_, err = install.Install(install.Options{SettingsPath: hooks.path, HookPath: hook})
+			_, err = install.Install(install.Options{SettingsPath: userSettingsPath(env), HookPath: hook})
 			return err
 		},
 		Settings: settings.reload,
@@ -260,43 +259,4 @@ func (s *traySettings) reload() app.Settings {
 		s.onReload(s.cfg)
 	}
 	return app.Settings{ShowTitle: s.cfg.Tray.ShowTitle, MaxRows: present.DefaultMaxRows}
-}
-
-// hookCheck inspects Claude Code's settings for our hooks, again only when
-// the file changed: the loop asks on every redraw.
-type hookCheck struct {
-	path string
-
-	mu      sync.Mutex
-	modTime time.Time
-	size    int64
-	exists  bool
-	answer  string
-	checked bool
-}
-
-func (h *hookCheck) problem() string {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	fi, err := os.Stat(h.path)
-	exists := err == nil
-	var mod time.Time
-	var size int64
-	if exists {
-		mod, size = fi.ModTime(), fi.Size()
-	}
-	if h.checked && exists == h.exists && mod.Equal(h.modTime) && size == h.size {
-		return h.answer
-	}
-	h.checked, h.exists, h.modTime, h.size = true, exists, mod, size
-	st, err := install.Inspect(h.path)
-	switch {
-	case err != nil:
-		h.answer = "Claude Code settings unreadable"
-	case st.DisableAllHooks:
-		h.answer = "All hooks disabled in settings"
-	default:
-		h.answer = st.Problem()
-	}
-	return h.answer
 }

@@ -121,7 +121,7 @@ func TestStatusWatchStreamsLines(t *testing.T) {
 		t.Fatalf("want %d lines, got %q", n, out.lines())
 		return nil
 	}
-	if l := waitFor(1); l[0] != `{"state":"idle","sessions":[]}` {
+	if l := waitFor(1); l[0] != `{"state":"idle","sessions":[],"hooks_problem":"Hooks not installed"}` {
 		t.Fatalf("first line %q", l[0])
 	}
 

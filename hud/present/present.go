@@ -29,6 +29,9 @@ type Session struct {
 	// Doubt says why State cannot be trusted (no lock holder, an unknown
 	// state); empty when it can.
 	Doubt string
+	// Hooked is set when the session's hook events arrive (it has a
+	// record), wherever its hooks were wired.
+	Hooked bool
 	// ChangesAt is when the resolver's answer for this session changes by
 	// itself (a fresh record without a lock stops counting); zero if never.
 	ChangesAt time.Time
@@ -42,9 +45,9 @@ type Input struct {
 	Sessions []Session
 	Now      time.Time
 	// HooksProblem says what is wrong with our hooks in Claude Code's
-	// settings ("Hooks not installed"); "" when they are in place. With a
-	// problem nothing the tray shows can be trusted, and the menu offers to
-	// install them.
+	// user settings ("Hooks not installed"); "" when they are in place.
+	// The menu then offers to install them, and while no session's events
+	// arrive nothing the tray shows can be trusted (HooksDoubt).
 	HooksProblem string
 	// ShowTitle puts the short summary next to the icon (macOS).
 	ShowTitle bool
@@ -112,7 +115,8 @@ func Present(in Input) View {
 	maxRows := cmp.Or(in.MaxRows, DefaultMaxRows)
 
 	v := View{Count: len(sessions), HooksProblem: in.HooksProblem}
-	v.Icon = iconFor(sessions, in.HooksProblem == "")
+	doubt := HooksDoubt(in.HooksProblem, slices.ContainsFunc(sessions, func(s Session) bool { return s.Hooked }))
+	v.Icon = iconFor(sessions, doubt == "")
 	summary := summarize(sessions)
 	if in.ShowTitle {
 		v.Title = summary
@@ -124,8 +128,11 @@ func Present(in Input) View {
 	names := labelNames(sessions)
 	var nextLabel, nextChange time.Time
 	tooltip := []string{"Claude Code: " + cmp.Or(summary, "no sessions")}
-	if in.HooksProblem != "" {
-		tooltip = append(tooltip, in.HooksProblem+": states may be missing or stale")
+	switch {
+	case doubt != "":
+		tooltip = append(tooltip, doubt+": states may be missing or stale")
+	case in.HooksProblem != "":
+		tooltip = append(tooltip, in.HooksProblem+" in your user settings: only sessions with hooks of their own report")
 	}
 	for i, s := range sessions {
 		age := in.Now.Sub(s.Since)
@@ -172,6 +179,19 @@ func sortByAttention(sessions []Session) {
 			cmp.Compare(a.ID, b.ID),
 		)
 	})
+}
+
+// HooksDoubt is the problem with the hooks in the user settings while it
+// makes the whole picture doubtful, "" when it does not: hooks wired
+// elsewhere (a project's .claude/settings.json, claude --settings, a
+// plugin) report just as well, so once any live session's events arrive
+// its state is shown as it is. Only while none arrive can an empty or
+// stale picture be the hooks' fault.
+func HooksDoubt(problem string, eventsArrive bool) string {
+	if eventsArrive {
+		return ""
+	}
+	return problem
 }
 
 // iconFor picks the icon: unsure when the hooks are missing or the session

@@ -13,6 +13,8 @@ import (
 type jsonView struct {
 	State    resolver.State `json:"state"`
 	Sessions []jsonSession  `json:"sessions"`
+	// HooksProblem is View.HooksProblem: "" when the state can be trusted.
+	HooksProblem string `json:"hooks_problem"`
 }
 
 type jsonSession struct {
@@ -55,7 +57,7 @@ func toJSON(s *Session) jsonSession {
 // newJSONView is the document for v, shared by the indented and the
 // one-line rendering.
 func newJSONView(v *View) jsonView {
-	doc := jsonView{State: v.State, Sessions: make([]jsonSession, 0, len(v.Sessions))}
+	doc := jsonView{State: v.State, Sessions: make([]jsonSession, 0, len(v.Sessions)), HooksProblem: v.HooksProblem}
 	for i := range v.Sessions {
 		doc.Sessions = append(doc.Sessions, toJSON(&v.Sessions[i]))
 	}

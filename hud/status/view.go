@@ -17,6 +17,10 @@ type View struct {
 	Sessions []Session
 	// Now is when the view was built; formats measure ages from it.
 	Now time.Time
+	// HooksProblem is what is wrong with the hooks in the user settings
+	// while no live session's events arrive (present.HooksDoubt): the
+	// tray's icon is then the unsure one. "" otherwise.
+	HooksProblem string
 }
 
 // Session is one live session as a person reads it.
