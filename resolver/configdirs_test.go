@@ -197,3 +197,32 @@ func TestDisplayName(t *testing.T) {
 		}
 	}
 }
+
+func TestSessionName(t *testing.T) {
+	tests := []struct {
+		name      string
+		claude    *ClaudeSession
+		workingOn string
+		want      string
+	}{
+		{"no file (older releases)", nil, "", ""},
+		{"renamed", &ClaudeSession{Name: "auth refactor", NameSource: "user"}, "fix it", "auth refactor"},
+		{"made up from the directory", &ClaudeSession{Name: "api-07", NameSource: "derived"}, "", ""},
+		{"background: named after its prompt", &ClaudeSession{Name: "SLOW:20 hello"}, "SLOW:20 hello\nmore", ""},
+		{"background, renamed", &ClaudeSession{Name: "nightly"}, "SLOW:20 hello", "nightly"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := Session{Claude: tt.claude, Record: &Record{WorkingOn: tt.workingOn}}
+			if got := s.Name(); got != tt.want {
+				t.Errorf("Name() = %q, want %q", got, tt.want)
+			}
+		})
+	}
+	if got := WithName("api", "auth refactor"); got != "api · auth refactor" {
+		t.Errorf("WithName = %q", got)
+	}
+	if got := WithName("api", ""); got != "api" {
+		t.Errorf("WithName without a name = %q", got)
+	}
+}

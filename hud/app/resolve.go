@@ -24,6 +24,7 @@ func toPresent(sessions []resolver.Session, now time.Time, activity func(session
 			State: s.State,
 			Since: s.Since,
 			CWD:   s.CWD,
+			Name:  s.Name(),
 		}
 		if activity != nil && s.SessionID != "" {
 			p.Activity = activity(s.SessionID)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -55,7 +56,7 @@ func TestStatusTwoConfigDirs(t *testing.T) {
 		WorkingOn: "fix the build", PID: other.PID, ProcStarted: other.Started, ConfigDir: work}, 30*time.Second, 30*time.Second)
 	at := statusNow.Add(-10 * time.Second).UnixMilli()
 	h.write(filepath.Join(wl.LockDir(), fmt.Sprintf("%d.json", other.PID)), fmt.Sprintf(
-		`{"pid":%d,"sessionId":"web-session","procStart":"%d","status":"waiting","waitingFor":"dialog open","updatedAt":%d,"statusUpdatedAt":%d}`,
+		`{"pid":%d,"sessionId":"web-session","procStart":"%d","status":"waiting","waitingFor":"dialog open","updatedAt":%d,"statusUpdatedAt":%d,"name":"auth refactor","nameSource":"user"}`,
 		other.PID, other.StartTicks, at, at))
 
 	_, stdout, stderr := h.run("status", "--json")
@@ -64,6 +65,7 @@ func TestStatusTwoConfigDirs(t *testing.T) {
 			SessionID string `json:"session_id"`
 			State     string `json:"state"`
 			Source    string `json:"source"`
+			Name      string `json:"name"`
 		} `json:"sessions"`
 	}
 	if err := json.Unmarshal([]byte(stdout), &doc); err != nil {
@@ -71,10 +73,14 @@ func TestStatusTwoConfigDirs(t *testing.T) {
 	}
 	got := map[string]string{}
 	for _, s := range doc.Sessions {
-		got[s.SessionID] = s.State + " " + s.Source
+		got[s.SessionID] = s.State + " " + s.Source + " " + s.Name
 	}
-	want := map[string]string{"api-session": "ready lock", "web-session": "waiting lock"}
+	want := map[string]string{"api-session": "ready lock ", "web-session": "waiting lock auth refactor"}
 	if len(got) != 2 || got["api-session"] != want["api-session"] || got["web-session"] != want["web-session"] {
 		t.Errorf("sessions %v, want %v\n%s", got, want, stdout)
+	}
+	_, stdout, _ = h.run("status")
+	if !strings.Contains(stdout, "web · auth refactor  waiting") {
+		t.Errorf("the text format does not name the session:\n%s", stdout)
 	}
 }

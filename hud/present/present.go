@@ -32,6 +32,9 @@ type Session struct {
 	// Hooked is set when the session's hook events arrive (it has a
 	// record), wherever its hooks were wired.
 	Hooked bool
+	// Name is Claude's name for the session (resolver.Session.Name),
+	// shown beside the project; "" for none.
+	Name string
 	// ChangesAt is when the resolver's answer for this session changes by
 	// itself (a fresh record without a lock stops counting); zero if never.
 	ChangesAt time.Time
@@ -276,13 +279,15 @@ func rowTooltip(s Session) string {
 	return strings.Join(lines, "\n")
 }
 
-// labelNames names each session by its project's base name; sessions of
-// the same project get " (2)", " (3)"… in menu order.
+// labelNames names each session by its project's base name and Claude's
+// name for it ("api · auth refactor"); sessions with the same label get
+// " (2)", " (3)"… in menu order.
 func labelNames(sorted []Session) []string {
 	names := make([]string, len(sorted))
 	seen := map[string]int{}
 	for i, s := range sorted {
 		name := cmp.Or(baseName(s.Project), baseName(s.CWD), "session "+shortID(s.ID))
+		name = resolver.WithName(name, oneLine(s.Name, 40))
 		seen[name]++
 		if n := seen[name]; n > 1 {
 			name = fmt.Sprintf("%s (%d)", name, n)

@@ -16,6 +16,11 @@ func session(id, project string, st resolver.State, age time.Duration) Session {
 	return Session{ID: id, State: st, Project: "/home/dev/" + project, CWD: "/home/dev/" + project, Since: now.Add(-age)}
 }
 
+func withName(s Session, name string) Session {
+	s.Name = name
+	return s
+}
+
 func hooked(s Session) Session {
 	s.Hooked = true
 	return s
@@ -116,6 +121,15 @@ func TestPresent(t *testing.T) {
 			in:   Input{HooksProblem: "Hook binary missing: /x", Sessions: []Session{waitingAPI}},
 			icon: assets.IconUnsure, install: "Hook binary missing: /x", rows: []string{"api — waiting 2m — Bash: npm test"}, next: 55 * time.Second,
 			tooltipHa: "Hook binary missing: /x: states may be missing or stale",
+		},
+		{
+			name: "Claude's name beside the project; same project, other names need no number",
+			in: Input{Sessions: []Session{withName(session("s1", "api", resolver.StateReady, time.Minute), "auth refactor"),
+				withName(session("s2", "api", resolver.StateReady, 2*time.Minute), "docs pass"),
+				session("s3", "api", resolver.StateReady, 3*time.Minute)}},
+			icon: assets.IconReady,
+			rows: []string{"api — ready 3m", "api · docs pass — ready 2m", "api · auth refactor — ready 1m"},
+			next: 60 * time.Second,
 		},
 		{
 			// Hooks wired in a project's settings (or --settings, a

@@ -135,7 +135,7 @@ func WriteWaybar(w io.Writer, v *View) error {
 	var tip []string
 	for i := range v.Sessions {
 		s := &v.Sessions[i]
-		line := displayName(s) + ": " + string(s.State)
+		line := resolver.WithName(displayName(s), oneLine(s.Name)) + ": " + string(s.State)
 		if d := detail(s); d != "" {
 			line += " — " + d
 		}

@@ -23,6 +23,7 @@ type jsonSession struct {
 	CWD        string             `json:"cwd"`
 	ProjectDir string             `json:"project_dir"`
 	Project    string             `json:"project"`
+	Name       string             `json:"name"`
 	WorkingOn  string             `json:"working_on"`
 	WaitingFor string             `json:"waiting_for"`
 	PID        *int               `json:"pid"` // null when unknown
@@ -40,6 +41,7 @@ func toJSON(s *Session) jsonSession {
 		CWD:        s.CWD,
 		ProjectDir: s.ProjectDir,
 		Project:    s.Project,
+		Name:       s.Name,
 		WorkingOn:  s.WorkingOn,
 		WaitingFor: s.WaitingFor,
 		Since:      resolver.At(s.Since),

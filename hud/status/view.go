@@ -32,6 +32,9 @@ type Session struct {
 	// cwd); Project is its last element, the name a person knows it by.
 	ProjectDir string
 	Project    string
+	// Name is Claude's name for the session ("auth refactor",
+	// resolver.Session.Name); "" for none.
+	Name string
 	// WorkingOn is the first line of the last prompt.
 	WorkingOn string
 	// WaitingFor says what a waiting session needs ("Bash: npm test");
@@ -67,6 +70,7 @@ func newSession(s *resolver.Session) Session {
 		Since:     s.Since,
 		UpdatedAt: s.UpdatedAt(),
 		Source:    s.Source,
+		Name:      s.Name(),
 	}
 	if rec := s.Record; rec != nil {
 		out.ProjectDir = rec.Project()
