@@ -42,7 +42,7 @@ func TestWithSelf(t *testing.T) {
 			want: StateWorking, opinion: true, withName: true},
 		{name: "no record yet: Claude's own status",
 			claude: []ClaudeSession{claude(ClaudeStatusBusy, time.Second)},
-			want: StateWorking, opinion: true, withName: true},
+			want:   StateWorking, opinion: true, withName: true},
 		{name: "another process's file is not ours",
 			listed: rec(StateReady, 5*time.Second), claude: []ClaudeSession{claude(ClaudeStatusBusy, time.Second)}, pid: 8,
 			want: StateReady},
