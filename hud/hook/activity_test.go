@@ -40,13 +40,41 @@ func fire(t *testing.T, bin, home, project, event string) string {
 	return stdout.String()
 }
 
-// removeWhenQuiet removes dir, retrying while detached helpers still write
-// into it.
-func removeWhenQuiet(dir string) {
-	deadline := time.Now().Add(10 * time.Second)
-	for os.RemoveAll(dir) != nil && time.Now().Before(deadline) {
-		time.Sleep(50 * time.Millisecond)
+// awaitWorkers waits for the detached activity workers the test's hooks
+// started (their command line names the test's home) to exit, so that
+// none still writes when the test's temp directories are removed. A worker
+// alive after 20 s fails the test: a worker must end on its own.
+func awaitWorkers(t *testing.T, home string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		running := workersOf(t, home)
+		if len(running) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("activity workers still running 20 s after the test: %q", running)
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// workersOf lists the command lines of the running activity workers for
+// home (ps, to work on macOS too).
+func workersOf(t *testing.T, home string) []string {
+	t.Helper()
+	out, err := exec.Command("ps", "-A", "-o", "args=").Output()
+	if err != nil {
+		t.Fatalf("ps: %v", err)
+	}
+	var running []string
+	for _, line := range strings.Split(string(out), "\n") {
+		if strings.Contains(line, activity.WorkerMode) && strings.Contains(line, home) {
+			running = append(running, strings.TrimSpace(line))
+		}
+	}
+	return running
 }
 
 // waitFor polls for a file the detached worker writes.
@@ -71,9 +99,10 @@ func TestActivityFollowUpEndToEnd(t *testing.T) {
 	}
 	bin := buildHook(t)
 	home, proj := t.TempDir(), t.TempDir()
-	// Detached workers may still be writing when the test ends; removing
-	// the home under them would fail the test's own cleanup.
-	t.Cleanup(func() { removeWhenQuiet(home) })
+	// The hooks start detached workers that write into home and proj; the
+	// test ends when they do (cleanups run last-registered first, so this
+	// one runs before the temp directories are removed).
+	t.Cleanup(func() { awaitWorkers(t, home) })
 	if out, err := exec.Command("git", "-C", proj, "init", "-q", "-b", "main").CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v %s", err, out)
 	}

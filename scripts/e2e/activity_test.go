@@ -22,13 +22,17 @@ const workerLimit = 5 * time.Second
 // commit log has the commit, and /compact leaves a handoff.
 func TestActivity(t *testing.T) {
 	r := newRig(t, "proj")
+	// Claude Code offers its task list (TaskCreate, TaskUpdate) to Claude 5
+	// models only when the person asks for it; 2.1.197's models have it
+	// anyway.
+	r.env = append(r.env, "CLAUDE_CODE_ENABLE_TODO_TOOLS=1")
 	dir := r.dir("proj")
 	gitInit(t, dir)
 	c, id := r.startReady("claude", dir)
 
 	c.submit("WRITE:" + filepath.Join(dir, "feature.go"))
-	c.waitScreen("the file-creation dialog", 10*time.Second, contains("Do you want to create feature.go?"))
-	at := c.press("Enter") // "1. Yes"
+	shown := c.waitScreen("the file-creation dialog", 10*time.Second, contains("Do you want to create feature.go?"))
+	at := c.answer(shown, "Enter") // "1. Yes"
 	c.turnEnd(at, 15*time.Second)
 
 	// Claude Code 2.1.x keeps its todo list with the Task tools.
@@ -43,8 +47,8 @@ func TestActivity(t *testing.T) {
 	}))
 
 	c.submit("TOOL:git add feature.go && git commit -qm 'add the feature'")
-	c.waitScreen("the permission dialog", 10*time.Second, dialogShown)
-	at = c.press("Enter")
+	shown = c.waitScreen("the permission dialog", 10*time.Second, dialogShown)
+	at = c.answer(shown, "Enter")
 	end := c.turnEnd(at, 15*time.Second)
 	r.expect("commit, turn over → branch and commit", end, turnDone, workerLimit, activity(id, "main, 1 commit, clean", func(a *hudActivity) bool {
 		return a.Branch == "main" && a.Commits == 1 && !a.Dirty

@@ -12,7 +12,7 @@ import (
 // claudeEnv adds what points Claude Code at the stand-in and keeps it
 // quiet: no updater, no telemetry, no other traffic.
 func (r *rig) claudeEnv() []string {
-	return append(r.baseEnv(),
+	env := append(r.baseEnv(),
 		"ANTHROPIC_BASE_URL="+r.s.apiURL,
 		"ANTHROPIC_API_KEY="+apiKey,
 		"DISABLE_AUTOUPDATER=1",
@@ -20,6 +20,7 @@ func (r *rig) claudeEnv() []string {
 		"DISABLE_TELEMETRY=1",
 		"DISABLE_ERROR_REPORTING=1",
 	)
+	return append(env, r.env...)
 }
 
 // claudeProc is one Claude Code process in its tmux pane.
@@ -51,52 +52,6 @@ func (r *rig) launch(name, dir string, args ...string) *claudeProc {
 	c.pane = p
 	r.procs = append(r.procs, c)
 	return c
-}
-
-// startInteractive launches an interactive claude and waits for its prompt
-// and for its own session file (~/.claude/sessions/<pid>.json).
-func (r *rig) startInteractive(name, dir string) *claudeProc {
-	r.t.Helper()
-	c := r.launch(name, dir)
-	c.awaitPrompt()
-	return c
-}
-
-// awaitPrompt waits for an interactive claude's prompt and for its own
-// session file, and returns the session id.
-func (c *claudeProc) awaitPrompt() string {
-	c.r.t.Helper()
-	screen, ok := c.pane.waitScreen(30*time.Second, promptShown)
-	if !ok {
-		c.r.t.Fatalf("the Claude Code CLI (%s) did not reach its prompt within 30 s; screen:\n%s\nstand-in log:\n%s",
-			c.name, lastLines(screen, 30), c.r.s.apiLog.tail(10))
-	}
-	c.ready = time.Now()
-	return c.awaitSessionFile(10 * time.Second)
-}
-
-// awaitSessionFile waits for Claude's ~/.claude/sessions/<pid>.json and
-// returns the session id in it.
-func (c *claudeProc) awaitSessionFile(timeout time.Duration) string {
-	c.r.t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		if id := c.sessionID(); id != "" {
-			return id
-		}
-		if time.Now().After(deadline) {
-			c.r.t.Fatalf("%s: Claude Code wrote no %s within %v; screen:\n%s", c.name, c.sessionFile(), timeout, lastLines(c.pane.capture(), 20))
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-// promptShown is true once Claude's input box and footer are drawn.
-func promptShown(screen string) bool {
-	// The footer offers "? for shortcuts", or, while the session's task
-	// list is on screen (TaskCreate), "ctrl+t to hide tasks".
-	footer := strings.Contains(screen, "for shortcuts") || strings.Contains(screen, "ctrl+t to hide tasks")
-	return footer && strings.Contains(screen, "❯")
 }
 
 // claudeSession is Claude Code's own ~/.claude/sessions/<pid>.json.
@@ -147,6 +102,21 @@ func (c *claudeProc) submit(text string) time.Time {
 		c.r.t.Fatalf("%s: the typed text %q never showed in the prompt; screen:\n%s", c.name, text, lastLines(screen, 20))
 	}
 	return c.press("Enter")
+}
+
+// readingTime is how long a person takes to read a dialog before
+// answering it. Claude Code 2.1.330 ignores keys for about 100 ms after a
+// permission dialog opens, so that a key typed for the prompt does not
+// answer a dialog the person never saw: a rig that answers at once is
+// ignored.
+const readingTime = 400 * time.Millisecond
+
+// answer presses key in reply to a dialog shown at shown, once a person
+// would have read it, and returns the moment of the key.
+func (c *claudeProc) answer(shown time.Time, key string) time.Time {
+	c.r.t.Helper()
+	time.Sleep(time.Until(shown.Add(readingTime)))
+	return c.press(key)
 }
 
 // press sends one key and returns the moment it was sent.

@@ -13,7 +13,12 @@ import (
 // does, with `hud install`. Should that command not work (yet), the suite
 // writes an equivalent settings file itself and says so in its summary.
 func (r *rig) wireHooks() {
-	cmd := exec.Command(r.s.hud, "install", "--hook", r.s.hook)
+	defer func() { r.hooked = true }()
+	hook := r.s.hook
+	if r.s.record != "" {
+		hook = r.recorder()
+	}
+	cmd := exec.Command(r.s.hud, "install", "--hook", hook)
 	cmd.Env = r.baseEnv()
 	out, err := cmd.CombinedOutput()
 	settings := filepath.Join(r.home, ".claude", "settings.json")
@@ -30,7 +35,7 @@ func (r *rig) wireHooks() {
 		r.s.hooksBy = "the suite's own settings.json, because " + why
 	})
 	r.t.Logf("hooks: %s; writing settings.json directly", why)
-	writeJSON(r.t, settings, hookSettings(r.s.hook))
+	writeJSON(r.t, settings, hookSettings(hook))
 }
 
 // hookEvents is every event the HUD listens to.

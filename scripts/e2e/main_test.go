@@ -24,12 +24,14 @@ const (
 	envKeep   = "HUD_E2E_KEEP"        // "1": keep every scenario's temp HOME; "0": not even a failed one's
 	envAPILog = "HUD_E2E_VERBOSE_API" // "1": print the stand-in's log as it goes
 	envDump   = "HUD_E2E_DUMP"        // save every request body to the stand-in in this directory
+	envRecord = "HUD_E2E_RECORD"      // save every hook payload and Claude's session files in this directory
 	apiKey    = "sk-ant-e2e-standin-0123456789abcdefghijklmnop"
 )
 
 // suite is what every scenario shares: one stand-in API, one tmux server.
 type suite struct {
 	claude   string
+	version  string // the CLI's release, "2.1.330"
 	hud      string
 	hook     string
 	apiURL   string
@@ -38,7 +40,9 @@ type suite struct {
 	apiLog   *lineLog
 	tmux     tmuxServer
 	keep     bool
+	record   string // HUD_E2E_RECORD
 	latency  latencyTable
+	skipped  sync.Map // scenario name → why it was skipped on this client
 
 	hooksOnce sync.Once
 	hooksBy   string // how the hooks were wired, for the summary
@@ -109,6 +113,14 @@ func setUp() (*suite, string, error) {
 			return nil, "", fmt.Errorf("%v (run `make build` first, or `make e2e`)", err)
 		}
 	}
+	if s.version, err = claudeVersion(s.claude); err != nil {
+		return nil, "", err
+	}
+	if s.record = os.Getenv(envRecord); s.record != "" {
+		if s.record, err = filepath.Abs(s.record); err != nil {
+			return nil, "", err
+		}
+	}
 
 	s.apiLog = &lineLog{echo: os.Getenv(envAPILog) == "1"}
 	s.api = standin.New(s.apiLog.Logf)
@@ -148,8 +160,15 @@ func needSuite(t *testing.T) *suite {
 }
 
 func (s *suite) printSummary(w *os.File, loadBefore string) {
-	fmt.Fprintf(w, "\ne2e: Claude Code CLI %s\n", s.claude)
+	fmt.Fprintf(w, "\ne2e: Claude Code %s at %s\n", s.version, s.claude)
 	fmt.Fprintf(w, "e2e: hooks wired by %s\n", s.hooksBy)
+	s.skipped.Range(func(name, why any) bool {
+		fmt.Fprintf(w, "e2e: SKIPPED %s: %s\n", name, why)
+		return true
+	})
+	if s.record != "" {
+		fmt.Fprintf(w, "e2e: hook payloads recorded in %s (the recording adds a few ms to every hook)\n", s.record)
+	}
 	fmt.Fprintf(w, "e2e: load average before the run %s, after %s (on a busy machine the waits grow)\n", loadBefore, loadAverage())
 	fmt.Fprintf(w, "e2e: latency from each keystroke (or event) to the state in `hud status --json`:\n\n")
 	fmt.Fprint(w, s.latency.text())

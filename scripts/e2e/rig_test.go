@@ -20,6 +20,12 @@ type rig struct {
 	root  string // holds home/ and the projects
 	home  string
 	procs []*claudeProc
+	// hooked is set once the hooks are wired: from then on every step is
+	// checked in `hud status` too.
+	hooked bool
+	spool  string // where the recording hook saves (HUD_E2E_RECORD)
+	// env is added to every Claude process's environment.
+	env []string
 }
 
 // newRig makes a temp HOME and the project directories (relative paths
@@ -73,6 +79,14 @@ func makeRig(t *testing.T, s *suite, projects ...string) *rig {
 		},
 	}
 	writeJSON(t, filepath.Join(r.home, ".claude.json"), config)
+	// The person's permission mode: manual, in which Claude asks before a
+	// tool runs. Without it 2.1.330 starts in auto mode, where a classifier
+	// answers instead of the person and the scenarios' dialogs never show;
+	// with it, 2.1.330 asks once whether to make auto mode the default
+	// (answered in startupQuestions).
+	writeJSON(t, filepath.Join(r.home, ".claude", "settings.json"), map[string]any{
+		"permissions": map[string]any{"defaultMode": "default"},
+	})
 	return r
 }
 
@@ -84,17 +98,16 @@ func (s *suite) preflight(t *testing.T) {
 	s.preflightOnce.Do(func() {
 		r := makeRig(t, s, "preflight")
 		c := r.launch("preflight", r.dir("preflight"))
-		screen, ok := c.pane.waitScreen(30*time.Second, promptShown)
-		if ok {
-			if err := c.pane.typeText("hello"); err == nil {
-				time.Sleep(200 * time.Millisecond)
-				_ = c.pane.keys("Enter")
-				screen, ok = c.pane.waitScreen(15*time.Second, func(s string) bool { return strings.Contains(s, "Hello from the stand-in") })
+		_, err := c.atPrompt(promptLimit)
+		if err == nil {
+			c.submit("hello")
+			if screen, ok := c.pane.waitScreen(15*time.Second, contains("Hello from the stand-in")); !ok {
+				err = fmt.Errorf("no answer on screen; screen:\n%s\nstand-in log:\n%s", lastLines(screen, 30), s.apiLog.tail(10))
 			}
 		}
-		if !ok {
-			s.preflightErr = fmt.Sprintf("the Claude Code CLI did not reach its prompt and answer a prompt against the stand-in API "+
-				"(no hooks wired: this is not a HUD failure); screen:\n%s\nstand-in log:\n%s", lastLines(screen, 30), s.apiLog.tail(10))
+		if err != nil {
+			s.preflightErr = fmt.Sprintf("the Claude Code CLI %s did not reach its prompt and answer a prompt against the stand-in API "+
+				"(no hooks wired: this is not a HUD failure): %v", s.version, err)
 		}
 		c.pane.close()
 	})
@@ -130,6 +143,11 @@ func (r *rig) cleanup() {
 		}
 	}
 	r.checkNoLeftovers()
+	if r.spool != "" {
+		if err := r.saveRecording(); err != nil {
+			r.t.Errorf("saving the recording: %v", err)
+		}
+	}
 	if r.s.keep || r.t.Failed() && os.Getenv(envKeep) != "0" {
 		r.t.Logf("kept the scenario's files in %s", r.root)
 		return

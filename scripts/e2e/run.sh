@@ -4,11 +4,20 @@
 # with the HUD's hook wired in; every step is checked in `hud status --json`.
 # `make e2e` runs it after `make build`. See scripts/e2e/doc.go.
 #
+# It runs once per Claude Code release named in scripts/e2e/claude-code-versions
+# (the oldest supported and the newest tested), the runs side by side, each
+# with its own tmux server and stand-in.
+#
+#   CLAUDE_CODE_VERSION=X  run against release X alone (installed on demand)
 #   HUD_E2E=skip        skip it (exit 0)
+#   HUD_E2E_SERIAL=1    one release after the other rather than side by side
 #   HUD_E2E_KEEP=1      keep each scenario's temp HOME (a failed one's is kept
 #                       unless HUD_E2E_KEEP=0)
 #   HUD_E2E_VERBOSE_API=1  print the stand-in's log as it goes
 #   HUD_E2E_DUMP=DIR    save every request the CLI sends the stand-in
+#   HUD_E2E_RECORD=DIR  save every hook payload and Claude's session files
+#                       at that moment in DIR (one release only; see
+#                       testdata/hook/README.md)
 #   E2E_RUN=Regexp      run only the matching scenarios (go test -run)
 #   HUD_E2E_BIN=DIR     take hud and hud-hook from DIR instead of bin/
 #
@@ -17,9 +26,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-CLAUDE_CODE_VERSION=2.1.197
 cache="scripts/e2e/.cache"
-prefix="$cache/claude-code-$CLAUDE_CODE_VERSION"
+versions_file="scripts/e2e/claude-code-versions"
 
 skip() {
   if [ "${CI:-}" = true ]; then
@@ -36,15 +44,27 @@ if [ "${HUD_E2E:-}" = skip ]; then
 fi
 command -v tmux >/dev/null 2>&1 || skip "tmux is not installed (apt-get install tmux / brew install tmux)"
 
-# find_claude prints the CLI's native executable. The npm package ships it
-# in a per-platform package; running that file directly (rather than the
-# wrapper) keeps the process name "claude", as a person's install has it.
+if [ -n "${CLAUDE_CODE_VERSION:-}" ]; then
+  versions=("$CLAUDE_CODE_VERSION")
+else
+  mapfile -t versions < <(awk '!/^#/ && NF == 2 { print $2 }' "$versions_file")
+  [ ${#versions[@]} -gt 0 ] || { echo "e2e: $versions_file names no release" >&2; exit 1; }
+fi
+if [ -n "${HUD_E2E_RECORD:-}" ] && [ ${#versions[@]} -ne 1 ]; then
+  echo "e2e: HUD_E2E_RECORD records one release: set CLAUDE_CODE_VERSION too" >&2
+  exit 2
+fi
+
+# find_claude VERSION prints the CLI's native executable. The npm package
+# ships it in a per-platform package; running that file directly (rather
+# than the wrapper) keeps the process name "claude", as a person's install
+# has it.
 find_claude() {
-  local f
+  local f prefix="$cache/claude-code-$1"
   for f in "$prefix"/node_modules/@anthropic-ai/claude-code-*/claude \
            "$prefix"/node_modules/@anthropic-ai/claude-code/bin/claude.exe; do
     [ -x "$f" ] || continue
-    if "$f" --version 2>/dev/null | grep -q "^$CLAUDE_CODE_VERSION "; then
+    if "$f" --version 2>/dev/null | grep -q "^$1 "; then
       echo "$PWD/$f"
       return 0
     fi
@@ -52,34 +72,81 @@ find_claude() {
   return 1
 }
 
-if ! claude=$(find_claude); then
+# install_claude VERSION installs that release into the cache, once: every
+# worktree and CI run shares it.
+install_claude() {
+  local prefix="$cache/claude-code-$1" log="$cache/npm-install-$1.log"
+  find_claude "$1" >/dev/null && return 0
   command -v npm >/dev/null 2>&1 || skip "npm is not installed, so the Claude Code CLI cannot be fetched (apt-get install npm)"
-  echo "e2e: installing @anthropic-ai/claude-code@$CLAUDE_CODE_VERSION into $prefix"
+  echo "e2e: installing @anthropic-ai/claude-code@$1 into $prefix"
   mkdir -p "$prefix"
   # --ignore-scripts: the package's postinstall only copies the native
   # binary over its wrapper; the suite runs the native binary where npm put it.
   if ! npm install --prefix "$prefix" --no-audit --no-fund --ignore-scripts \
-         "@anthropic-ai/claude-code@$CLAUDE_CODE_VERSION" >"$cache/npm-install.log" 2>&1; then
-    tail -20 "$cache/npm-install.log" >&2
-    skip "npm could not install @anthropic-ai/claude-code@$CLAUDE_CODE_VERSION (log: $cache/npm-install.log)"
+         "@anthropic-ai/claude-code@$1" >"$log" 2>&1; then
+    tail -20 "$log" >&2
+    skip "npm could not install @anthropic-ai/claude-code@$1 (log: $log)"
   fi
-  claude=$(find_claude) || skip "the npm package installed no runnable claude for $(uname -sm)"
-fi
+  find_claude "$1" >/dev/null || skip "the npm package @anthropic-ai/claude-code@$1 installed no runnable claude for $(uname -sm)"
+}
+
+mkdir -p "$cache"
+for v in "${versions[@]}"; do install_claude "$v"; done
 
 bindir="${HUD_E2E_BIN:-$PWD/bin}"
 [ -x "$bindir/hud" ] && [ -x "$bindir/hud-hook" ] || make build
 
-socket="hud-e2e-$$"
+# One test binary for every release (compiling is most of a run's CPU),
+# kept with the latency tables in this checkout's bin/e2e: the cache may be
+# shared by several checkouts.
+out="$PWD/bin/e2e"
+mkdir -p "$out"
+go test -c -o "$out/e2e.test" ./scripts/e2e/
+
+sockets=()
 cleanup() {
-  tmux -L "$socket" kill-server 2>/dev/null || true
+  local s
+  for s in "${sockets[@]}"; do tmux -L "$s" kill-server 2>/dev/null || true; done
 }
 trap cleanup EXIT INT TERM
 
-echo "e2e: $("$claude" --version) at $claude"
-export HUD_E2E_CLAUDE="$claude" HUD_E2E_BIN="$bindir" HUD_E2E_TMUX_SOCKET="$socket" \
-       HUD_E2E_REPORT="$PWD/$cache/latency.md"
+# run_one VERSION runs the suite against that release, its lines prefixed
+# with the release when several run side by side.
+run_one() {
+  local v="$1" claude socket="hud-e2e-$$-$1" tag=""
+  claude=$(find_claude "$v")
+  [ ${#versions[@]} -gt 1 ] && tag="[$v] "
+  (
+    cd scripts/e2e
+    HUD_E2E_CLAUDE="$claude" HUD_E2E_BIN="$bindir" HUD_E2E_TMUX_SOCKET="$socket" \
+    HUD_E2E_REPORT="$out/latency-$v.md" \
+      "$out/e2e.test" -test.count=1 -test.v -test.timeout 8m -test.run "${E2E_RUN:-.}"
+  ) 2>&1 | sed -u "s/^/$tag/"
+  return "${PIPESTATUS[0]}"
+}
+
 start=$(date +%s)
-status=0
-go test -count=1 -v -timeout 6m -run "${E2E_RUN:-.}" ./scripts/e2e/ || status=$?
-echo "e2e: took $(( $(date +%s) - start )) s; latency table (Markdown): $cache/latency.md"
-exit $status
+for v in "${versions[@]}"; do sockets+=("hud-e2e-$$-$v"); done
+declare -A status
+if [ ${#versions[@]} -gt 1 ] && [ "${HUD_E2E_SERIAL:-}" != 1 ]; then
+  declare -A pids
+  for v in "${versions[@]}"; do
+    run_one "$v" & pids[$v]=$!
+  done
+  for v in "${versions[@]}"; do
+    status[$v]=0; wait "${pids[$v]}" || status[$v]=$?
+  done
+else
+  for v in "${versions[@]}"; do
+    status[$v]=0; run_one "$v" || status[$v]=$?
+  done
+fi
+
+echo
+failed=0
+for v in "${versions[@]}"; do
+  if [ "${status[$v]}" = 0 ]; then result=ok; else result="FAILED (exit ${status[$v]})"; failed=1; fi
+  echo "e2e: Claude Code $v: $result; latency table (Markdown): bin/e2e/latency-$v.md"
+done
+echo "e2e: took $(( $(date +%s) - start )) s"
+exit $failed

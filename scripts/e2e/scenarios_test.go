@@ -28,7 +28,7 @@ func TestPromptAndPermission(t *testing.T) {
 	shown := c.waitScreen("the permission dialog", 10*time.Second, dialogShown)
 	r.expect("Bash needs permission → waiting", shown, "dialog on screen", stepLimit, waitingOn(id, command))
 
-	at = c.press("Enter") // "1. Yes" is selected
+	at = c.answer(shown, "Enter") // "1. Yes" is selected
 	c.waitScreen("the dialog closing", 5*time.Second, dialogGone)
 	r.expect("approve (Enter on Yes) → working", at, "Enter", stepLimit, showing(id, "working"))
 	end = c.turnEnd(at, 20*time.Second)
@@ -48,7 +48,7 @@ func TestEscape(t *testing.T) {
 	c.submit("TOOL:touch denied.txt")
 	shown := c.waitScreen("the permission dialog", 10*time.Second, dialogShown)
 	r.expect("Bash needs permission → waiting", shown, "dialog on screen", stepLimit, waitingOn(id, "touch denied.txt"))
-	at := c.press("Escape")
+	at := c.answer(shown, "Escape")
 	c.waitScreen("the denial", 5*time.Second, contains("Interrupted"))
 	r.expect("deny with Esc → ready", at, "Esc", escapeLimit, showing(id, "ready"))
 	if _, err := os.Stat(filepath.Join(r.dir("proj"), "denied.txt")); err == nil {
@@ -65,7 +65,8 @@ func TestEscape(t *testing.T) {
 	r.expect("interrupt slow answer with Esc → ready", at, "Esc", escapeLimit, showing(id, "ready"))
 }
 
-// TestCompactAndClear: a /compact the CLI refuses → ready again;
+// TestCompactAndClear: a /compact the CLI refuses (2.1.197) or does
+// (2.1.330) → ready again;
 // /compact → compacting → ready; /clear → exactly one session, the new id.
 func TestCompactAndClear(t *testing.T) {
 	r := newRig(t, "proj")
@@ -75,23 +76,33 @@ func TestCompactAndClear(t *testing.T) {
 	end := c.turnEnd(at, 10*time.Second)
 	r.expect("turn ends → ready", end, turnDone, stepLimit, showing(id, "ready"))
 
-	// One exchange is too little to compact: the CLI fires PreCompact, then
-	// refuses, and fires nothing more.
+	// One exchange is too little to compact for 2.1.197: it fires
+	// PreCompact, then refuses, and fires nothing more. 2.1.330 compacts
+	// it.
 	at = c.submit("/compact")
-	c.waitScreen("the refusal", 10*time.Second, contains("Not enough messages to compact"))
-	r.expect("refused /compact → ready", at, "Enter", escapeLimit, showing(id, "ready"))
+	const refusal = "Not enough messages to compact"
+	done := c.waitScreen("the refusal or the compaction", 10*time.Second, func(s string) bool {
+		return strings.Contains(s, refusal) || strings.Contains(s, "Compacted")
+	})
+	if strings.Contains(c.pane.capture(), refusal) {
+		r.expect("refused /compact → ready", at, "Enter", escapeLimit, showing(id, "ready"))
+	} else {
+		r.expect("/compact of one exchange → ready", done, "“Compacted” on screen", stepLimit, showing(id, "ready"))
+	}
 
 	// A tool call makes the conversation long enough.
 	c.submit("TOOL:touch compact.txt")
-	c.waitScreen("the permission dialog", 10*time.Second, dialogShown)
-	at = c.press("Enter")
+	shown := c.waitScreen("the permission dialog", 10*time.Second, dialogShown)
+	at = c.answer(shown, "Enter")
 	end = c.turnEnd(at, 10*time.Second)
 	r.expect("turn ends → ready", end, turnDone, stepLimit, showing(id, "ready"))
 
 	at = c.submit("/compact")
 	r.expect("/compact → compacting", at, "Enter", stepLimit, showing(id, "compacting"))
-	done := c.waitScreen("the end of compaction", 20*time.Second, contains("Compacted"))
-	r.expect("compaction done → ready", done, "“Compacted” on screen", stepLimit, showing(id, "ready"))
+	// The first compaction's "Compacted" may still be on screen (2.1.330):
+	// the end is when Claude says it is idle again.
+	done = c.turnEnd(at, 20*time.Second)
+	r.expect("compaction done → ready", done, turnDone, stepLimit, showing(id, "ready"))
 
 	at = c.submit("/clear")
 	newID := c.awaitNewSession(id, 5*time.Second)
@@ -153,9 +164,7 @@ func TestTwoSessionsAndSubdirectory(t *testing.T) {
 	c := r.launch("c (subdir)", sub)
 	var ids []string
 	for _, x := range []*claudeProc{a, b, c} {
-		id := x.awaitPrompt()
-		r.expectStarted(x, id)
-		ids = append(ids, id)
+		ids = append(ids, x.awaitPrompt())
 	}
 	ida, idb, idc := ids[0], ids[1], ids[2]
 

@@ -61,40 +61,45 @@ func (r *rig) askedSince(since time.Time, answer string) (time.Time, bool) {
 // is the time one `hud status` takes.
 const alreadySet = "(state already set)"
 
-// turnDone names the moment a turn ended, as the person sees it.
-const turnDone = "turn done on screen"
+// turnDone names the moment a turn ended, as Claude itself says it.
+const turnDone = "Claude idle again"
 
-// turnEnd waits for the stand-in to finish the turn's last answer and then
-// for the CLI to show the turn over (its footer stops offering "esc to
-// interrupt"), and returns that moment: the HUD's "ready" is measured
-// from what the person sees, so a CLI slow to wrap up is not counted
+// turnEnd waits for the stand-in to finish an answer begun after since and
+// then for Claude's own session file to say "idle" (a status set after
+// since), and returns that moment: the HUD's "ready" is measured from the
+// moment Claude itself is done, so a CLI slow to wrap up is not counted
 // against the HUD.
 func (c *claudeProc) turnEnd(since time.Time, timeout time.Duration) time.Time {
 	c.r.t.Helper()
 	c.r.answerEnd(since, timeout)
-	return c.waitScreen("the turn over", timeout, func(s string) bool {
-		return promptShown(s) && !strings.Contains(s, "esc to interrupt")
-	})
+	deadline := time.Now().Add(timeout)
+	for {
+		cs, err := c.claudeState()
+		if err == nil && cs.Status == "idle" && time.UnixMilli(cs.StatusUpdatedAt).After(since) {
+			return time.Now()
+		}
+		if time.Now().After(deadline) {
+			c.r.t.Fatalf("%s: Claude Code's session file does not say idle %v after the turn's answer (status %q, %v); screen:\n%s\nstand-in log:\n%s",
+				c.name, timeout, cs.Status, err, lastLines(c.pane.capture(), 25), c.r.s.apiLog.tail(8))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
-// startReady starts an interactive claude and checks the HUD shows its
-// session ready, owned by the right process.
+// startReady starts an interactive claude and waits for its prompt, where
+// awaitPrompt checks the HUD shows its session ready, owned by the right
+// process.
 func (r *rig) startReady(name, dir string) (*claudeProc, string) {
 	r.t.Helper()
-	c := r.startInteractive(name, dir)
-	id := c.sessionID()
-	r.expectStarted(c, id)
-	return c, id
+	c := r.launch(name, dir)
+	return c, c.awaitPrompt()
 }
 
 // expectStarted checks that a session whose prompt just showed is listed,
 // ready, under its Claude process's pid.
 func (r *rig) expectStarted(c *claudeProc, id string) {
 	r.t.Helper()
-	prefix := ""
-	if len(r.procs) > 1 {
-		prefix = c.name + ": "
-	}
+	prefix := c.prefix()
 	r.expect(prefix+"start → ready", c.ready, "prompt on screen", stepLimit, showing(id, "ready"))
 	r.expect(prefix+"… its pid is Claude's", c.ready, "prompt on screen", stepLimit, want{
 		id:   id,

@@ -67,6 +67,7 @@ type tool struct {
 type block struct {
 	Type string `json:"type"`
 	Text string `json:"text"`
+	Name string `json:"name"` // a tool_use block's tool
 }
 
 // blocks returns a message's content as blocks: the API accepts a bare
@@ -207,6 +208,12 @@ func steer(req request) (reply, error) {
 	// interrupt or an API error) arrive merged into one: the newest text
 	// block that holds a directive is the prompt being answered.
 	prompt := newestDirective(texts)
+	// After a ToolSearch the stand-in asked for, the turn's prompt is
+	// answered again, now with the tool it loaded.
+	searched := toolResult && lastToolUse(req.Messages) == toolSearch
+	if searched {
+		prompt = turnPrompt(req.Messages)
+	}
 	if m := errorDirective.FindStringSubmatch(prompt); m != nil {
 		status, _ := strconv.Atoi(m[1]) // the pattern admits only three digits
 		return reply{kind: replyError, status: status, why: "ERROR directive"}, nil
@@ -214,27 +221,20 @@ func steer(req request) (reply, error) {
 	// A directive in the text is a new prompt, even in a message that also
 	// carries a tool result: after a denied permission the CLI sends the
 	// rejection and the person's next prompt together.
-	if m := agentDirective.FindStringSubmatch(prompt); m != nil && req.hasTool("Agent") {
-		return reply{kind: replyToolUse, tool: "Agent", input: agentInput(strings.TrimSpace(m[1])), why: "AGENT directive"}, nil
-	}
-	if m := writeDirective.FindStringSubmatch(prompt); m != nil && req.hasTool("Write") {
-		return reply{kind: replyToolUse, tool: "Write", input: writeInput(m[1]), why: "WRITE directive"}, nil
-	}
-	if m := doneDirective.FindStringSubmatch(prompt); m != nil && req.hasTool("TaskUpdate") {
-		in, _ := json.Marshal(map[string]string{"taskId": m[1], "status": "completed"})
-		return reply{kind: replyToolUse, tool: "TaskUpdate", input: string(in), why: "TASKDONE directive"}, nil
-	}
-	if m := taskDirective.FindStringSubmatch(prompt); m != nil && req.hasTool("TaskCreate") {
-		subject := strings.TrimSpace(m[1])
-		in, _ := json.Marshal(map[string]string{"subject": subject, "description": subject, "activeForm": "Working on " + subject})
-		return reply{kind: replyToolUse, tool: "TaskCreate", input: string(in), why: "TASK directive"}, nil
-	}
-	if m := todoDirective.FindStringSubmatch(prompt); m != nil && req.hasTool("TodoWrite") {
-		return reply{kind: replyToolUse, tool: "TodoWrite", input: todoInput(m[1]), why: "TODO directive"}, nil
-	}
-	if m := toolDirective.FindStringSubmatch(prompt); m != nil && req.hasTool("Bash") {
-		command := strings.TrimSpace(m[1])
-		return reply{kind: replyToolUse, tool: "Bash", input: bashInput(command), why: "TOOL directive"}, nil
+	if name, input, why, ok := toolDirectiveIn(prompt); ok {
+		switch {
+		case req.hasTool(name):
+			return reply{kind: replyToolUse, tool: name, input: input, why: why}, nil
+		case searched:
+			// A loaded tool is not added to the request's tools: the
+			// ToolSearch result names it, and the CLI runs it.
+			return reply{kind: replyToolUse, tool: name, input: input, why: why + ", loaded by ToolSearch"}, nil
+		case !searched && req.hasTool(toolSearch):
+			// Newer CLIs (2.1.330) defer rarely used tools: the model
+			// loads one with ToolSearch before it can call it.
+			in, _ := json.Marshal(map[string]any{"query": "select:" + name, "max_results": 1})
+			return reply{kind: replyToolUse, tool: toolSearch, input: string(in), why: why + ", loading " + name + " with ToolSearch"}, nil
+		}
 	}
 	if d, ok := slowFrom(prompt); ok {
 		return reply{kind: replyText, stream: d, why: "SLOW directive",
@@ -255,6 +255,54 @@ func steer(req request) (reply, error) {
 		why = "plain text: a directive whose tool the CLI did not offer (tools: " + req.toolNames() + ")"
 	}
 	return reply{kind: replyText, text: "Hello from the stand-in.", why: why}, nil
+}
+
+// toolSearch is the tool newer CLIs load deferred tools with.
+const toolSearch = "ToolSearch"
+
+// toolDirectiveIn finds the directive in prompt that asks for a tool call,
+// and returns the tool, its input and why (for the log).
+func toolDirectiveIn(prompt string) (name, input, why string, ok bool) {
+	if m := agentDirective.FindStringSubmatch(prompt); m != nil {
+		return "Agent", agentInput(strings.TrimSpace(m[1])), "AGENT directive", true
+	}
+	if m := writeDirective.FindStringSubmatch(prompt); m != nil {
+		return "Write", writeInput(m[1]), "WRITE directive", true
+	}
+	if m := doneDirective.FindStringSubmatch(prompt); m != nil {
+		in, _ := json.Marshal(map[string]string{"taskId": m[1], "status": "completed"})
+		return "TaskUpdate", string(in), "TASKDONE directive", true
+	}
+	if m := taskDirective.FindStringSubmatch(prompt); m != nil {
+		subject := strings.TrimSpace(m[1])
+		in, _ := json.Marshal(map[string]string{"subject": subject, "description": subject, "activeForm": "Working on " + subject})
+		return "TaskCreate", string(in), "TASK directive", true
+	}
+	if m := todoDirective.FindStringSubmatch(prompt); m != nil {
+		return "TodoWrite", todoInput(m[1]), "TODO directive", true
+	}
+	if m := toolDirective.FindStringSubmatch(prompt); m != nil {
+		return "Bash", bashInput(strings.TrimSpace(m[1])), "TOOL directive", true
+	}
+	return "", "", "", false
+}
+
+// lastToolUse is the tool the newest assistant message called ("" for none).
+func lastToolUse(msgs []message) string {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].Role != "assistant" {
+			continue
+		}
+		bs, _ := msgs[i].blocks()
+		name := ""
+		for _, b := range bs {
+			if b.Type == "tool_use" {
+				name = b.Name
+			}
+		}
+		return name
+	}
+	return ""
 }
 
 // slowFrom reads a SLOW:<seconds> directive, capped at maxSlow.
