@@ -51,7 +51,9 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzNormalizePath$$' -fuzztime $(FUZZTIME) ./resolver
 	$(GO) test -run '^$$' -fuzz '^FuzzInstallUninstall$$' -fuzztime $(FUZZTIME) ./hud/install
 
-## e2e: the real Claude Code CLI in tmux against a local stand-in API
+## e2e: the real Claude Code CLI in tmux against a local stand-in API, the
+## oldest supported and the newest tested release side by side (named in
+## scripts/e2e/claude-code-versions; one release: CLAUDE_CODE_VERSION=X make e2e)
 e2e: build
 	./scripts/e2e/run.sh
 

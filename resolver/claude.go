@@ -35,7 +35,11 @@ const ClaudeIdleAfter = 5 * time.Second
 //   - "waiting" that began no earlier than the record's current state shows
 //     waiting: a dialog whose hook did not fire or was overtaken. A hook that
 //     moved the record on after the dialog (PostToolUse once approved) makes
-//     the status stale until Claude rewrites it.
+//     the status stale until Claude rewrites it. A record whose only news
+//     is the session's start is no such hook: a startup question (2.1.330's
+//     "Make auto mode your default permission mode?") opens about 200 ms
+//     after SessionStart fires and fires no hook, so a SessionStart hook
+//     slow enough to write after it must not hide it.
 //
 // Anything else ("busy", an empty status in print mode, no status time)
 // leaves the hooks in charge.
@@ -69,12 +73,18 @@ func SecondOpinion(rec *Record, c *ClaudeSession, now time.Time) (State, time.Ti
 		if changed.IsZero() {
 			changed = rec.UpdatedAt.Time
 		}
-		if changed.After(since) {
+		if changed.After(since) && !onlyStarted(rec) {
 			break
 		}
 		return StateWaiting, since.UTC(), true
 	}
 	return "", time.Time{}, false
+}
+
+// onlyStarted reports whether the session's start is the last the record
+// heard of it.
+func onlyStarted(rec *Record) bool {
+	return rec.LastEvent != nil && rec.LastEvent.Event == "SessionStart"
 }
 
 // lastSignOfWork is when the record last showed the session working: its

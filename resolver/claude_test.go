@@ -24,6 +24,18 @@ func notified(r *Record) *Record {
 	return r
 }
 
+// started makes r's last event its SessionStart, at its updated_at.
+func started(r *Record) *Record {
+	r.LastEvent = &LastEvent{Event: "SessionStart", Timestamp: r.UpdatedAt}
+	return r
+}
+
+// prompted makes r's last event a UserPromptSubmit, at its updated_at.
+func prompted(r *Record) *Record {
+	r.LastEvent = &LastEvent{Event: "UserPromptSubmit", Timestamp: r.UpdatedAt}
+	return r
+}
+
 func TestSecondOpinion(t *testing.T) {
 	// The record's last event was 20 s ago, its state changed 30 s ago.
 	record := func(state State) *Record {
@@ -57,6 +69,9 @@ func TestSecondOpinion(t *testing.T) {
 		{"waiting, then a heartbeat event: still waiting", record(StateWorking), claudeAt(pidA, "s", "waiting", 25*time.Second), StateWaiting},
 		{"waiting older than the record's state (approved, PostToolUse moved on)", record(StateWorking), claudeAt(pidA, "s", "waiting", 40*time.Second), ""},
 		{"waiting while waiting: no change", record(StateWaiting), claudeAt(pidA, "s", "waiting", time.Second), ""},
+		{"startup question: waiting after SessionStart", started(record(StateReady)), claudeAt(pidA, "s", "waiting", time.Second), StateWaiting},
+		{"startup question open before a slow SessionStart hook wrote", started(record(StateReady)), claudeAt(pidA, "s", "waiting", 40*time.Second), StateWaiting},
+		{"waiting from before a prompt (the file lags a UserPromptSubmit)", prompted(record(StateWorking)), claudeAt(pidA, "s", "waiting", 40*time.Second), ""},
 		{"busy says nothing", record(StateReady), claudeAt(pidA, "s", "busy", time.Second), ""},
 		{"print mode: no status", record(StateWorking), ClaudeSession{PID: pidA, SessionID: "s"}, ""},
 		{"a status without a time", record(StateWorking), ClaudeSession{PID: pidA, SessionID: "s", Status: "idle"}, ""},

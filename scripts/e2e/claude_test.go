@@ -31,6 +31,8 @@ type claudeProc struct {
 	ready time.Time // when its prompt showed (interactive only)
 	// configDir is the CLAUDE_CONFIG_DIR it runs with; "" for ~/.claude.
 	configDir string
+	// answered is when the rig answered a startup question.
+	answered time.Time
 }
 
 // launch starts claude with args in dir. The pane runs it with exec, so the

@@ -1,13 +1,14 @@
 package e2e
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/capacitor-hud/hud/internal/fieldfile"
 )
 
 // versionsFile names the Claude Code releases the suite runs against, in
@@ -16,26 +17,16 @@ const versionsFile = "claude-code-versions"
 
 // clientVersions reads versionsFile: "oldest" and "newest" to a release.
 func clientVersions() (map[string]string, error) {
-	f, err := os.Open(versionsFile)
+	records, err := fieldfile.Read(versionsFile, 2, "oldest|newest X.Y.Z")
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
 	named := map[string]string{}
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
+	for _, r := range records {
+		if parseVersion(r[1]) == nil {
+			return nil, fmt.Errorf("%s: %q is not a release number", versionsFile, r[1])
 		}
-		fields := strings.Fields(line)
-		if len(fields) != 2 || parseVersion(fields[1]) == nil {
-			return nil, fmt.Errorf("%s:%d: want \"oldest|newest X.Y.Z\", got %q", versionsFile, n, line)
-		}
-		named[fields[0]] = fields[1]
-	}
-	if err := sc.Err(); err != nil {
-		return nil, err
+		named[r[0]] = r[1]
 	}
 	if named["oldest"] == "" || named["newest"] == "" {
 		return nil, fmt.Errorf("%s names no oldest or no newest release", versionsFile)

@@ -1,20 +1,31 @@
 // Package e2e is the HUD's end-to-end suite against the real Claude Code
-// CLI: the pinned npm release runs in tmux against a loopback stand-in for
-// the Anthropic API (package standin), with hud-hook wired in by
+// CLI: the npm releases named in claude-code-versions (the oldest hud
+// supports and the newest tested) run in tmux against a loopback stand-in
+// for the Anthropic API (package standin), with hud-hook wired in by
 // `hud install`, and each scenario types what a person types and checks
 // that `hud status --json` shows the right state within a deadline,
 // recording how long it took.
 //
-// Each scenario has its own temp HOME (onboarded and trusted, so the CLI
-// goes straight to its prompt) and checks the CLI's side of every step
-// before the HUD's: the dialog on screen, the turn over, Claude's own
-// ~/.claude/sessions/<pid>.json. A failed step prints the state expected,
-// the state seen, what Claude itself said, the hook's debug log, the store,
-// the locks and the screen.
+// Each scenario has its own temp HOME (onboarded, trusted, manual
+// permission mode) and checks the CLI's side of every step before the
+// HUD's. The rig follows Claude rather than its screen where it can: it
+// is at its prompt, and a turn is over, when Claude's own
+// ~/.claude/sessions/<pid>.json says "idle"; a startup question (Claude's
+// file says "waiting") is answered as a person would, once the HUD was
+// seen to show the session waiting. The screen is read for what only it
+// shows: that the input box is drawn, a dialog, an answer. A failed step
+// prints the state expected, the state seen, what Claude itself said, the
+// hook's debug log, the store, the locks and the screen.
+//
+// A scenario that needs a newer client than the oldest calls needClient,
+// which skips it on older ones with the reason in the output and the
+// run's summary. HUD_E2E_RECORD=DIR saves every hook payload (see
+// record_test.go and testdata/hook/README.md).
 //
 // The tests need the CLI, tmux and the built binaries, so they run through
-// scripts/e2e/run.sh (`make e2e`), which installs the CLI into
-// scripts/e2e/.cache and sets HUD_E2E_CLAUDE; under a plain `go test ./...`
-// they skip, saying so. One scenario: E2E_RUN=TestEscape make e2e. To drive
-// the CLI by hand against the stand-in, see scripts/e2e/cmd/standin.
+// scripts/e2e/run.sh (`make e2e`), which installs the CLIs into
+// scripts/e2e/.cache and runs the suite once per release, side by side;
+// under a plain `go test ./...` they skip, saying so. One scenario on one
+// release: CLAUDE_CODE_VERSION=2.1.330 E2E_RUN=TestEscape make e2e. To
+// drive the CLI by hand against the stand-in, see scripts/e2e/cmd/standin.
 package e2e

@@ -15,8 +15,9 @@ import (
 // Recording (HUD_E2E_RECORD=DIR): every hook payload of a scenario, and
 // what Claude Code had written to ~/.claude/sessions/<pid>.json when that
 // hook ran, saved in DIR in the order the hooks ran, as
-// NN-Event[-detail].json and NN-Event[-detail].claude-session.json, with
-// the rig's paths rewritten to /home/dev/... Numbers go on from the
+// NNN-Event[-detail].json and NNN-Event[-detail].claude-session.json,
+// with the rig's paths rewritten to /home/dev/... and the machine's id
+// (part of Claude's pidDomain) to zeros. Numbers go on from the
 // highest already in DIR, so a run of several scenarios records them one
 // after the other. hud/hook's TestRecordedReplay replays the recordings
 // in testdata/hook/claude-code-*/*/.
@@ -91,7 +92,7 @@ func (r *rig) saveRecording() error {
 		if err != nil {
 			return err
 		}
-		name := fmt.Sprintf("%02d-%s", n, recordName(payload))
+		name := fmt.Sprintf("%03d-%s", n, recordName(payload))
 		if err := os.WriteFile(filepath.Join(r.s.record, name+".json"), indented(r.anonymize(payload)), 0o644); err != nil {
 			return err
 		}
@@ -104,14 +105,14 @@ func (r *rig) saveRecording() error {
 		n++
 	}
 	if n > first {
-		r.t.Logf("recorded %02d–%02d (%d hook runs) in %s", first, n-1, n-first, r.s.record)
+		r.t.Logf("recorded %03d–%03d (%d hook runs) in %s", first, n-1, n-first, r.s.record)
 	}
 	return nil
 }
 
 var recordNumber = regexp.MustCompile(`^(\d+)-`)
 
-// nextRecordNumber is one more than the highest NN in dir.
+// nextRecordNumber is one more than the highest number in dir.
 func nextRecordNumber(dir string) (int, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -161,6 +162,10 @@ func (r *rig) anonymize(b []byte) []byte {
 	s = strings.ReplaceAll(s, r.home, "/home/dev")
 	s = strings.ReplaceAll(s, r.root, "/home/dev")
 	s = strings.ReplaceAll(s, strings.ReplaceAll(r.root, "/", "-"), "-home-dev")
+	if id, err := os.ReadFile("/etc/machine-id"); err == nil && len(bytes.TrimSpace(id)) > 0 {
+		id = bytes.TrimSpace(id)
+		s = strings.ReplaceAll(s, string(id), strings.Repeat("0", len(id)))
+	}
 	return []byte(s)
 }
 

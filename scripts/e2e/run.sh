@@ -8,6 +8,8 @@
 # (the oldest supported and the newest tested), the runs side by side, each
 # with its own tmux server and stand-in.
 #
+#   scripts/e2e/run.sh --install   only install the releases (CI does it first)
+#
 #   CLAUDE_CODE_VERSION=X  run against release X alone (installed on demand)
 #   HUD_E2E=skip        skip it (exit 0)
 #   HUD_E2E_SERIAL=1    one release after the other rather than side by side
@@ -90,8 +92,21 @@ install_claude() {
   find_claude "$1" >/dev/null || skip "the npm package @anthropic-ai/claude-code@$1 installed no runnable claude for $(uname -sm)"
 }
 
+# The suite runs in scripts/e2e: directories given relative to here are
+# made absolute first.
+for var in HUD_E2E_RECORD HUD_E2E_DUMP HUD_E2E_BIN; do
+  case "${!var:-}" in
+    "" | /*) ;;
+    *) export "$var=$PWD/${!var}" ;;
+  esac
+done
+
 mkdir -p "$cache"
 for v in "${versions[@]}"; do install_claude "$v"; done
+if [ "${1:-}" = --install ]; then
+  for v in "${versions[@]}"; do echo "e2e: Claude Code $v at $(find_claude "$v")"; done
+  exit 0
+fi
 
 bindir="${HUD_E2E_BIN:-$PWD/bin}"
 [ -x "$bindir/hud" ] && [ -x "$bindir/hud-hook" ] || make build
@@ -148,5 +163,12 @@ for v in "${versions[@]}"; do
   if [ "${status[$v]}" = 0 ]; then result=ok; else result="FAILED (exit ${status[$v]})"; failed=1; fi
   echo "e2e: Claude Code $v: $result; latency table (Markdown): bin/e2e/latency-$v.md"
 done
+if [ ${#versions[@]} -gt 1 ]; then
+  tables=()
+  for v in "${versions[@]}"; do [ -s "$out/latency-$v.md" ] && tables+=("$out/latency-$v.md"); done
+  if [ ${#tables[@]} -gt 1 ] && go run ./scripts/e2e/cmd/latencytable "${tables[@]}" > "$out/latency.md"; then
+    echo "e2e: every release side by side (Markdown): bin/e2e/latency.md"
+  fi
+fi
 echo "e2e: took $(( $(date +%s) - start )) s"
 exit $failed

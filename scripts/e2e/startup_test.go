@@ -3,6 +3,7 @@ package e2e
 import (
 	"fmt"
 	"strings"
+	"testing"
 	"time"
 )
 
@@ -123,6 +124,7 @@ func (c *claudeProc) answerStartupQuestion(sessionID, question string) error {
 			return fmt.Errorf("%s: the question %q offers no %q; screen:\n%s", c.name, question, answer, lastLines(screen, 20))
 		}
 		if selected {
+			c.answered = time.Now()
 			return c.pane.keys("Enter")
 		}
 		// One Down, then wait for the mark to move before the next: the
@@ -177,4 +179,31 @@ func (c *claudeProc) prefix() string {
 		return c.name + ": "
 	}
 	return ""
+}
+
+// TestStartupQuestion: 2.1.330 asks once per HOME, when settings.json names
+// a permission mode, whether to make auto mode the default. Claude waits
+// for the person, and fires no hook: the HUD shows the session waiting
+// (from Claude's own session file) for as long as the question is open,
+// and ready once it is answered.
+func TestStartupQuestion(t *testing.T) {
+	needClient(t, "2.1.330", "the auto-mode question at start")
+	r := newRig(t, "proj")
+	c := r.launch("claude", r.dir("proj"))
+	question := startupQuestions[0].question
+	shown := c.waitScreen("the startup question", promptLimit, contains(question))
+	var id string
+	for id == "" && time.Since(shown) < stepLimit {
+		id = c.sessionID()
+		time.Sleep(10 * time.Millisecond)
+	}
+	r.expect("question on screen → waiting", shown, "question on screen", stepLimit, showing(id, "waiting"))
+	// Past the 5 s after which an idle file turns a record ready, and the
+	// 6 s after which a dialog's Notification fires.
+	stillOpen := func() bool { return time.Since(shown) > 8*time.Second }
+	r.expectThroughout("left open 8 s → still waiting", "question on screen", 10*time.Second, stillOpen, showing(id, "waiting"))
+	if got := c.awaitPrompt(); got != id {
+		t.Fatalf("the session is %s after the answer, %s before", got, id)
+	}
+	r.expect("answered → ready", c.answered, "Enter", stepLimit, showing(id, "ready"))
 }

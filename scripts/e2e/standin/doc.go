@@ -17,6 +17,10 @@
 //	(tool_result)    a turn that carries a tool result gets "Done."
 //	anything else    a short text answer
 //
+// A directive whose tool the CLI defers (2.1.330 offers TaskCreate and
+// others only through ToolSearch) is answered with a ToolSearch call that
+// loads it first, then with the call itself.
+//
 // Requests without a Bash tool (titles, summaries and other side requests
 // the CLI makes) always get a plain text answer, and a compaction request gets
 // a summary, held back by Server.CompactDelay so a watcher can see it run.
