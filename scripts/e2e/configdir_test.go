@@ -49,6 +49,11 @@ func TestSecondConfigDir(t *testing.T) {
 	end = a.turnEnd(at, 15*time.Second)
 	r.expect("first config dir: turn ends → ready", end, turnDone, stepLimit, showing(aid, "ready"))
 
+	// Claude's own name for the session (newer releases keep it in their
+	// session file): shown beside the project.
+	at = b.submit("/rename nightly build")
+	r.expect("/rename → named", at, "Enter", stepLimit, named(bid, "nightly build"))
+
 	// The second session's permission dialog, found through Claude's own
 	// file in its config dir as well as the hooks.
 	command := "touch second.txt"
@@ -187,10 +192,15 @@ func (r *rig) addConfigDir(name string) string {
 	return dir
 }
 
-// install runs `hud install --hook <hook> args...` in the rig's HOME.
+// install runs `hud install --hook <hook> args...` in the rig's HOME
+// (the recording hook while recording).
 func (r *rig) install(args ...string) {
 	r.t.Helper()
-	cmd := exec.Command(r.s.hud, append([]string{"install", "--hook", r.s.hook}, args...)...)
+	hook := r.s.hook
+	if r.s.record != "" {
+		hook = r.recorder()
+	}
+	cmd := exec.Command(r.s.hud, append([]string{"install", "--hook", hook}, args...)...)
 	cmd.Env = r.baseEnv()
 	if out, err := cmd.CombinedOutput(); err != nil {
 		r.t.Fatalf("hud install %s: %v\n%s", strings.Join(args, " "), err, out)
@@ -201,6 +211,18 @@ func (r *rig) install(args ...string) {
 func lockIn(configDir string, pid int) bool {
 	matches, _ := filepath.Glob(filepath.Join(configDir, "sessions", "*-"+strconv.Itoa(pid)+".lock"))
 	return len(matches) == 1
+}
+
+// named: the session is listed under Claude's name for it.
+func named(sessionID, name string) want {
+	return want{
+		id:   sessionID,
+		desc: fmt.Sprintf("name %q", name),
+		ok: func(st hudStatus) bool {
+			s, ok := st.session(sessionID)
+			return ok && s.Name == name
+		},
+	}
 }
 
 // trusted: the session is listed in state, and hud status --json has no
