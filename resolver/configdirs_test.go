@@ -1,7 +1,9 @@
 package resolver
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -224,5 +226,27 @@ func TestSessionName(t *testing.T) {
 	}
 	if got := WithName("api", ""); got != "api" {
 		t.Errorf("WithName without a name = %q", got)
+	}
+}
+
+// Claude Code 2.1.330's own session files, as recorded: a name made up
+// from the directory is not shown, one set by /rename is.
+func TestDisplayNameRecorded(t *testing.T) {
+	dir := "../testdata/hook/claude-code-2.1.330/config-dir/"
+	for file, want := range map[string]string{
+		"003-UserPromptSubmit.claude-session.json": "",
+		"007-UserPromptSubmit.claude-session.json": "nightly build",
+	} {
+		b, err := os.ReadFile(dir + file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var c ClaudeSession
+		if err := json.Unmarshal(b, &c); err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		if c.Name == "" || c.DisplayName() != want {
+			t.Errorf("%s: name %q (%s) shows as %q, want %q", file, c.Name, c.NameSource, c.DisplayName(), want)
+		}
 	}
 }
