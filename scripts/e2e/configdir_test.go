@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/capacitor-hud/hud/lockholder"
 )
 
 // TestSecondConfigDir: two Claudes, one with ~/.claude and one with
@@ -334,22 +336,9 @@ func killTree(pid int) {
 	children := map[int][]int{}
 	entries, _ := os.ReadDir("/proc")
 	for _, e := range entries {
-		p, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		i := bytes.LastIndexByte(stat, ')')
-		if i < 0 {
-			continue
-		}
-		fields := strings.Fields(string(stat[i+1:]))
-		if len(fields) > 1 {
-			if ppid, err := strconv.Atoi(fields[1]); err == nil {
-				children[ppid] = append(children[ppid], p)
+		if p, err := strconv.Atoi(e.Name()); err == nil {
+			if proc, err := lockholder.Inspect(p); err == nil {
+				children[proc.PPID] = append(children[proc.PPID], p)
 			}
 		}
 	}
