@@ -110,15 +110,5 @@ func (r *run) claudeSessionFor(sessionID string, pid int) *ClaudeSession {
 	if sessionID == "" {
 		return nil
 	}
-	var best *ClaudeSession
-	for i := range r.snap.Claude {
-		c := &r.snap.Claude[i]
-		if c.SessionID != sessionID || (pid != 0 && c.PID != pid) {
-			continue
-		}
-		if best == nil || c.UpdatedAt > best.UpdatedAt {
-			best = c
-		}
-	}
-	return best
+	return newestClaudeFile(r.snap.Claude, sessionID, pid)
 }

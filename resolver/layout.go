@@ -13,7 +13,43 @@ import (
 // Code takes a Layout instead of reading $HOME, so tests run in a temp dir.
 type Layout struct {
 	Home string
+	// Config is the Claude Code config directory (CLAUDE_CONFIG_DIR) whose
+	// sessions/ holds the locks and Claude's own session files; "" is the
+	// default, ~/.claude. The HUD's own files in ~/.claude (the hook's log,
+	// the break and work-session state) stay there whatever it is: they
+	// belong to the person, not to one of their Claude accounts.
+	Config string
 }
+
+// WithConfig returns l for the Claude config directory dir ("" or the
+// default directory itself: ~/.claude). dir must be normalized.
+func (l Layout) WithConfig(dir string) Layout {
+	if dir == l.DefaultConfigDir() {
+		dir = ""
+	}
+	l.Config = dir
+	return l
+}
+
+// DefaultConfigDir is ~/.claude, where Claude Code keeps its settings and
+// sessions unless CLAUDE_CONFIG_DIR says otherwise.
+func (l Layout) DefaultConfigDir() string { return filepath.Join(l.Home, ".claude") }
+
+// ConfigDir is the Claude config directory of l: Config, else ~/.claude.
+func (l Layout) ConfigDir() string {
+	if l.Config != "" {
+		return l.Config
+	}
+	return l.DefaultConfigDir()
+}
+
+// UserSettingsPath is the user settings file of l's config directory,
+// where `hud install` wires the hook.
+func (l Layout) UserSettingsPath() string { return filepath.Join(l.ConfigDir(), "settings.json") }
+
+// ConfigDirsPath is ~/.capacitor/config-dirs.json: the Claude config
+// directories `hud install` wired besides ~/.claude (configdirs.go).
+func (l Layout) ConfigDirsPath() string { return filepath.Join(l.StoreDir(), "config-dirs.json") }
 
 // StoreDir is ~/.capacitor.
 func (l Layout) StoreDir() string { return filepath.Join(l.Home, ".capacitor") }
@@ -28,12 +64,14 @@ func (l Layout) StoreLockPath() string { return l.StorePath() + ".lock" }
 // per user, and how the hook and doctor tell whether a tray runs.
 func (l Layout) TrayLockPath() string { return filepath.Join(l.StoreDir(), "hud-tray.lock") }
 
-// ClaudeDir is ~/.claude.
+// ClaudeDir is ~/.claude, home of the HUD's own files beside Claude's
+// (whatever l.Config is).
 func (l Layout) ClaudeDir() string { return filepath.Join(l.Home, ".claude") }
 
-// LockDir is ~/.claude/sessions, shared with Claude Code's own <pid>.json
-// files (which the HUD reads and never touches).
-func (l Layout) LockDir() string { return filepath.Join(l.ClaudeDir(), "sessions") }
+// LockDir is the sessions/ directory of l's config directory
+// (~/.claude/sessions by default), shared with Claude Code's own
+// <pid>.json files (which the HUD reads and never touches).
+func (l Layout) LockDir() string { return filepath.Join(l.ConfigDir(), "sessions") }
 
 // DebugLogPath is the hook's debug log.
 func (l Layout) DebugLogPath() string { return filepath.Join(l.ClaudeDir(), "hud-hook-debug.log") }

@@ -21,10 +21,12 @@ var ErrCorruptStore = errors.New("corrupt store")
 // process may not be inspected. The real one wraps lockholder.Inspect.
 type ProcessStart func(pid int) (ticks uint64, running bool)
 
-// LoadSnapshot reads the store, the lock directories and Claude Code's own
-// session files of layout l. Files that vanish while it reads (a holder
+// LoadSnapshot reads the store, then the lock directories and Claude
+// Code's own session files of every config directory it follows
+// (FollowedConfigDirs). Files that vanish while it reads (a holder
 // removing its lock, Claude exiting) are skipped, as is anything it cannot
-// parse in the lock directory.
+// parse in a lock directory. A config-dirs.json it cannot read costs only
+// the directories it names (hud doctor reports it), never the others.
 //
 // A missing store is an empty one. A store that cannot be decoded returns
 // an error wrapping ErrCorruptStore, together with a snapshot holding an
@@ -43,11 +45,20 @@ func LoadSnapshot(l Layout, procStart ProcessStart) (Snapshot, error) {
 	} else {
 		snap.Store = store
 	}
-	if snap.Locks, err = LoadLocks(l.LockDir()); err != nil {
-		errs = append(errs, err)
-	}
-	if snap.Claude, err = LoadClaudeSessions(l.LockDir(), procStart); err != nil {
-		errs = append(errs, err)
+	list, _ := LoadConfigDirList(l)
+	for _, dir := range FollowedConfigDirs(l, list, snap.Store) {
+		sessions := l.WithConfig(dir).LockDir()
+		snap.LockDirs = append(snap.LockDirs, sessions)
+		locks, err := LoadLocks(sessions)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		snap.Locks = append(snap.Locks, locks...)
+		claude, err := LoadClaudeSessions(sessions, procStart)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		snap.Claude = append(snap.Claude, claude...)
 	}
 	return snap, errors.Join(errs...)
 }

@@ -3,6 +3,7 @@ package resolver
 import (
 	"cmp"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -26,6 +27,9 @@ type Snapshot struct {
 	// Claude are Claude Code's own session files whose pid still names the
 	// process that wrote them.
 	Claude []ClaudeSession
+	// LockDirs are the sessions/ directories read, one per followed
+	// config directory (FollowedConfigDirs): what a watcher watches.
+	LockDirs []string
 }
 
 // Source says why a session counts as live.
@@ -61,6 +65,39 @@ type Session struct {
 	// Opinion is the Claude Code session file that changed State; nil when
 	// State is the record's own.
 	Opinion *ClaudeSession
+	// Claude is Claude Code's own session file of the session, whether or
+	// not it changed State; nil when there is none (older releases).
+	Claude *ClaudeSession
+}
+
+// Name is Claude's name for the session, as worth showing beside its
+// project ("auth refactor"): "" when Claude made it up from the directory
+// name, or when it only repeats the prompt the session works on (a
+// background session is named after its prompt).
+func (s *Session) Name() string {
+	if s.Claude == nil {
+		return ""
+	}
+	name := strings.TrimSpace(s.Claude.DisplayName())
+	if s.Record != nil && name == strings.TrimSpace(firstLine(s.Record.WorkingOn)) {
+		return ""
+	}
+	return name
+}
+
+// WithName is how every view labels a session that has a name: its
+// project's label, a middle dot, the name ("api · auth refactor").
+func WithName(label, name string) string {
+	if name == "" {
+		return label
+	}
+	return label + " · " + name
+}
+
+// firstLine is s up to its first newline.
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
 }
 
 // Key identifies the session among the live ones: its id, or for a live
@@ -282,6 +319,7 @@ func (r *run) session(rec *Record, l *Lock, src Source) Session {
 		s.PID = l.PID
 	}
 	if c := r.claudeSessionFor(s.SessionID, s.PID); c != nil {
+		s.Claude = c
 		if state, since, ok := SecondOpinion(rec, c, r.now); ok {
 			s.State, s.Since, s.Opinion = state, since, c
 		}

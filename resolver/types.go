@@ -77,6 +77,10 @@ type Record struct {
 	// ProcStarted is the process start time in Unix seconds.
 	PID         int   `json:"pid,omitempty"`
 	ProcStarted int64 `json:"proc_started,omitempty"`
+	// ConfigDir is the Claude config directory the session runs with
+	// (CLAUDE_CONFIG_DIR, normalized), where its lock and Claude's own
+	// session file are; "" for ~/.claude.
+	ConfigDir string `json:"config_dir,omitempty"`
 
 	ToolsInFlight  int    `json:"tools_in_flight,omitempty"`
 	PermissionMode string `json:"permission_mode,omitempty"`
@@ -144,6 +148,23 @@ type ClaudeSession struct {
 	StatusUpdatedAt int64  `json:"statusUpdatedAt,omitempty"` // Unix ms
 	Kind            string `json:"kind,omitempty"`
 	Version         string `json:"version,omitempty"`
+	// Name is the session's name (newer releases): set by /rename or
+	// --name ("user"), by Claude itself ("auto", e.g. from an accepted
+	// plan), made unique ("collision"), or made up from the directory
+	// ("derived", e.g. "api-07"). Background sessions are named after
+	// their prompt with no source.
+	Name       string `json:"name,omitempty"`
+	NameSource string `json:"nameSource,omitempty"`
+}
+
+// DisplayName is the name worth showing beside the project: Name, unless
+// Claude made it up from the directory name (which says no more than the
+// project does; Claude's own lists leave those out too).
+func (c ClaudeSession) DisplayName() string {
+	if c.NameSource == "derived" {
+		return ""
+	}
+	return c.Name
 }
 
 // StatusSince returns when Claude last changed Status, or the zero time.

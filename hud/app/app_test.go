@@ -278,7 +278,9 @@ func TestClicks(t *testing.T) {
 			InstallHooks: func() error { installed = true; return nil },
 		}, w)
 
-		h.ui.iconIs(t, assets.IconUnsure, 1)
+		// The session's events arrive (hooks wired elsewhere): its state
+		// shows, and the menu offers the user-wide install.
+		h.ui.iconIs(t, assets.IconReady, 1)
 		if h.ui.menu.Hooks != "Hooks not installed — click to install" {
 			t.Errorf("hooks row %q", h.ui.menu.Hooks)
 		}

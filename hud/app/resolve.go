@@ -24,6 +24,7 @@ func toPresent(sessions []resolver.Session, now time.Time, activity func(session
 			State: s.State,
 			Since: s.Since,
 			CWD:   s.CWD,
+			Name:  s.Name(),
 		}
 		p.WaitingFor = s.WaitingFor()
 		p.Agents = s.AgentsRunning()
@@ -31,6 +32,7 @@ func toPresent(sessions []resolver.Session, now time.Time, activity func(session
 			p.Activity = activity(s.SessionID)
 		}
 		if rec := s.Record; rec != nil {
+			p.Hooked = true
 			p.Project = rec.Project()
 			p.WorkingOn = rec.WorkingOn
 			p.TmuxPane = rec.TmuxPane

@@ -36,8 +36,16 @@ type Env struct {
 // the main goroutine. hud/tray.Run is the real one.
 type TrayRunner func(loop func(ui app.UI)) error
 
-// Layout is the file layout under env's home directory.
-func (e *Env) Layout() resolver.Layout { return resolver.Layout{Home: e.Home} }
+// Layout is the file layout under env's home directory, for the Claude
+// config directory CLAUDE_CONFIG_DIR names (readers follow it besides
+// the others; install edits its settings by default).
+func (e *Env) Layout() resolver.Layout {
+	l := resolver.Layout{Home: e.Home}
+	if e.Getenv != nil {
+		l = l.WithConfig(resolver.ConfigDirFromEnv(l, e.Getenv("CLAUDE_CONFIG_DIR")))
+	}
+	return l
+}
 
 // OSEnv is the real environment of the running process.
 func OSEnv(tray TrayRunner) *Env {

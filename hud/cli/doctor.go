@@ -3,11 +3,13 @@ package cli
 import (
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/capacitor-hud/hud/hud/autostart"
 	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/doctor"
 	"github.com/capacitor-hud/hud/lockholder"
+	"github.com/capacitor-hud/hud/resolver"
 )
 
 func runDoctor(env *Env, args []string) error {
@@ -34,6 +36,7 @@ func runDoctor(env *Env, args []string) error {
 		Getenv:       env.Getenv,
 		Alive:        lockholder.Alive,
 	}
+	followConfigDirs(env, denv)
 	if dir != "" {
 		for _, name := range []string{"settings.json", "settings.local.json"} {
 			p := filepath.Join(absPath(env, dir), ".claude", name)
@@ -59,4 +62,23 @@ func runDoctor(env *Env, args []string) error {
 		return &ExitError{Code: 1}
 	}
 	return nil
+}
+
+// followConfigDirs points doctor at every config directory hud follows
+// (their user settings and sessions/) and at the projects of the live
+// sessions, whose settings may be where the hooks are.
+func followConfigDirs(env *Env, denv *doctor.Env) {
+	l := env.Layout()
+	for _, p := range userSettingsPaths(l) {
+		if p != denv.UserSettings {
+			denv.ConfigDirSettings = append(denv.ConfigDirSettings, p)
+		}
+	}
+	snap, _ := resolver.LoadSnapshot(l, claudeProcessStart)
+	denv.LockDirs = snap.LockDirs
+	for _, s := range resolver.ResolveAll(snap, env.Now(), lockholder.Alive) {
+		if s.Record != nil && !slices.Contains(denv.SessionProjects, s.Record.Project()) {
+			denv.SessionProjects = append(denv.SessionProjects, s.Record.Project())
+		}
+	}
 }

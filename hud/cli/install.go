@@ -9,39 +9,59 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/capacitor-hud/hud/hud/hookevents"
 	"github.com/capacitor-hud/hud/hud/install"
+	"github.com/capacitor-hud/hud/resolver"
 )
 
 // settingsFlags are the flags that choose which settings.json to edit,
 // shared by install and uninstall.
 type settingsFlags struct {
-	settings, project string
-	dryRun            bool
+	settings, project, configDir string
+	dryRun                       bool
 }
 
 func (f *settingsFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.settings, "settings", "", "edit this settings `file` instead of ~/.claude/settings.json")
 	fs.StringVar(&f.project, "project", "", "edit the project settings `dir`/.claude/settings.json")
+	fs.StringVar(&f.configDir, "config-dir", "", "edit the user settings of the Claude config `dir` (as CLAUDE_CONFIG_DIR names it; default $CLAUDE_CONFIG_DIR, else ~/.claude)")
 	fs.BoolVar(&f.dryRun, "dry-run", false, "print the change as a diff and write nothing")
 }
 
-// path returns the settings file the flags name.
-func (f *settingsFlags) path(env *Env) (string, error) {
-	switch {
-	case f.settings != "" && f.project != "":
-		return "", usagef("--settings and --project are exclusive")
-	case f.settings != "":
-		return absPath(env, f.settings), nil
-	case f.project != "":
-		return filepath.Join(absPath(env, f.project), ".claude", "settings.json"), nil
-	}
-	return userSettingsPath(env), nil
+// target is the settings file the flags name and, for a config
+// directory's user settings, that directory ("" for ~/.claude and for
+// other files): the one install remembers and uninstall forgets.
+type target struct {
+	path, configDir string
 }
 
-// userSettingsPath is ~/.claude/settings.json.
-func userSettingsPath(env *Env) string {
-	return filepath.Join(env.Layout().ClaudeDir(), "settings.json")
+// target resolves the flags: --settings, --project, --config-dir, else
+// the config directory CLAUDE_CONFIG_DIR names, else ~/.claude.
+func (f *settingsFlags) target(env *Env) (target, error) {
+	n := 0
+	for _, v := range []string{f.settings, f.project, f.configDir} {
+		if v != "" {
+			n++
+		}
+	}
+	switch {
+	case n > 1:
+		return target{}, usagef("--settings, --project and --config-dir are exclusive")
+	case f.settings != "":
+		return target{path: absPath(env, f.settings)}, nil
+	case f.project != "":
+		return target{path: filepath.Join(absPath(env, f.project), ".claude", "settings.json")}, nil
+	}
+	l := env.Layout()
+	if f.configDir != "" {
+		l = l.WithConfig(resolver.ConfigDirFromEnv(l, absPath(env, f.configDir)))
+	}
+	return target{path: l.UserSettingsPath(), configDir: l.Config}, nil
 }
+
+// userSettingsPath is the user settings file of the config directory
+// hud runs with: ~/.claude/settings.json unless CLAUDE_CONFIG_DIR says.
+func userSettingsPath(env *Env) string { return env.Layout().UserSettingsPath() }
 
 // absPath expands a leading ~/ (for flags given as --settings=~/x, which
 // the shell does not expand) and makes p absolute.
@@ -56,10 +76,14 @@ func absPath(env *Env, p string) string {
 }
 
 func runInstall(env *Env, args []string) error {
-	fs := newFlagSet(env, "install", "install [--settings FILE | --project DIR] [--hook PATH] [--timeout SECONDS] [--statusline] [--dry-run]\n\n"+
+	fs := newFlagSet(env, "install", "install [--settings FILE | --project DIR | --config-dir DIR] [--hook PATH] [--timeout SECONDS] [--statusline] [--dry-run]\n\n"+
 		"Wires hud-hook into Claude Code's settings.json for every event the HUD\n"+
 		"needs. Everything else in the file is kept; a backup is written first.\n"+
-		"Running it again changes nothing. Undo with 'hud uninstall'.\n")
+		"Running it again changes nothing. Undo with 'hud uninstall'.\n\n"+
+		"A second Claude config directory (CLAUDE_CONFIG_DIR=~/.claude-work claude):\n"+
+		"run 'hud install --config-dir ~/.claude-work' (or install with that\n"+
+		"variable set). hud remembers it and follows the sessions of every\n"+
+		"directory it wired, and of ~/.claude, at once.\n")
 	var sf settingsFlags
 	sf.register(fs)
 	hook := fs.String("hook", "", "the hud-hook `path` (default: next to hud, else on $PATH)")
@@ -74,10 +98,11 @@ func runInstall(env *Env, args []string) error {
 	if *timeout <= 0 {
 		return usagef("--timeout must be positive")
 	}
-	path, err := sf.path(env)
+	tgt, err := sf.target(env)
 	if err != nil {
 		return err
 	}
+	path := tgt.path
 	hookPath, err := locateHook(env, *hook)
 	if err != nil {
 		return err
@@ -94,10 +119,16 @@ func runInstall(env *Env, args []string) error {
 			return withHint(err, "--statusline runs the hud next to "+hookPath+"; install both with 'make install'")
 		}
 		opts.StatusLineHud = hud
+		opts.StatusLineRefresh = statusLineRefresh(env, opts.Client)
 	}
 	res, err := install.Install(opts)
 	if err != nil {
 		return installError(err)
+	}
+	if tgt.configDir != "" && !sf.dryRun {
+		if _, err := install.RememberConfigDir(env.Layout(), tgt.configDir); err != nil {
+			return installError(fmt.Errorf("the hooks are installed, but hud will not follow %s: %w", tgt.configDir, err))
+		}
 	}
 	switch {
 	case sf.dryRun:
@@ -115,6 +146,9 @@ func runInstall(env *Env, args []string) error {
 		}
 		fmt.Fprintln(env.Stdout, "New Claude Code sessions report to the HUD; running ones after a review in /hooks or a restart.")
 	}
+	if tgt.configDir != "" && !sf.dryRun {
+		fmt.Fprintf(env.Stdout, "hud follows the sessions of %s (as well as ~/.claude).\n", tgt.configDir)
+	}
 	if res.StatusLineKept {
 		fmt.Fprintf(env.Stderr, "note: %s already has a statusLine; it was left as it is. 'hud statusline' prints the HUD's line for one of your own.\n", res.Path)
 	}
@@ -125,10 +159,11 @@ func runInstall(env *Env, args []string) error {
 }
 
 func runUninstall(env *Env, args []string) error {
-	fs := newFlagSet(env, "uninstall", "uninstall [--settings FILE | --project DIR] [--dry-run]\n\n"+
+	fs := newFlagSet(env, "uninstall", "uninstall [--settings FILE | --project DIR | --config-dir DIR] [--dry-run]\n\n"+
 		"Removes exactly what 'hud install' added: every hook handler that runs\n"+
 		"hud-hook, the entries left empty by that, and a statusLine that runs\n"+
-		"'hud statusline'. A backup is written first.\n")
+		"'hud statusline'. A backup is written first. For a config directory\n"+
+		"other than ~/.claude, hud stops following its sessions.\n")
 	var sf settingsFlags
 	sf.register(fs)
 	if err := parseFlags(env, fs, args); err != nil {
@@ -137,13 +172,20 @@ func runUninstall(env *Env, args []string) error {
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q", fs.Arg(0))
 	}
-	path, err := sf.path(env)
+	tgt, err := sf.target(env)
 	if err != nil {
 		return err
 	}
-	res, err := install.Uninstall(install.Options{SettingsPath: path, DryRun: sf.dryRun, Now: env.Now})
+	res, err := install.Uninstall(install.Options{SettingsPath: tgt.path, DryRun: sf.dryRun, Now: env.Now})
 	if err != nil {
 		return installError(err)
+	}
+	if tgt.configDir != "" && !sf.dryRun {
+		if forgot, err := install.ForgetConfigDir(env.Layout(), tgt.configDir); err != nil {
+			return installError(err)
+		} else if forgot {
+			fmt.Fprintf(env.Stdout, "hud no longer follows the sessions of %s.\n", tgt.configDir)
+		}
 	}
 	switch {
 	case sf.dryRun:
@@ -170,6 +212,18 @@ func printDryRun(env *Env, res install.Result) error {
 	fmt.Fprint(env.Stdout, res.Diff)
 	fmt.Fprintln(env.Stderr, "(dry run: nothing was written)")
 	return nil
+}
+
+// statusLineRefresh is the refreshInterval install gives the status line
+// of client (see install.RefreshInterval), with a note when that client
+// is too old to read it.
+func statusLineRefresh(env *Env, client hookevents.Version) int {
+	n := install.RefreshInterval(client)
+	if n == 0 {
+		fmt.Fprintf(env.Stderr, "note: Claude Code %s redraws the status line only on its own events; update it to %s or later for a line that follows every change.\n",
+			client, install.RefreshIntervalSince)
+	}
+	return n
 }
 
 // installError attaches the install package's hint for the person.

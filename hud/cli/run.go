@@ -7,8 +7,8 @@ import (
 	"log"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"slices"
-	"sync"
 	"syscall"
 	"time"
 
@@ -64,7 +64,11 @@ func runTray(env *Env, args []string) error {
 	defer release()
 
 	settings := newTraySettings(env, logf)
-	watcher, err := watch.New(watch.Options{Layout: layout, ConfigPath: settings.path, Logf: logf})
+	// The first read names every config directory to follow; the watcher
+	// starts on them all before the app reads again, so nothing between
+	// the two is missed.
+	first, _ := resolver.LoadSnapshot(layout, claudeProcessStart)
+	watcher, err := watch.New(watch.Options{Layout: layout, LockDirs: first.LockDirs, ConfigPath: settings.path, Logf: logf})
 	if err != nil {
 		return withHint(fmt.Errorf("watching for changes: %w", err),
 			"check the permissions of "+layout.StoreDir()+" and "+layout.LockDir())
@@ -87,16 +91,16 @@ func runTray(env *Env, args []string) error {
 	}
 	settings.onReload = trayParts{tracker: notifications.Tracker(), sound: sender, section: section}.apply
 
-	hooks := &hookCheck{path: userSettingsPath(env)}
+	hooks := &hookCheck{paths: func() []string { return userSettingsPaths(layout) }}
 	focus := app.Focuser{Run: app.ExecRunner, Open: app.OpenPath}
 	a := app.New(app.Options{
 		Layout:       layout,
 		Now:          env.Now,
 		Logf:         logf,
 		Changes:      watcher.Changes(),
-		Load:         func() (resolver.Snapshot, error) { return resolver.LoadSnapshot(layout, claudeProcessStart) },
+		Load:         func() (resolver.Snapshot, error) { return loadFollowing(layout, watcher) },
 		Alive:        lockholder.Alive,
-		Sweep:        func() (int, error) { return lockholder.Sweep(layout) },
+		Sweep:        func() (int, error) { return sweepAll(layout, first.LockDirs) },
 		HooksProblem: hooks.problem,
 		InstallHooks: func() error {
 			hook, err := locateHook(env, "")
@@ -104,7 +108,7 @@ func runTray(env *Env, args []string) error {
 				return err
 			}
 			client, _ := install.DetectClient(context.Background(), env.Getenv("PATH"))
-			_, err = install.Install(install.Options{SettingsPath: hooks.path, HookPath: hook, Client: client})
+			_, err = install.Install(install.Options{SettingsPath: userSettingsPath(env), HookPath: hook, Client: client})
 			return err
 		},
 		Settings: settings.reload,
@@ -133,6 +137,32 @@ func runTray(env *Env, args []string) error {
 			"start hud inside your desktop session (DBUS_SESSION_BUS_ADDRESS must be set), or run 'hud watch' in a terminal")
 	}
 	return err
+}
+
+// loadFollowing reads the snapshot and makes the watcher follow the
+// sessions/ of every config directory it names; when that watches a
+// directory it did not before (a record names a new config directory),
+// it reads again, so what changed there before the watch began is seen.
+func loadFollowing(layout resolver.Layout, w *watch.Watcher) (resolver.Snapshot, error) {
+	snap, err := resolver.LoadSnapshot(layout, claudeProcessStart)
+	if w.Follow(snap.LockDirs...) {
+		snap, err = resolver.LoadSnapshot(layout, claudeProcessStart)
+	}
+	return snap, err
+}
+
+// sweepAll removes the stale locks of every followed config directory.
+func sweepAll(layout resolver.Layout, lockDirs []string) (int, error) {
+	n := 0
+	var errs []error
+	for _, dir := range lockDirs {
+		removed, err := lockholder.Sweep(layout.WithConfig(filepath.Dir(dir)))
+		n += removed
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return n, errors.Join(errs...)
 }
 
 // trayParts are the parts of the tray that keep their own copy of the
@@ -230,43 +260,4 @@ func (s *traySettings) reload() app.Settings {
 		s.onReload(s.cfg)
 	}
 	return app.Settings{ShowTitle: s.cfg.Tray.ShowTitle, MaxRows: present.DefaultMaxRows}
-}
-
-// hookCheck inspects Claude Code's settings for our hooks, again only when
-// the file changed: the loop asks on every redraw.
-type hookCheck struct {
-	path string
-
-	mu      sync.Mutex
-	modTime time.Time
-	size    int64
-	exists  bool
-	answer  string
-	checked bool
-}
-
-func (h *hookCheck) problem() string {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	fi, err := os.Stat(h.path)
-	exists := err == nil
-	var mod time.Time
-	var size int64
-	if exists {
-		mod, size = fi.ModTime(), fi.Size()
-	}
-	if h.checked && exists == h.exists && mod.Equal(h.modTime) && size == h.size {
-		return h.answer
-	}
-	h.checked, h.exists, h.modTime, h.size = true, exists, mod, size
-	st, err := install.Inspect(h.path)
-	switch {
-	case err != nil:
-		h.answer = "Claude Code settings unreadable"
-	case st.DisableAllHooks:
-		h.answer = "All hooks disabled in settings"
-	default:
-		h.answer = st.Problem()
-	}
-	return h.answer
 }

@@ -27,6 +27,7 @@ func TestScripts(t *testing.T) {
 			e.Setenv("HOME", home)
 			e.Setenv("XDG_CONFIG_HOME", "")
 			e.Setenv("XDG_STATE_HOME", "")
+			e.Setenv("CLAUDE_CONFIG_DIR", "")
 			// testscript put the hud command in a directory of its own at
 			// the front of $PATH; scripts that need a PATH without anything
 			// else on it use $HUDBIN.

@@ -3,8 +3,10 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/capacitor-hud/hud/hud/present"
 	"github.com/capacitor-hud/hud/hud/status"
 	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/capacitor-hud/hud/resolver"
@@ -55,7 +57,21 @@ func runStatus(env *Env, args []string) error {
 		res, found := resolver.ResolveState(snap, path, now, lockholder.Alive)
 		return renderProject(env.Stdout, status.NewProject(path, res, found, now))
 	}
-	return render(env.Stdout, status.New(resolver.ResolveAll(snap, now, lockholder.Alive), now).LoadActivity(env.Layout()))
+	sessions := resolver.ResolveAll(snap, now, lockholder.Alive)
+	v := status.New(sessions, now).LoadActivity(env.Layout())
+	v.HooksProblem = hooksDoubt(env.Layout(), sessions)
+	return render(env.Stdout, v)
+}
+
+// hooksDoubt is what the tray's unsure icon would say about the hooks
+// (present.HooksDoubt): the user settings' problem while no live
+// session's events arrive.
+func hooksDoubt(l resolver.Layout, sessions []resolver.Session) string {
+	arrive := slices.ContainsFunc(sessions, func(s resolver.Session) bool { return s.Record != nil })
+	if arrive {
+		return ""
+	}
+	return present.HooksDoubt(hooksProblem(userSettingsPaths(l), settingsProblem), false)
 }
 
 // loadSnapshot reads what the resolver needs, turning a corrupt store into

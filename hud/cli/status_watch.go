@@ -51,12 +51,14 @@ func streamLines(ctx context.Context, env *Env, render status.Format, alive reso
 		snap, _ := resolver.LoadSnapshot(layout, claudeProcessStart)
 		sessions := resolver.ResolveAll(snap, now, alive)
 		var line bytes.Buffer
-		if err := render(&line, status.New(sessions, now)); err != nil {
+		v := status.New(sessions, now)
+		v.HooksProblem = hooksDoubt(layout, sessions)
+		if err := render(&line, v); err != nil {
 			return watchFrame{}, err
 		}
 		// The state also changes by the clock alone (a fresh record
 		// without a lock expires); ages are not shown, so not counted.
 		next := nextChangeByClock(snap, sessions, now, false)
-		return watchFrame{text: line.Bytes(), body: line.Bytes(), next: next}, nil
+		return watchFrame{text: line.Bytes(), body: line.Bytes(), next: next, lockDirs: snap.LockDirs}, nil
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"os"
+	"strconv"
 
 	"github.com/capacitor-hud/hud/hud/status"
 	"github.com/capacitor-hud/hud/lockholder"
@@ -54,8 +55,13 @@ func runStatusline(env *Env, args []string) error {
 	// is no place for an error message (hud doctor is).
 	snap, _ := resolver.LoadSnapshot(env.Layout(), claudeProcessStart)
 	now := env.Now()
-	v := status.New(resolver.ResolveAll(snap, now, lockholder.Alive), now)
-	status.WriteStatusline(env.Stdout, v, in.self())
+	sessions := resolver.ResolveAll(snap, now, lockholder.Alive)
+	// Claude Code (2.1.x) runs the command with CLAUDE_PID set to its own
+	// process, and with CLAUDE_CONFIG_DIR when the person set it, which
+	// env.Layout follows.
+	pid, _ := strconv.Atoi(env.Getenv("CLAUDE_PID"))
+	sessions = resolver.WithSelf(snap, sessions, in.SessionID, pid, now)
+	status.WriteStatusline(env.Stdout, status.New(sessions, now), in.self())
 	return nil
 }
 

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -121,7 +122,7 @@ func TestStatusWatchStreamsLines(t *testing.T) {
 		t.Fatalf("want %d lines, got %q", n, out.lines())
 		return nil
 	}
-	if l := waitFor(1); l[0] != `{"state":"idle","sessions":[]}` {
+	if l := waitFor(1); l[0] != `{"state":"idle","sessions":[],"hooks_problem":"Hooks not installed"}` {
 		t.Fatalf("first line %q", l[0])
 	}
 
@@ -146,5 +147,32 @@ func TestStatusWatchStreamsLines(t *testing.T) {
 	}
 	if n := len(out.lines()); n != 2 {
 		t.Errorf("%d lines; want 2 (no repeats): %q", n, out.lines())
+	}
+}
+
+// Drawn right as the prompt is submitted: Claude's own file already says
+// busy, the hook's write has not landed and the record still says ready.
+// The line believes Claude for its own session, found in the config dir
+// and process Claude names in the command's environment.
+func TestStatuslineAsThePromptIsSubmitted(t *testing.T) {
+	h := newStatusHome(t)
+	if h.self.StartTicks == 0 {
+		t.Skip("this OS has no start time in clock ticks")
+	}
+	work := filepath.Join(h.layout.Home, ".claude-work")
+	h.record(resolver.Record{SessionID: "me", State: resolver.StateReady, CWD: "/home/me/code/api",
+		PID: h.self.PID, ProcStarted: h.self.Started, ConfigDir: work}, time.Minute, time.Minute)
+	busy := statusNow.Add(-100 * time.Millisecond).UnixMilli()
+	h.write(filepath.Join(h.layout.WithConfig(work).LockDir(), fmt.Sprintf("%d.json", h.self.PID)), fmt.Sprintf(
+		`{"pid":%d,"sessionId":"me","procStart":"%d","status":"busy","updatedAt":%d,"statusUpdatedAt":%d}`,
+		h.self.PID, h.self.StartTicks, busy, busy))
+	b, _ := resolver.EncodeStore(h.store)
+	h.write(h.layout.StorePath(), string(b))
+	vars := map[string]string{"CLAUDE_CONFIG_DIR": work, "CLAUDE_PID": fmt.Sprint(h.self.PID)}
+	var out bytes.Buffer
+	env := &Env{Stdin: strings.NewReader(`{"session_id":"me","cwd":"/home/me/code/api"}`), Stdout: &out, Stderr: os.Stderr,
+		Home: h.layout.Home, Getenv: func(k string) string { return vars[k] }, Now: func() time.Time { return statusNow }}
+	if code := Main([]string{"statusline"}, env); code != 0 || out.String() != "● working\n" {
+		t.Errorf("exit %d, line %q; want \"● working\"", code, out.String())
 	}
 }

@@ -90,7 +90,8 @@ func watchSessions(ctx context.Context, env *Env, ws watchSettings) error {
 // read, so a change between the two is never missed.
 func follow(ctx context.Context, env *Env, always bool, draw func(now time.Time) (watchFrame, error)) error {
 	layout := env.Layout()
-	w, err := watch.New(watch.Options{Layout: layout})
+	first, _ := resolver.LoadSnapshot(layout, claudeProcessStart)
+	w, err := watch.New(watch.Options{Layout: layout, LockDirs: first.LockDirs})
 	if err != nil {
 		return withHint(err, "check the permissions of "+layout.StoreDir()+" and "+layout.LockDir())
 	}
@@ -104,6 +105,13 @@ func follow(ctx context.Context, env *Env, always bool, draw func(now time.Time)
 		f, err := draw(now)
 		if err != nil {
 			return err
+		}
+		if w.Follow(f.lockDirs...) {
+			// A config directory appeared (a record names it): what
+			// happened in it before the watch began needs another read.
+			if f, err = draw(now); err != nil {
+				return err
+			}
 		}
 		if always || !bytes.Equal(f.body, last) {
 			if _, err := env.Stdout.Write(f.text); err != nil {
@@ -137,6 +145,8 @@ type watchFrame struct {
 	// next is when the same files would print differently by the clock
 	// alone; zero if never.
 	next time.Time
+	// lockDirs are the sessions/ directories the drawing read, to follow.
+	lockDirs []string
 }
 
 // frame reads everything afresh (a Change only says that something
@@ -166,7 +176,7 @@ func frame(env *Env, ws watchSettings, layout resolver.Layout, now time.Time) wa
 		fmt.Fprintf(&text, "-- %s\n", stamp)
 	}
 	text.Write(body.Bytes())
-	return watchFrame{text: text.Bytes(), body: body.Bytes(), next: next}
+	return watchFrame{text: text.Bytes(), body: body.Bytes(), next: next, lockDirs: snap.LockDirs}
 }
 
 // nextChangeByClock is the earliest moment the output changes with no file

@@ -54,6 +54,15 @@ type Env struct {
 	// exist). Hooks count when they are in any of them.
 	UserSettings    string
 	ProjectSettings []string
+	// ConfigDirSettings are the user settings of the other Claude config
+	// directories hud follows (CLAUDE_CONFIG_DIR), and SessionProjects the
+	// project directories of the live sessions, whose settings may wire
+	// the hooks too.
+	ConfigDirSettings []string
+	SessionProjects   []string
+	// LockDirs are the sessions/ directories of every followed config
+	// directory; empty means Layout's alone.
+	LockDirs []string
 	// ConfigPath is the HUD's config.toml; Getenv feeds its overrides.
 	ConfigPath string
 	Getenv     func(string) string
@@ -81,6 +90,7 @@ var checks = []check{
 	{"hooks", checkHooksOrPlugin},
 	{"plugin", checkPlugin},
 	{"hooks enabled", checkDisableAllHooks},
+	{"config dirs", checkConfigDirs},
 	{"store", checkStore},
 	{"locks", checkLocks},
 	{"last event", checkLastEvent},

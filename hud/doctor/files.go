@@ -28,28 +28,38 @@ func checkStore(env *Env) []Finding {
 	return []Finding{ok("%s: %d session(s)", path, len(st.Sessions))}
 }
 
-// checkLocks counts lock directories whose Claude process lives, and
-// stale ones (a dead or reused pid): a few stale ones are normal after a
-// crash and are swept at the next hook event; many mean sweeping fails.
+// checkLocks counts, in the sessions/ of every followed config directory,
+// lock directories whose Claude process lives, and stale ones (a dead or
+// reused pid): a few stale ones are normal after a crash and are swept at
+// the next hook event; many mean sweeping fails.
 func checkLocks(env *Env) []Finding {
-	dir := env.Layout.LockDir()
-	locks, err := resolver.LoadLocks(dir)
-	if err != nil {
-		return []Finding{fail("check the permissions: ls -ld "+dir, "%v", err)}
+	dirs := env.LockDirs
+	if len(dirs) == 0 {
+		dirs = []string{env.Layout.LockDir()}
 	}
-	live, stale := 0, 0
-	for _, l := range locks {
-		if env.Alive(l.PID, l.ProcStarted) {
-			live++
-		} else {
-			stale++
+	var out []Finding
+	for _, dir := range dirs {
+		locks, err := resolver.LoadLocks(dir)
+		if err != nil {
+			out = append(out, fail("check the permissions: ls -ld "+dir, "%v", err))
+			continue
 		}
+		live, stale := 0, 0
+		for _, l := range locks {
+			if env.Alive(l.PID, l.ProcStarted) {
+				live++
+			} else {
+				stale++
+			}
+		}
+		if stale > 0 {
+			out = append(out, warn("none needed: the next hook event sweeps them (or remove them: they are the *.lock dirs in "+dir+")",
+				"%d live, %d stale lock(s) in %s", live, stale, dir))
+			continue
+		}
+		out = append(out, ok("%d live lock(s) in %s", live, dir))
 	}
-	if stale > 0 {
-		return []Finding{warn("none needed: the next hook event sweeps them (or remove them: they are the *.lock dirs in "+dir+")",
-			"%d live, %d stale lock(s) in %s", live, stale, dir)}
-	}
-	return []Finding{ok("%d live lock(s) in %s", live, dir)}
+	return out
 }
 
 // checkConfig loads config.toml as the tray does.

@@ -46,8 +46,8 @@ func checkPlugin(env *Env) []Finding {
 // the hooks are in place, and the plugin check below says by what.
 func checkHooksOrPlugin(env *Env) []Finding {
 	readable := true
-	for _, path := range append([]string{env.UserSettings}, env.ProjectSettings...) {
-		if _, err := install.Inspect(path); err != nil {
+	for _, src := range hookSources(env) {
+		if _, err := install.Inspect(src.path); err != nil {
 			readable = false
 		}
 	}
@@ -60,9 +60,9 @@ func checkHooksOrPlugin(env *Env) []Finding {
 // wiredBySettings is the first settings file that runs hud-hook on any
 // event, "" when none does.
 func wiredBySettings(env *Env) string {
-	for _, path := range append([]string{env.UserSettings}, env.ProjectSettings...) {
-		if st, err := install.Inspect(path); err == nil && len(st.Events) > 0 {
-			return path
+	for _, src := range hookSources(env) {
+		if st, err := install.Inspect(src.path); err == nil && len(st.Events) > 0 {
+			return src.path
 		}
 	}
 	return ""

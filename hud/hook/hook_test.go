@@ -49,7 +49,7 @@ func TestScripts(t *testing.T) {
 			// fixtures/, and big.json is a valid event of 5 MiB.
 			home := filepath.Join(env.WorkDir, "home")
 			env.Setenv("HOME", home)
-			for _, k := range []string{"CLAUDE_PROJECT_DIR", "TMUX_PANE", "TERM_PROGRAM"} {
+			for _, k := range []string{"CLAUDE_PROJECT_DIR", "CLAUDE_CONFIG_DIR", "TMUX_PANE", "TERM_PROGRAM"} {
 				env.Setenv(k, "")
 			}
 			if err := os.Mkdir(home, 0o700); err != nil {

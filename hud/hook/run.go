@@ -1,7 +1,6 @@
 package hook
 
 import (
-	"cmp"
 	"fmt"
 	"io"
 	"os"
@@ -99,7 +98,11 @@ func Main(args []string, env Env) int {
 func runHook(env Env) (status int) {
 	start := time.Now()
 	home := env.Getenv("HOME")
+	// The config dir (CLAUDE_CONFIG_DIR, which Claude passes on to its
+	// hooks) says where this Claude keeps its sessions: the lock goes
+	// there, and the record names it for the readers.
 	layout := resolver.Layout{Home: home}
+	layout = layout.WithConfig(resolver.ConfigDirFromEnv(layout, env.Getenv("CLAUDE_CONFIG_DIR")))
 	log := newDebugLog(layout, env)
 	defer log.flush()
 	session := ""
@@ -125,7 +128,7 @@ func runHook(env Env) (status int) {
 		return 0
 	}
 	session = ev.SessionID
-	obs := observe(ev, env, log)
+	obs := observe(ev, env, layout, log)
 	now := env.Now()
 
 	var u update
@@ -217,8 +220,10 @@ type observation struct {
 	// CWD stands in for the event's cwd when it has none (older clients,
 	// other tools reusing the hook): CLAUDE_PROJECT_DIR, else the hook's
 	// own working directory. Empty when the event has one.
-	CWD         string
-	ProjectDir  string
+	CWD        string
+	ProjectDir string
+	// ConfigDir is the Claude config directory, "" for ~/.claude.
+	ConfigDir   string
 	TmuxPane    string
 	TermProgram string
 	// Alive reports whether a process recorded earlier still runs.
@@ -226,19 +231,18 @@ type observation struct {
 }
 
 // observe normalizes the event's paths in place and looks around.
-func observe(ev *Event, env Env, log *debugLog) observation {
+func observe(ev *Event, env Env, layout resolver.Layout, log *debugLog) observation {
 	ev.CWD = resolver.NormalizePath(ev.CWD)
 	ev.NewCWD = resolver.NormalizePath(ev.NewCWD)
 	obs := observation{
 		TmuxPane:    env.Getenv("TMUX_PANE"),
 		TermProgram: env.Getenv("TERM_PROGRAM"),
 		Alive:       lockholder.Alive,
+		ConfigDir:   layout.Config,
 	}
 	// Claude's own session files, which name its process, live in its
-	// config directory: CLAUDE_CONFIG_DIR when Claude runs with one (its
-	// hooks inherit it), else ~/.claude.
-	claudeDir := cmp.Or(env.Getenv("CLAUDE_CONFIG_DIR"), resolver.Layout{Home: env.Getenv("HOME")}.ClaudeDir())
-	if p, err := lockholder.FindClaude(env.Parent, lockholder.IsClaude(filepath.Join(claudeDir, "sessions"))); err != nil {
+	// config directory's sessions/, beside the locks.
+	if p, err := lockholder.FindClaude(env.Parent, lockholder.IsClaude(layout.LockDir())); err != nil {
 		log.errorf(ev.SessionID, "%v", err)
 	} else {
 		obs.Claude = p

@@ -97,7 +97,7 @@ func applyEvent(t *table, ev *Event, obs observation, now time.Time) update {
 }
 
 // observed records in r what the hook saw around the event: the project,
-// and the Claude process with its terminal. The pid follows the newest
+// the config directory, and the Claude process with its terminal. The pid follows the newest
 // live process: `claude --continue` starts a new process under the old
 // id, but an event from an older process whose successor still lives
 // (two processes on one session) does not take the record back.
@@ -105,6 +105,7 @@ func observed(r *resolver.Record, obs observation) {
 	if obs.ProjectDir != "" {
 		r.ProjectDir = obs.ProjectDir
 	}
+	r.ConfigDir = obs.ConfigDir
 	p := obs.Claude
 	if p.PID == 0 {
 		return

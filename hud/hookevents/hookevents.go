@@ -162,6 +162,7 @@ type Version [3]int
 // `claude --version` prints it ("2.1.330 (Claude Code)").
 func ParseVersion(s string) (Version, bool) {
 	word, _, _ := strings.Cut(strings.TrimSpace(s), " ")
+	word, _, _ = strings.Cut(word, "-") // a pre-release: "2.1.97-beta.1"
 	parts := strings.Split(word, ".")
 	if len(parts) != 3 {
 		return Version{}, false

@@ -11,7 +11,12 @@
 // running install twice changes nothing the second time.
 //
 // On request it also points Claude Code's statusLine at `hud statusline`,
-// never replacing a status line the person has.
+// re-run every second on clients that read refreshInterval, never
+// replacing a status line the person has.
+//
+// A Claude config directory other than ~/.claude (CLAUDE_CONFIG_DIR) that
+// install wires is remembered in ~/.capacitor/config-dirs.json
+// (RememberConfigDir), so every reader follows its sessions.
 //
 // Inspect is the read-only check the tray and `hud doctor` use.
 package install

@@ -35,6 +35,10 @@ type Options struct {
 	// stops at a "Settings Warning" dialog at every start for a name it
 	// does not know.
 	Client hookevents.Version
+	// StatusLineRefresh is the refreshInterval (seconds) of the status
+	// line install writes; 0 leaves it out (a client older than
+	// RefreshIntervalSince).
+	StatusLineRefresh int
 	// DryRun computes the change and its diff but writes nothing.
 	DryRun bool
 	// Now names the backup file; nil means time.Now.
@@ -107,7 +111,7 @@ func Install(opts Options) (Result, error) {
 		if err != nil || opts.StatusLineHud == "" {
 			return changed, err
 		}
-		set, k := setStatusLine(root, ShellQuote(opts.StatusLineHud)+" "+StatusLineArg)
+		set, k := setStatusLine(root, ShellQuote(opts.StatusLineHud)+" "+StatusLineArg, opts.StatusLineRefresh)
 		kept = k
 		return changed || set, nil
 	}, false)

@@ -2,11 +2,10 @@ package install
 
 import (
 	"encoding/json"
-	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/capacitor-hud/hud/hud/safefile"
 )
 
 // PluginStatus is an enabled Claude Code plugin whose hooks run hud-hook:
@@ -132,19 +131,13 @@ func runsHook(command string) bool {
 	return strings.Contains(command, "exec "+HookName)
 }
 
-// readJSON decodes a file of at most maxPluginFile bytes.
+// readJSON decodes a file of at most maxPluginFile bytes. A marketplace
+// is a stranger's repository: its files are read bounded, and a FIFO or a
+// device among them is refused rather than waited on.
 func readJSON(path string, v any) error {
-	f, err := os.Open(path)
+	data, _, err := safefile.Read(path, maxPluginFile, safefile.Follow)
 	if err != nil {
 		return err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxPluginFile+1))
-	if err != nil {
-		return err
-	}
-	if len(data) > maxPluginFile {
-		return fmt.Errorf("%s: larger than %d bytes", path, maxPluginFile)
 	}
 	return json.Unmarshal(data, v)
 }

@@ -2,18 +2,53 @@ package install
 
 import (
 	"path/filepath"
-	"reflect"
+
+	"github.com/capacitor-hud/hud/hud/hookevents"
 )
 
 // StatusLineArg is the hud subcommand Claude Code's statusLine runs.
 const StatusLineArg = "statusline"
 
-// statusLine is the "statusLine" value install writes.
-func statusLine(command string) *node {
-	return newObject(
+// Claude Code runs the status line command when its own screen changes
+// (a message added, a dialog opened or closed) and not while a tool runs
+// or an answer streams, so a line drawn as a turn begins says "ready"
+// until the turn ends (seen on 2.1.330). Since 2.1.97 "refreshInterval"
+// re-runs it every N seconds besides; install sets it so the line is never
+// more than that behind. `hud statusline` takes a few milliseconds.
+const (
+	// DefaultRefreshInterval is the refreshInterval install writes, in
+	// seconds (Claude Code's minimum).
+	DefaultRefreshInterval = 1
+)
+
+// RefreshIntervalSince is the first release that reads refreshInterval.
+var RefreshIntervalSince = hookevents.Version{2, 1, 97}
+
+// RefreshInterval is the refreshInterval install gives the status line of
+// client v: DefaultRefreshInterval, or 0 (left out) for a client older
+// than RefreshIntervalSince. An unknown client (the zero Version) stands
+// for the oldest supported one, which reads it.
+func RefreshInterval(v hookevents.Version) int {
+	if v.IsZero() {
+		v = hookevents.Oldest
+	}
+	if v.Less(RefreshIntervalSince) {
+		return 0
+	}
+	return DefaultRefreshInterval
+}
+
+// statusLine is the "statusLine" value install writes; refresh 0 leaves
+// refreshInterval out.
+func statusLine(command string, refresh int) *node {
+	obj := newObject(
 		field("type", newScalar("command")),
 		field("command", newScalar(command)),
 	)
+	if refresh > 0 {
+		obj.members = append(obj.members, field("refreshInterval", newScalar(refresh)))
+	}
+	return obj
 }
 
 // isOurStatusLine reports whether a statusLine value runs
@@ -34,20 +69,29 @@ func isOurStatusLine(v *node) bool {
 	return ok && arg == StatusLineArg
 }
 
-// setStatusLine points "statusLine" at command unless the person has a
-// status line of their own, which is never replaced. It reports whether
+// setStatusLine points "statusLine" at command, re-run every refresh
+// seconds (0: not set), unless the person has a status line of their own,
+// which is never replaced. A refreshInterval the person chose for ours is
+// kept, as are other keys they added to it (padding). It reports whether
 // it changed anything and whether a foreign status line was kept.
-func setStatusLine(root *node, command string) (changed, kept bool) {
+func setStatusLine(root *node, command string, refresh int) (changed, kept bool) {
 	cur := root.get("statusLine")
 	if cur != nil && !isOurStatusLine(cur) {
 		return false, true
 	}
-	want := statusLine(command)
-	if cur != nil && reflect.DeepEqual(cur.value(), want.value()) {
-		return false, false
+	if cur == nil {
+		root.set("statusLine", statusLine(command, refresh))
+		return true, false
 	}
-	root.set("statusLine", want)
-	return true, false
+	if c, _ := cur.get("command").str(); c != command {
+		cur.set("command", newScalar(command))
+		changed = true
+	}
+	if refresh > 0 && cur.get("refreshInterval") == nil {
+		cur.set("refreshInterval", newScalar(refresh))
+		changed = true
+	}
+	return changed, false
 }
 
 // removeStatusLine takes out a statusLine that runs `hud statusline`.

@@ -14,7 +14,10 @@ type Session struct {
 	ID string
 	// Project is the project directory; its base name names the session.
 	Project string
-	State   resolver.State
+	// Name is Claude's name for the session (resolver.Session.Name),
+	// said beside the project; "" for none.
+	Name  string
+	State resolver.State
 	// Since is when the session entered State (zero: unknown, taken as
 	// the moment the Tracker first sees it).
 	Since time.Time
@@ -34,7 +37,7 @@ type Session struct {
 func FromResolved(sessions []resolver.Session) []Session {
 	out := make([]Session, 0, len(sessions))
 	for _, s := range sessions {
-		n := Session{ID: s.Key(), Project: s.CWD, State: s.State, Since: s.Since}
+		n := Session{ID: s.Key(), Project: s.CWD, Name: s.Name(), State: s.State, Since: s.Since}
 		if r := s.Record; r != nil {
 			if p := r.Project(); p != "" {
 				n.Project = p
@@ -214,8 +217,14 @@ func (t *Tracker) reminderTime(start time.Time) time.Time {
 	return start.Add(t.cfg.StillWaitingAfter)
 }
 
-// projectName is the base name of the session's project directory.
+// projectName names the session in a notification: the base name of its
+// project directory, with Claude's name for it ("api · auth refactor").
 func projectName(s Session) string {
+	return resolver.WithName(baseName(s), s.Name)
+}
+
+// baseName is the base name of the session's project directory.
+func baseName(s Session) string {
 	if s.Project != "" {
 		if b := filepath.Base(s.Project); b != "." && b != string(filepath.Separator) {
 			return b

@@ -23,6 +23,11 @@ func working(id string, since, turn int) Session {
 	return Session{ID: id, Project: "/home/u/" + id, State: resolver.StateWorking, Since: at(since), TurnStartedAt: at(turn), WorkingOn: "fix the tests"}
 }
 
+func named(s Session, name string) Session {
+	s.Name = name
+	return s
+}
+
 func ready(id string, since, turn int) Session {
 	return Session{ID: id, Project: "/home/u/" + id, State: resolver.StateReady, Since: at(since), TurnStartedAt: at(turn), WorkingOn: "fix the tests"}
 }
@@ -54,6 +59,14 @@ func TestTracker(t *testing.T) {
 				{now: 130, sessions: []Session{waiting("api", 10, "Bash: npm test")},
 					want: []string{"still-waiting api is still waiting | Waiting for 2 min: Bash: npm test"}, next: -1},
 				{now: 400, sessions: []Session{waiting("api", 10, "Bash: npm test")}, next: -1},
+			},
+		},
+		{
+			name: "Claude's name for the session is said beside the project",
+			steps: []step{
+				{now: 0, sessions: []Session{named(working("api", 0, 0), "auth refactor")}, next: -1},
+				{now: 10, sessions: []Session{named(waiting("api", 10, "Bash: npm test"), "auth refactor")},
+					want: []string{"waiting api · auth refactor needs you | Bash: npm test"}, next: 130},
 			},
 		},
 		{
@@ -285,12 +298,15 @@ func TestFromResolved(t *testing.T) {
 			Record:  &resolver.Record{SessionID: "s3", State: resolver.StateWorking, CWD: "/p/cli"},
 			Opinion: &resolver.ClaudeSession{Status: resolver.ClaudeStatusIdle}},
 		{SessionID: "", State: resolver.StateReady, Since: at(3), CWD: "/p/lockonly"},
+		{SessionID: "s5", State: resolver.StateReady, Since: at(4), CWD: "/p/named",
+			Claude: &resolver.ClaudeSession{Name: "auth refactor", NameSource: "user"}},
 	})
 	want := []Session{
 		{ID: "s1", Project: "/p/api", State: resolver.StateWaiting, Since: at(0), WaitingFor: "Bash: npm test", WorkingOn: "run the tests", TurnStartedAt: at(-30)},
 		{ID: "s2", Project: "/p/web", State: resolver.StateWaiting, Since: at(1), WaitingFor: "approve Edit"},
 		{ID: "s3", Project: "/p/cli", State: resolver.StateReady, Since: at(2), Interrupted: true},
 		{ID: "", Project: "/p/lockonly", State: resolver.StateReady, Since: at(3)},
+		{ID: "s5", Project: "/p/named", Name: "auth refactor", State: resolver.StateReady, Since: at(4)},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("got %d sessions", len(got))

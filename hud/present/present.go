@@ -32,6 +32,12 @@ type Session struct {
 	// Doubt says why State cannot be trusted (no lock holder, an unknown
 	// state); empty when it can.
 	Doubt string
+	// Hooked is set when the session's hook events arrive (it has a
+	// record), wherever its hooks were wired.
+	Hooked bool
+	// Name is Claude's name for the session (resolver.Session.Name),
+	// shown beside the project; "" for none.
+	Name string
 	// ChangesAt is when the resolver's answer for this session changes by
 	// itself (a fresh record without a lock stops counting); zero if never.
 	ChangesAt time.Time
@@ -45,9 +51,9 @@ type Input struct {
 	Sessions []Session
 	Now      time.Time
 	// HooksProblem says what is wrong with our hooks in Claude Code's
-	// settings ("Hooks not installed"); "" when they are in place. With a
-	// problem nothing the tray shows can be trusted, and the menu offers to
-	// install them.
+	// user settings ("Hooks not installed"); "" when they are in place.
+	// The menu then offers to install them, and while no session's events
+	// arrive nothing the tray shows can be trusted (HooksDoubt).
 	HooksProblem string
 	// ShowTitle puts the short summary next to the icon (macOS).
 	ShowTitle bool
@@ -115,7 +121,8 @@ func Present(in Input) View {
 	maxRows := cmp.Or(in.MaxRows, DefaultMaxRows)
 
 	v := View{Count: len(sessions), HooksProblem: in.HooksProblem}
-	v.Icon = iconFor(sessions, in.HooksProblem == "")
+	doubt := HooksDoubt(in.HooksProblem, slices.ContainsFunc(sessions, func(s Session) bool { return s.Hooked }))
+	v.Icon = iconFor(sessions, doubt == "")
 	summary := summarize(sessions)
 	if in.ShowTitle {
 		v.Title = summary
@@ -127,8 +134,11 @@ func Present(in Input) View {
 	names := labelNames(sessions)
 	var nextLabel, nextChange time.Time
 	tooltip := []string{"Claude Code: " + cmp.Or(summary, "no sessions")}
-	if in.HooksProblem != "" {
-		tooltip = append(tooltip, in.HooksProblem+": states may be missing or stale")
+	switch {
+	case doubt != "":
+		tooltip = append(tooltip, doubt+": states may be missing or stale")
+	case in.HooksProblem != "":
+		tooltip = append(tooltip, in.HooksProblem+" in your user settings: only sessions with hooks of their own report")
 	}
 	for i, s := range sessions {
 		age := in.Now.Sub(s.Since)
@@ -175,6 +185,19 @@ func sortByAttention(sessions []Session) {
 			cmp.Compare(a.ID, b.ID),
 		)
 	})
+}
+
+// HooksDoubt is the problem with the hooks in the user settings while it
+// makes the whole picture doubtful, "" when it does not: hooks wired
+// elsewhere (a project's .claude/settings.json, claude --settings, a
+// plugin) report just as well, so once any live session's events arrive
+// its state is shown as it is. Only while none arrive can an empty or
+// stale picture be the hooks' fault.
+func HooksDoubt(problem string, eventsArrive bool) string {
+	if eventsArrive {
+		return ""
+	}
+	return problem
 }
 
 // iconFor picks the icon: unsure when the hooks are missing or the session
@@ -259,14 +282,17 @@ func rowTooltip(s Session) string {
 	return strings.Join(lines, "\n")
 }
 
-// labelNames names each session by its project's base name; sessions of
-// the same project get " (2)", " (3)"… in menu order.
+// labelNames names each session by its project's base name and Claude's
+// name for it ("api · auth refactor"); sessions with the same label get
+// " (2)", " (3)"… in menu order.
 func labelNames(sorted []Session) []string {
 	names := make([]string, len(sorted))
 	seen := map[string]int{}
 	for i, s := range sorted {
-		// A directory's name is anyone's to choose, escapes included.
+		// A directory's name is anyone's to choose, escapes included; so
+		// is Claude's session name.
 		name := text.Line(cmp.Or(baseName(s.Project), baseName(s.CWD), "session "+shortID(s.ID)), 60)
+		name = resolver.WithName(name, text.Line(s.Name, 40))
 		seen[name]++
 		if n := seen[name]; n > 1 {
 			name = fmt.Sprintf("%s (%d)", name, n)

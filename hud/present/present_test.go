@@ -17,6 +17,35 @@ func session(id, project string, st resolver.State, age time.Duration) Session {
 	return Session{ID: id, State: st, Project: "/home/dev/" + project, CWD: "/home/dev/" + project, Since: now.Add(-age)}
 }
 
+func withName(s Session, name string) Session {
+	s.Name = name
+	return s
+}
+
+func hooked(s Session) Session {
+	s.Hooked = true
+	return s
+}
+
+func TestHooksDoubt(t *testing.T) {
+	tests := []struct {
+		problem string
+		arrive  bool
+		want    string
+	}{
+		{"", false, ""},
+		{"", true, ""},
+		{"Hooks not installed", false, "Hooks not installed"},
+		{"Hooks not installed", true, ""},
+		{"Hook binary missing: /x", true, ""},
+	}
+	for _, tt := range tests {
+		if got := HooksDoubt(tt.problem, tt.arrive); got != tt.want {
+			t.Errorf("HooksDoubt(%q, %v) = %q, want %q", tt.problem, tt.arrive, got, tt.want)
+		}
+	}
+}
+
 func TestPresent(t *testing.T) {
 	waitingAPI := session("s1", "api", resolver.StateWaiting, 2*time.Minute+5*time.Second)
 	waitingAPI.WaitingFor = "Bash: npm test"
@@ -89,9 +118,30 @@ func TestPresent(t *testing.T) {
 			icon: assets.IconUnsure, title: "1 unknown", rows: []string{"x — state unknown now"}, next: 10 * time.Second,
 		},
 		{
-			name: "hooks missing overrides a live state",
+			name: "hooks missing overrides a live state without events",
 			in:   Input{HooksProblem: "Hook binary missing: /x", Sessions: []Session{waitingAPI}},
 			icon: assets.IconUnsure, install: "Hook binary missing: /x", rows: []string{"api — waiting 2m — Bash: npm test"}, next: 55 * time.Second,
+			tooltipHa: "Hook binary missing: /x: states may be missing or stale",
+		},
+		{
+			name: "Claude's name beside the project; same project, other names need no number",
+			in: Input{Sessions: []Session{withName(session("s1", "api", resolver.StateReady, time.Minute), "auth refactor"),
+				withName(session("s2", "api", resolver.StateReady, 2*time.Minute), "docs pass"),
+				session("s3", "api", resolver.StateReady, 3*time.Minute)}},
+			icon: assets.IconReady,
+			rows: []string{"api — ready 3m", "api · docs pass — ready 2m", "api · auth refactor — ready 1m"},
+			next: 60 * time.Second,
+		},
+		{
+			// Hooks wired in a project's settings (or --settings, a
+			// plugin): the events arrive, so the state is shown as it is,
+			// and the menu still offers the user-wide install.
+			name: "hooks from elsewhere: a session whose events arrive shows its state",
+			in:   Input{HooksProblem: "Hooks not installed", Sessions: []Session{hooked(waitingAPI), workingWeb}},
+			icon: assets.IconWaiting, install: "Hooks not installed",
+			rows:      []string{"api — waiting 2m — Bash: npm test", `web — working 40s — "fix the login form and the tests"`},
+			next:      8 * time.Second,
+			tooltipHa: "Hooks not installed in your user settings: only sessions with hooks of their own report",
 		},
 	}
 	for _, tt := range tests {

@@ -13,6 +13,8 @@ import (
 type jsonView struct {
 	State    resolver.State `json:"state"`
 	Sessions []jsonSession  `json:"sessions"`
+	// HooksProblem is View.HooksProblem: "" when the state can be trusted.
+	HooksProblem string `json:"hooks_problem"`
 }
 
 type jsonSession struct {
@@ -21,6 +23,7 @@ type jsonSession struct {
 	CWD        string             `json:"cwd"`
 	ProjectDir string             `json:"project_dir"`
 	Project    string             `json:"project"`
+	Name       string             `json:"name"`
 	WorkingOn  string             `json:"working_on"`
 	WaitingFor string             `json:"waiting_for"`
 	Agents     int                `json:"agents"`
@@ -39,6 +42,7 @@ func toJSON(s *Session) jsonSession {
 		CWD:        s.CWD,
 		ProjectDir: s.ProjectDir,
 		Project:    s.Project,
+		Name:       s.Name,
 		WorkingOn:  s.WorkingOn,
 		WaitingFor: s.WaitingFor,
 		Agents:     s.Agents,
@@ -57,7 +61,7 @@ func toJSON(s *Session) jsonSession {
 // newJSONView is the document for v, shared by the indented and the
 // one-line rendering.
 func newJSONView(v *View) jsonView {
-	doc := jsonView{State: v.State, Sessions: make([]jsonSession, 0, len(v.Sessions))}
+	doc := jsonView{State: v.State, Sessions: make([]jsonSession, 0, len(v.Sessions)), HooksProblem: v.HooksProblem}
 	for i := range v.Sessions {
 		doc.Sessions = append(doc.Sessions, toJSON(&v.Sessions[i]))
 	}

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/capacitor-hud/hud/hud/text"
+	"github.com/capacitor-hud/hud/resolver"
 )
 
 // NoSessions is what the text format prints when nothing is live.
@@ -53,12 +54,14 @@ func WriteProjectText(w io.Writer, p *ProjectView) error {
 	return bw.Flush()
 }
 
-// textRow is one session's columns: project, state, age, detail.
+// textRow is one session's columns: project (and Claude's name for the
+// session), state, age, detail.
 func textRow(s *Session, now time.Time) [4]string {
 	name := s.Project
 	if name == "" {
 		name = s.SessionID
 	}
+	name = resolver.WithName(name, s.Name)
 	return [4]string{text.Line(name, 0), string(s.State), Age(now.Sub(s.Since)), detail(s)}
 }
 

@@ -17,6 +17,10 @@ type View struct {
 	Sessions []Session
 	// Now is when the view was built; formats measure ages from it.
 	Now time.Time
+	// HooksProblem is what is wrong with the hooks in the user settings
+	// while no live session's events arrive (present.HooksDoubt): the
+	// tray's icon is then the unsure one. "" otherwise.
+	HooksProblem string
 }
 
 // Session is one live session as a person reads it.
@@ -28,6 +32,9 @@ type Session struct {
 	// cwd); Project is its last element, the name a person knows it by.
 	ProjectDir string
 	Project    string
+	// Name is Claude's name for the session ("auth refactor",
+	// resolver.Session.Name); "" for none.
+	Name string
 	// WorkingOn is the first line of the last prompt.
 	WorkingOn string
 	// WaitingFor says what a waiting session needs ("Bash: npm test");
@@ -65,6 +72,7 @@ func newSession(s *resolver.Session) Session {
 		Since:     s.Since,
 		UpdatedAt: s.UpdatedAt(),
 		Source:    s.Source,
+		Name:      s.Name(),
 	}
 	if rec := s.Record; rec != nil {
 		out.ProjectDir = rec.Project()

@@ -88,7 +88,8 @@ func (w *Watcher) loop(events <-chan fsnotify.Event, errs <-chan error) {
 // directory itself (removed or moved away) recreates and re-watches it and
 // asks for a full re-read: what was in it is gone.
 func (w *Watcher) classify(ev fsnotify.Event) Change {
-	for _, d := range w.dirs {
+	dirs := w.watched()
+	for _, d := range dirs {
 		if ev.Name == d.path {
 			if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
 				w.opts.Logf("watch: %s was removed; watching it again", d.path)
@@ -101,7 +102,7 @@ func (w *Watcher) classify(ev fsnotify.Event) Change {
 	dir, name := filepath.Split(ev.Name)
 	dir = filepath.Clean(dir)
 	var c Change
-	for _, d := range w.dirs {
+	for _, d := range dirs {
 		// The settings directory may be the same as another one in odd
 		// setups, so every matching directory gets a say.
 		if dir == d.path {

@@ -3,8 +3,10 @@ package watch
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -62,6 +64,9 @@ const (
 type Options struct {
 	// Layout names the store and lock directories.
 	Layout resolver.Layout
+	// LockDirs are more sessions/ directories to watch besides Layout's:
+	// those of the other Claude config directories (see Follow).
+	LockDirs []string
 	// ConfigPath, if set, is the settings file; its directory is watched
 	// too and changes to the file come as Change.Config. The directory is
 	// created (0700) if missing.
@@ -79,13 +84,15 @@ type Options struct {
 type Watcher struct {
 	opts    Options
 	fsw     *fsnotify.Watcher
-	dirs    []watchedDir
 	changes chan Change
 	done    chan struct{}
 	wg      sync.WaitGroup
 
 	closeOnce sync.Once
 	closeErr  error
+
+	mu   sync.Mutex   // guards dirs, which Follow adds to
+	dirs []watchedDir // append-only
 }
 
 // watchedDir is one directory the Watcher watches and how it names the
@@ -93,6 +100,10 @@ type Watcher struct {
 type watchedDir struct {
 	path     string
 	classify func(name string, op fsnotify.Op) Change
+	// followed marks a sessions/ directory of another config directory:
+	// watched once it exists, never created (a config directory that
+	// was removed stays removed).
+	followed bool
 }
 
 // New creates the watched directories if they are missing (0700; fsnotify
@@ -126,6 +137,11 @@ func newWatcher(opts Options) (*Watcher, error) {
 		{path: opts.Layout.LockDir(), classify: classifyLockDir},
 		{path: opts.Layout.ClaudeDir(), classify: classifyClaudeDir},
 	}
+	for _, d := range opts.LockDirs {
+		if d != opts.Layout.LockDir() {
+			dirs = append(dirs, watchedDir{path: d, classify: classifyLockDir, followed: true})
+		}
+	}
 	if opts.ConfigPath != "" {
 		base := filepath.Base(opts.ConfigPath)
 		dirs = append(dirs, watchedDir{path: filepath.Dir(opts.ConfigPath),
@@ -143,12 +159,52 @@ func newWatcher(opts Options) (*Watcher, error) {
 		done:    make(chan struct{}),
 	}
 	for _, d := range dirs {
-		if err := w.addDir(d.path); err != nil {
+		if err := w.addDir(d); err != nil {
 			fsw.Close()
 			return nil, err
 		}
 	}
 	return w, nil
+}
+
+// Follow watches the sessions/ directories lockDirs too (those of every
+// config directory a snapshot followed, resolver.Snapshot.LockDirs), and
+// reports whether it started watching one: what changed in it before now
+// was not seen, so the caller reads again. One that does not exist yet is
+// not created; a later Follow (after the next change anywhere) watches it
+// once Claude or the hook has made it. Safe from any goroutine.
+func (w *Watcher) Follow(lockDirs ...string) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	watched := map[string]bool{}
+	for _, p := range w.fsw.WatchList() {
+		watched[p] = true
+	}
+	added := false
+	for _, dir := range lockDirs {
+		if watched[dir] {
+			continue
+		}
+		d := watchedDir{path: dir, classify: classifyLockDir, followed: true}
+		if !slices.ContainsFunc(w.dirs, func(d watchedDir) bool { return d.path == dir }) {
+			w.dirs = append(w.dirs, d)
+		}
+		err := w.addDir(d)
+		switch {
+		case err == nil:
+			added = true
+		case !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fsnotify.ErrClosed):
+			w.opts.Logf("watch: %v", err)
+		}
+	}
+	return added
+}
+
+// watched returns the directories watched now.
+func (w *Watcher) watched() []watchedDir {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return slices.Clip(w.dirs)
 }
 
 // start runs the loop on the given event and error streams.
@@ -173,13 +229,15 @@ func (w *Watcher) Close() error {
 	return w.closeErr
 }
 
-// addDir creates dir if needed and watches it.
-func (w *Watcher) addDir(dir string) error {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("creating %s to watch it: %w", dir, err)
+// addDir creates d if needed (unless followed) and watches it.
+func (w *Watcher) addDir(d watchedDir) error {
+	if !d.followed {
+		if err := os.MkdirAll(d.path, 0o700); err != nil {
+			return fmt.Errorf("creating %s to watch it: %w", d.path, err)
+		}
 	}
-	if err := w.fsw.Add(dir); err != nil {
-		return fmt.Errorf("watching %s: %w", dir, explain(err))
+	if err := w.fsw.Add(d.path); err != nil {
+		return fmt.Errorf("watching %s: %w", d.path, explain(err))
 	}
 	return nil
 }
@@ -192,7 +250,7 @@ func (w *Watcher) rewatch() {
 	for _, p := range w.fsw.WatchList() {
 		watched[p] = true
 	}
-	for _, d := range w.dirs {
+	for _, d := range w.watched() {
 		if watched[d.path] {
 			if _, err := os.Stat(d.path); err == nil {
 				continue
@@ -200,7 +258,8 @@ func (w *Watcher) rewatch() {
 			// Watched but gone: the removal event has not been handled yet.
 			_ = w.fsw.Remove(d.path)
 		}
-		if err := w.addDir(d.path); err != nil && !errors.Is(err, fsnotify.ErrClosed) {
+		err := w.addDir(d)
+		if err != nil && !errors.Is(err, fsnotify.ErrClosed) && !(d.followed && errors.Is(err, fs.ErrNotExist)) {
 			w.opts.Logf("watch: %v", err)
 		}
 	}

@@ -375,3 +375,79 @@ func drain(w *Watcher, d time.Duration) {
 		}
 	}
 }
+
+// Another Claude config directory's sessions/ is followed once a snapshot
+// names it: its locks and Claude's files count like the default's. One
+// that does not exist is not created, and is watched once it appears.
+func TestFollowOtherConfigDirs(t *testing.T) {
+	f := newFixture(t)
+	work := f.layout.WithConfig(filepath.Join(f.layout.Home, ".claude-work")).LockDir()
+	gone := f.layout.WithConfig(filepath.Join(f.layout.Home, ".claude-gone")).LockDir()
+	if err := os.MkdirAll(work, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if !f.w.Follow(f.layout.LockDir(), work, gone) {
+		t.Fatal("Follow of two new directories reported nothing new")
+	}
+	if f.w.Follow(work, gone) {
+		t.Error("Follow again reported something new")
+	}
+	if _, err := os.Stat(gone); err == nil {
+		t.Errorf("%s was created; a followed directory must not be", gone)
+	}
+	if err := os.Mkdir(filepath.Join(work, resolver.LockName("/w", 9)), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if c := f.next(); !c.Locks {
+		t.Errorf("a lock in the second config dir: got %+v, want Locks", c)
+	}
+	if err := os.WriteFile(filepath.Join(work, "9.json"), []byte("{}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if c := f.next(); !c.ClaudeSessions {
+		t.Errorf("Claude's file in the second config dir: got %+v, want ClaudeSessions", c)
+	}
+	if strings.Contains(f.logs.String(), ".claude-gone") {
+		t.Errorf("a missing followed directory was logged as a problem:\n%s", f.logs)
+	}
+
+	// Claude makes the missing one: the next Follow watches it.
+	if err := os.MkdirAll(gone, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if !f.w.Follow(gone) {
+		t.Error("Follow of a directory that now exists reported nothing new")
+	}
+	if err := os.WriteFile(filepath.Join(gone, "10.json"), []byte("{}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if c := f.next(); !c.ClaudeSessions {
+		t.Errorf("Claude's file in a directory made later: got %+v, want ClaudeSessions", c)
+	}
+}
+
+// New takes the followed directories up front too.
+func TestNewWithLockDirs(t *testing.T) {
+	home := t.TempDir()
+	l := resolver.Layout{Home: home}
+	work := l.WithConfig(filepath.Join(home, ".claude-work")).LockDir()
+	if err := os.MkdirAll(work, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	w, err := New(Options{Layout: l, LockDirs: []string{l.LockDir(), work}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if err := os.Mkdir(filepath.Join(work, resolver.LockName("/w", 9)), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case c := <-w.Changes():
+		if !c.Locks {
+			t.Errorf("got %+v, want Locks", c)
+		}
+	case <-time.After(patience):
+		t.Fatal("no Change for a lock in a followed directory")
+	}
+}

@@ -29,6 +29,8 @@ type claudeProc struct {
 	name  string
 	pane  *pane
 	ready time.Time // when its prompt showed (interactive only)
+	// configDir is the CLAUDE_CONFIG_DIR it runs with; "" for ~/.claude.
+	configDir string
 	// answered is when the rig answered a startup question.
 	answered time.Time
 }
@@ -37,16 +39,27 @@ type claudeProc struct {
 // pane's pid is Claude's.
 func (r *rig) launch(name, dir string, args ...string) *claudeProc {
 	r.t.Helper()
+	return r.launchIn(name, dir, "", args...)
+}
+
+// launchIn is launch with CLAUDE_CONFIG_DIR set to configDir ("" leaves
+// it unset: ~/.claude).
+func (r *rig) launchIn(name, dir, configDir string, args ...string) *claudeProc {
+	r.t.Helper()
 	// env -i: only claudeEnv, plus the terminal variables tmux gives the pane.
 	words := []string{"exec", "env", "-i", `TERM="$TERM"`, `TMUX="$TMUX"`, `TMUX_PANE="$TMUX_PANE"`}
-	for _, kv := range r.claudeEnv() {
+	env := r.claudeEnv()
+	if configDir != "" {
+		env = append(env, "CLAUDE_CONFIG_DIR="+configDir)
+	}
+	for _, kv := range env {
 		words = append(words, shellQuote(kv))
 	}
 	words = append(words, shellQuote(r.s.claude))
 	for _, a := range args {
 		words = append(words, shellQuote(a))
 	}
-	c := &claudeProc{r: r, name: name}
+	c := &claudeProc{r: r, name: name, configDir: configDir}
 	p, err := r.s.tmux.newWindow(name, dir, strings.Join(words, " "))
 	if err != nil {
 		r.t.Fatalf("starting %s: %v", name, err)
@@ -68,7 +81,11 @@ type claudeSession struct {
 }
 
 func (c *claudeProc) sessionFile() string {
-	return filepath.Join(c.r.home, ".claude", "sessions", strconv.Itoa(c.pane.pid)+".json")
+	dir := c.configDir
+	if dir == "" {
+		dir = filepath.Join(c.r.home, ".claude")
+	}
+	return filepath.Join(dir, "sessions", strconv.Itoa(c.pane.pid)+".json")
 }
 
 // claudeState reads what Claude itself says about its session: the ground

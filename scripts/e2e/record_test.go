@@ -36,15 +36,17 @@ func (r *rig) recorder() string {
 			r.t.Fatal(err)
 		}
 	}
-	sessions := filepath.Join(r.home, ".claude", "sessions")
+	// Claude's files are in the sessions/ of the config dir the hook's
+	// Claude runs with (CLAUDE_CONFIG_DIR, else ~/.claude).
+	claudeDir := filepath.Join(r.home, ".claude")
 	script := fmt.Sprintf(`#!/bin/sh
 # hud-hook, recording: keep the payload and Claude's session files as they
 # are now, then become the real hook.
 n=$(date +%%s%%N)-$$
 cat > %[1]s/"$n".payload
-cat %[2]s/*.json > %[1]s/"$n".claude-session 2>/dev/null
+cat "${CLAUDE_CONFIG_DIR:-%[2]s}"/sessions/*.json > %[1]s/"$n".claude-session 2>/dev/null
 exec %[3]s < %[1]s/"$n".payload
-`, shellQuote(spool), shellQuote(sessions), shellQuote(r.s.hook))
+`, shellQuote(spool), claudeDir, shellQuote(r.s.hook))
 	path := filepath.Join(bin, "hud-hook")
 	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
 		r.t.Fatal(err)

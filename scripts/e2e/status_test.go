@@ -15,12 +15,15 @@ import (
 
 // hudStatus is `hud status --json`.
 type hudStatus struct {
-	State    string          `json:"state"`
-	Sessions []hudSession    `json:"sessions"`
-	Resolved *hudResolved    `json:"resolved"` // with --project
-	Project  string          `json:"project"`
-	raw      json.RawMessage // as printed, for failure reports
-	err      error           // the command failed or printed no JSON
+	State    string       `json:"state"`
+	Sessions []hudSession `json:"sessions"`
+	Resolved *hudResolved `json:"resolved"` // with --project
+	Project  string       `json:"project"`
+	// HooksProblem is why the tray would show its unsure icon about the
+	// hooks; "" when the state can be trusted.
+	HooksProblem string          `json:"hooks_problem"`
+	raw          json.RawMessage // as printed, for failure reports
+	err          error           // the command failed or printed no JSON
 }
 
 type hudSession struct {
@@ -29,6 +32,7 @@ type hudSession struct {
 	CWD        string `json:"cwd"`
 	ProjectDir string `json:"project_dir"`
 	Project    string `json:"project"`
+	Name       string `json:"name"` // Claude's name for the session
 	WorkingOn  string `json:"working_on"`
 	WaitingFor string `json:"waiting_for"`
 	PID        int    `json:"pid"`

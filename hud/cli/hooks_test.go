@@ -1,0 +1,48 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/capacitor-hud/hud/resolver"
+)
+
+func TestHooksProblem(t *testing.T) {
+	tests := []struct {
+		name  string
+		files map[string]string // path → its problem
+		want  string
+	}{
+		{"none anywhere", map[string]string{"/a": "Hooks not installed", "/b": "Hooks not installed"}, "Hooks not installed"},
+		{"one config dir wired is enough", map[string]string{"/a": "Hooks not installed", "/b": ""}, ""},
+		{"a broken install is named", map[string]string{"/a": "Hooks not installed", "/b": "Hook binary missing: /x"}, "Hook binary missing: /x"},
+		{"broken one, good other", map[string]string{"/a": "Hook binary missing: /x", "/b": ""}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := hooksProblem([]string{"/a", "/b"}, func(p string) string { return tt.files[p] })
+			if got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// Hooks wired only in a project's settings: the session's events arrive,
+// so `hud status --json` reports no hooks problem (the tray shows the
+// state, not the unsure icon); with no session live it does.
+func TestStatusHooksFromAProject(t *testing.T) {
+	h := newStatusHome(t)
+	_, stdout, _ := h.run("status", "--json")
+	if !strings.Contains(stdout, `"hooks_problem": "Hooks not installed"`) {
+		t.Errorf("no session, no hooks: want the problem\n%s", stdout)
+	}
+	h.liveLock("/home/me/code/api", "api-session")
+	h.record(resolver.Record{SessionID: "api-session", State: resolver.StateWorking, CWD: "/home/me/code/api",
+		PID: h.self.PID, ProcStarted: h.self.Started}, time.Second, time.Second)
+	_, stdout, _ = h.run("status", "--json")
+	if !strings.Contains(stdout, `"hooks_problem": ""`) || !strings.Contains(stdout, `"state": "working"`) {
+		t.Errorf("a session whose events arrive: want its state and no problem\n%s", stdout)
+	}
+}
