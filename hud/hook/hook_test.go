@@ -142,16 +142,21 @@ func cmdField(ts *testscript.TestScript, neg bool, args []string) {
 }
 
 // TestConcurrentHooks fires 64 hook processes at once, one per session,
-// several times over: every run must leave all 64 records, each with its
-// own last prompt. A lost update (two writers reading the same store)
-// would lose records.
+// several times over: every run must leave its record with its own last
+// prompt. A lost update (two writers reading the same store) would leave
+// a record behind or lose it. A hook may instead give up on a lock held
+// longer than its budget (2 s), as it must not hold Claude up, saying so
+// in the debug log; on a loaded machine 64 race-built processes can queue
+// that long, and that is no lost update.
 func TestConcurrentHooks(t *testing.T) {
 	bin, err := exec.LookPath("hud-hook")
 	if err != nil {
 		t.Fatal(err)
 	}
 	home := t.TempDir()
+	layout := resolver.Layout{Home: home}
 	const sessions, rounds = 64, 3
+	gaveUp := make([]int, sessions) // per session, the runs that gave up on the lock
 	for round := range rounds {
 		var wg sync.WaitGroup
 		errs := make(chan error, sessions)
@@ -173,7 +178,7 @@ func TestConcurrentHooks(t *testing.T) {
 		for err := range errs {
 			t.Error(err)
 		}
-		b, err := os.ReadFile(resolver.Layout{Home: home}.StorePath())
+		b, err := os.ReadFile(layout.StorePath())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -181,19 +186,28 @@ func TestConcurrentHooks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(s.Sessions) != sessions {
-			t.Fatalf("round %d: %d records, want %d", round, len(s.Sessions), sessions)
-		}
+		log, _ := os.ReadFile(layout.DebugLogPath())
 		for i := range sessions {
+			busy := bytes.Count(log, fmt.Appendf(nil, " s%02d error: UserPromptSubmit: store lock busy", i))
+			if busy > gaveUp[i] {
+				gaveUp[i] = busy
+				t.Logf("round %d: session %d gave up on the lock, as it may under load", round, i)
+				continue
+			}
 			r := s.Sessions[fmt.Sprintf("s%02d", i)]
 			if r == nil || r.WorkingOn != fmt.Sprint("round ", round) || r.State != resolver.StateWorking {
-				t.Fatalf("round %d: session %d is %+v", round, i, r)
+				t.Fatalf("round %d: session %d is %+v: its update was lost", round, i, r)
 			}
 		}
 	}
-	log, _ := os.ReadFile(resolver.Layout{Home: home}.DebugLogPath())
-	if n := bytes.Count(log, []byte("UserPromptSubmit ")); n != sessions*rounds {
-		t.Errorf("debug log has %d event lines, want %d", n, sessions*rounds)
+	log, _ := os.ReadFile(layout.DebugLogPath())
+	recorded := bytes.Count(log, []byte("UserPromptSubmit "))
+	given := 0
+	for _, n := range gaveUp {
+		given += n
+	}
+	if recorded+given != sessions*rounds {
+		t.Errorf("debug log has %d event lines and %d lock give-ups, want %d runs in all", recorded, given, sessions*rounds)
 	}
 }
 

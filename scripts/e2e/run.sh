@@ -116,6 +116,7 @@ bindir="${HUD_E2E_BIN:-$PWD/bin}"
 # shared by several checkouts.
 out="$PWD/bin/e2e"
 mkdir -p "$out"
+rm -f "$out"/latency*.md
 go test -c -o "$out/e2e.test" ./scripts/e2e/
 
 sockets=()
