@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/capacitor-hud/hud/hud/safefile"
 )
 
 // ErrCorruptStore marks a store that exists but cannot be read as v3: the
@@ -52,16 +54,27 @@ func LoadSnapshot(l Layout, procStart ProcessStart) (Snapshot, error) {
 	return snap, errors.Join(errs...)
 }
 
+// MaxStoreSize bounds the store a reader or the hook reads. A busy day's
+// store of 200 sessions is about 175 KB; a larger file is not the hook's.
+const MaxStoreSize = 16 << 20
+
 // LoadStore reads the v3 store at path; a missing file is an empty store.
+// Records DecodeStore leaves out are left out silently: the hook logs them
+// when it next writes the store. The store is read only as a regular file
+// of at most MaxStoreSize, never through a link: anything else at its
+// name is a corrupt store, which the hook moves aside.
 func LoadStore(path string) (*Store, error) {
-	b, err := os.ReadFile(path)
+	b, _, err := safefile.ReadRegular(path, MaxStoreSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return NewStore(), nil
+	}
+	if errors.Is(err, safefile.ErrNotRegular) || errors.Is(err, safefile.ErrTooLarge) {
+		return nil, fmt.Errorf("reading %s: %w: %w", path, ErrCorruptStore, err)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading store: %w", err)
 	}
-	s, err := DecodeStore(b)
+	s, _, err := DecodeStore(b)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w: %w", path, ErrCorruptStore, err)
 	}

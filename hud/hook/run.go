@@ -63,6 +63,7 @@ var followUps = []followUp{
 	{"activity", trackActivity},
 	{"breaks", trackBreaks},
 	{"work session", trackWorkSession},
+	{"tidy", tidyTemps},
 }
 
 // Main runs the binary and returns its exit status: a helper mode when the
