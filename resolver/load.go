@@ -64,11 +64,11 @@ const MaxStoreSize = 16 << 20
 // of at most MaxStoreSize, never through a link: anything else at its
 // name is a corrupt store, which the hook moves aside.
 func LoadStore(path string) (*Store, error) {
-	b, _, err := safefile.ReadRegular(path, MaxStoreSize)
+	b, _, notStore, err := ReadStoreFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return NewStore(), nil
 	}
-	if errors.Is(err, safefile.ErrNotRegular) || errors.Is(err, safefile.ErrTooLarge) {
+	if notStore {
 		return nil, fmt.Errorf("reading %s: %w: %w", path, ErrCorruptStore, err)
 	}
 	if err != nil {
@@ -79,6 +79,18 @@ func LoadStore(path string) (*Store, error) {
 		return nil, fmt.Errorf("reading %s: %w: %w", path, ErrCorruptStore, err)
 	}
 	return s, nil
+}
+
+// ReadStoreFile reads the store file at path for LoadStore and the hook,
+// with its info: only a regular file of at most MaxStoreSize, never
+// through a link, never blocking in open. notStore reports an error that
+// says the name holds something the hook never writes there (a link, a
+// FIFO, a directory, a huge file), which the hook moves aside as it does a
+// corrupt store. A missing file's error wraps fs.ErrNotExist.
+func ReadStoreFile(path string) (b []byte, info fs.FileInfo, notStore bool, err error) {
+	b, info, err = safefile.Read(path, MaxStoreSize, safefile.NoFollow)
+	notStore = errors.Is(err, safefile.ErrSymlink) || errors.Is(err, safefile.ErrNotRegular) || errors.Is(err, safefile.ErrTooLarge)
+	return b, info, notStore, err
 }
 
 // LoadLocks lists the lock directories in dir (~/.claude/sessions) with

@@ -69,11 +69,11 @@ func updateStore(l resolver.Layout, now time.Time, log *debugLog, edit func(*tab
 // without decoding it; anything else (another writer's file, a hand edit)
 // is decoded and validated in full.
 func loadTable(l resolver.Layout, lock *storeLock, now time.Time, log *debugLog) (*table, error) {
-	data, info, err := safefile.ReadRegular(l.StorePath(), resolver.MaxStoreSize)
+	data, info, notStore, err := resolver.ReadStoreFile(l.StorePath())
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return newTable(), nil
-	case errors.Is(err, safefile.ErrNotRegular) || errors.Is(err, safefile.ErrTooLarge):
+	case notStore:
 		// A link, a FIFO, a directory or a huge file: not the hook's. It
 		// is moved aside, never read or followed.
 		return quarantined(l, now, log, err)

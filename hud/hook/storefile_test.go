@@ -13,7 +13,6 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/capacitor-hud/hud/hud/safefile"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -97,7 +96,7 @@ func TestSlowPathThenFastPath(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, info, _ := safefile.ReadRegular(l.StorePath(), resolver.MaxStoreSize)
+		_, info, _, _ := resolver.ReadStoreFile(l.StorePath())
 		if !lock.vouches(info) {
 			t.Errorf("run %d: the hook's own store is not vouched for", i)
 		}
@@ -120,7 +119,7 @@ func TestSlowPathThenFastPath(t *testing.T) {
 		t.Fatal(err)
 	}
 	lock, _ := lockStore(l, time.Second, testLog(t, l))
-	_, info, _ := safefile.ReadRegular(l.StorePath(), resolver.MaxStoreSize)
+	_, info, _, _ := resolver.ReadStoreFile(l.StorePath())
 	if lock.vouches(info) {
 		t.Error("an edited store is still vouched for")
 	}

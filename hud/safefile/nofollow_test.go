@@ -5,61 +5,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"golang.org/x/sys/unix"
 )
-
-func TestReadRegular(t *testing.T) {
-	dir := t.TempDir()
-	write := func(name, content string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(content), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	secret := write("secret", "do not read")
-	link := filepath.Join(dir, "link")
-	os.Symlink(secret, link)
-	fifo := filepath.Join(dir, "fifo")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cases := []struct {
-		name, path, want string
-		wantErr          error
-	}{
-		{"regular", write("f", "hello"), "hello", nil},
-		{"empty", write("e", ""), "", nil},
-		{"at the limit", write("l", "0123456789"), "0123456789", nil},
-		{"over the limit", write("big", "0123456789x"), "", ErrTooLarge},
-		{"link", link, "", ErrNotRegular},
-		{"FIFO (would block)", fifo, "", ErrNotRegular},
-		{"directory", dir, "", ErrNotRegular},
-		{"missing", filepath.Join(dir, "none"), "", os.ErrNotExist},
-	}
-	for _, c := range cases {
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			b, info, err := ReadRegular(c.path, 10)
-			switch {
-			case c.wantErr != nil && !errors.Is(err, c.wantErr):
-				t.Errorf("%s: err %v, want %v", c.name, err, c.wantErr)
-			case c.wantErr == nil && (err != nil || string(b) != c.want || info == nil || info.Size() != int64(len(c.want))):
-				t.Errorf("%s: %q, %v, %v; want %q", c.name, b, info, err, c.want)
-			}
-		}()
-		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
-			t.Fatalf("%s: blocked", c.name)
-		}
-	}
-}
 
 func TestTidyTemps(t *testing.T) {
 	dir := t.TempDir()

@@ -6,50 +6,95 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
-// ErrNotRegular is returned by ReadRegular for a link, a FIFO, a device
-// or a directory where a file was expected.
-var ErrNotRegular = errors.New("not a regular file")
+// MaxRead is the size limit for the files hud reads that others may have
+// written (a project's files, settings.json): every real one is a few KiB,
+// and a link to /dev/zero or a multi-gigabyte file must cost nothing.
+const MaxRead = 1 << 20
 
-// ErrTooLarge is returned by ReadRegular for a file over its limit.
-var ErrTooLarge = errors.New("file too large")
+// Links says whether Read follows a symbolic link at the path's last
+// component.
+type Links bool
 
-// ReadRegular reads the regular file at path, at most limit bytes, and
-// returns its info from the same open file. It never follows a link at
-// path (ErrNotRegular), never blocks in open (a FIFO planted at the name
-// would hang the reader; it opens non-blocking and is then refused as not
-// regular), and never reads past limit (ErrTooLarge), so a file someone
-// else chose cannot cost the reader its time or memory. A file that
-// shrinks while read is returned as read, with nil info: it was being
-// changed by a writer that does not replace it atomically.
-func ReadRegular(path string, limit int64) ([]byte, fs.FileInfo, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+const (
+	// Follow is for the person's own files (settings.json kept in a
+	// dotfiles repository is often a link).
+	Follow Links = true
+	// NoFollow is for every file inside a project, which a repository
+	// chooses: a planted link must not make hud read ~/.ssh/id_rsa.
+	NoFollow Links = false
+)
+
+var (
+	// ErrNotRegular is returned for a FIFO, a device, a directory, a socket.
+	ErrNotRegular = errors.New("not a regular file")
+	// ErrTooLarge is returned for a file over the limit.
+	ErrTooLarge = errors.New("file too large")
+	// ErrSymlink is returned, with NoFollow, for a link at the path.
+	ErrSymlink = errors.New("is a symbolic link")
+)
+
+// Read reads the regular file at path, at most limit bytes, and returns
+// its content and what fstat said of it. The open never blocks: it is
+// O_NONBLOCK, so a FIFO (which would wait for a writer forever) opens at
+// once and is then refused by fstat, like a device or a directory; only
+// then is anything read, and never more than limit+1 bytes. A missing
+// file's error wraps fs.ErrNotExist.
+func Read(path string, limit int64, links Links) ([]byte, fs.FileInfo, error) {
+	flags := os.O_RDONLY | unix.O_NONBLOCK | unix.O_NOCTTY | unix.O_CLOEXEC
+	if links == NoFollow {
+		flags |= unix.O_NOFOLLOW
+	}
+	f, err := os.OpenFile(path, flags, 0)
 	if err != nil {
-		if errors.Is(err, syscall.ELOOP) {
-			return nil, nil, &fs.PathError{Op: "open", Path: path, Err: ErrNotRegular}
+		if links == NoFollow && errors.Is(err, unix.ELOOP) {
+			return nil, nil, fmt.Errorf("reading %s: %w", path, ErrSymlink)
 		}
 		return nil, nil, err
 	}
 	defer f.Close()
-	info, err := f.Stat()
+	fi, err := f.Stat()
 	if err != nil {
 		return nil, nil, err
 	}
-	if !info.Mode().IsRegular() {
-		return nil, nil, &fs.PathError{Op: "open", Path: path, Err: ErrNotRegular}
+	if !fi.Mode().IsRegular() {
+		return nil, fi, fmt.Errorf("reading %s: %w (%v)", path, ErrNotRegular, fi.Mode().Type())
 	}
-	if info.Size() > limit {
-		return nil, nil, &fs.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w: %d bytes, the limit is %d", ErrTooLarge, info.Size(), limit)}
+	if fi.Size() > limit {
+		return nil, fi, fmt.Errorf("reading %s: %w (%d bytes, limit %d)", path, ErrTooLarge, fi.Size(), limit)
 	}
-	data := make([]byte, info.Size())
-	n, err := io.ReadFull(f, data)
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
-		return nil, nil, err
+	// The size may grow between fstat and read: the limit holds anyway.
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, fi, fmt.Errorf("reading %s: %w", path, err)
 	}
-	if n < len(data) {
-		return data[:n], nil, nil
+	if int64(len(b)) > limit {
+		return nil, fi, fmt.Errorf("reading %s: %w (limit %d)", path, ErrTooLarge, limit)
 	}
-	return data, info, nil
+	return b, fi, nil
+}
+
+// ErrNotDir is returned by RealDir for a path that is a link or a file.
+var ErrNotDir = errors.New("not a real directory")
+
+// RealDir makes sure path is a directory itself, not a link to one,
+// creating it with perm when missing (its parent must exist). It is how
+// hud enters a project's .claude before writing there: a repository that
+// ships .claude as a link to ~/.ssh or /etc must not have hud write
+// through it.
+func RealDir(path string, perm fs.FileMode) error {
+	if err := os.Mkdir(path, perm); err != nil && !errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("creating %s: %w", path, err)
+	}
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("%s: %w (%v)", path, ErrNotDir, fi.Mode().Type())
+	}
+	return nil
 }
