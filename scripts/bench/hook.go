@@ -144,7 +144,8 @@ func benchHook(b *bench) error {
 		}
 	}
 	fmt.Printf("hook: bin/hud-hook against an empty Go program built the same way, each\n"+
-		"fork+exec'd with the event on stdin, interleaved, %d rounds (%v)\n", b.n, time.Since(start).Round(time.Second))
+		"fork+exec'd with the event on stdin, interleaved, %d rounds (%v, load average at the end %s)\n",
+		b.n, time.Since(start).Round(time.Second), loadAverage())
 	for _, place := range places {
 		for _, mode := range []string{"sh -c", "exec"} {
 			printHookTable(cases, place.name, mode)

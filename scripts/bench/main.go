@@ -18,6 +18,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // figure is one measurement, printed as one table.
@@ -229,7 +231,22 @@ func machine() string {
 			}
 		}
 	}
-	return fmt.Sprintf("%s/%s, %d CPUs (%s), %s", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), cpu, goVersion())
+	kernel := "unknown kernel"
+	var u unix.Utsname
+	if unix.Uname(&u) == nil {
+		kernel = unix.ByteSliceToString(u.Sysname[:]) + " " + unix.ByteSliceToString(u.Release[:])
+	}
+	return fmt.Sprintf("%s/%s, %d CPUs (%s), %s, %s, load average %s", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), cpu, kernel, goVersion(), loadAverage())
+}
+
+// loadAverage is the 1, 5 and 15 minute load averages: how busy the
+// machine was, the figures' noise.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) >= 3 {
+		return strings.Join(f[:3], " ")
+	}
+	return "unknown"
 }
 
 // goVersion is the toolchain that builds the measured binaries.
