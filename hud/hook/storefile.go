@@ -82,7 +82,9 @@ func loadTable(l resolver.Layout, lock *storeLock, now time.Time, log *debugLog)
 	case len(data) == 0:
 		return newTable(), nil
 	}
-	if lock.vouches(info) {
+	// A file that changed size while read was being written by something
+	// that ignores the lock: never vouched for.
+	if int64(len(data)) == info.Size() && lock.vouches(info) {
 		if t, ok := parseCanonical(data); ok {
 			return t, nil
 		}
