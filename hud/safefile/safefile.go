@@ -40,7 +40,7 @@ func replace(path string, data []byte, perm fs.FileMode, durable bool) error {
 	// CreateTemp opens with O_EXCL: a link planted at the temp name is
 	// never followed, and the rename replaces a link at path itself
 	// rather than writing through it.
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+TempInfix+"*")
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+tempInfix+"*")
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
@@ -80,9 +80,9 @@ func replace(path string, data []byte, perm fs.FileMode, durable bool) error {
 	return nil
 }
 
-// TempInfix is in the name of every temp file WriteFile and Replace make:
-// ".<name>" + TempInfix + random digits.
-const TempInfix = ".tmp-"
+// tempInfix is in the name of every temp file WriteFile and Replace make:
+// ".<name>" + tempInfix + random digits.
+const tempInfix = ".tmp-"
 
 // TidyTemps removes the temp files of WriteFile and Replace in dir last
 // modified before cutoff: a writer killed between creating one and
@@ -107,7 +107,7 @@ func TidyTemps(dir string, cutoff time.Time) (int, error) {
 	}
 	removed := 0
 	for _, name := range names {
-		if !IsTempName(name) {
+		if !isTempName(name) {
 			continue
 		}
 		p := filepath.Join(dir, name)
@@ -122,17 +122,17 @@ func TidyTemps(dir string, cutoff time.Time) (int, error) {
 	return removed, nil
 }
 
-// IsTempName reports whether name is one WriteFile or Replace gives a
-// temp file: a dot, the file's name, TempInfix, digits.
-func IsTempName(name string) bool {
+// isTempName reports whether name is one WriteFile or Replace gives a
+// temp file: a dot, the file's name, tempInfix, digits.
+func isTempName(name string) bool {
 	if len(name) < 2 || name[0] != '.' {
 		return false
 	}
-	i := strings.LastIndex(name, TempInfix)
+	i := strings.LastIndex(name, tempInfix)
 	if i <= 1 {
 		return false
 	}
-	digits := name[i+len(TempInfix):]
+	digits := name[i+len(tempInfix):]
 	if digits == "" {
 		return false
 	}
