@@ -75,7 +75,7 @@ func replace(path string, data []byte, perm fs.FileMode, durable bool) error {
 	}
 	done = true
 	if durable {
-		SyncDir(dir)
+		syncDir(dir)
 	}
 	return nil
 }
@@ -144,10 +144,10 @@ func isTempName(name string) bool {
 	return true
 }
 
-// SyncDir makes a rename in dir durable. Errors are ignored: some file
+// syncDir makes a rename in dir durable. Errors are ignored: some file
 // systems refuse fsync on directories, and the rename itself succeeded,
 // so every reader already sees the new file.
-func SyncDir(dir string) {
+func syncDir(dir string) {
 	if d, err := os.Open(dir); err == nil {
 		d.Sync()
 		d.Close()
