@@ -131,11 +131,6 @@ func runActivityWorker(args []string, env Env) int {
 	home := env.Getenv("HOME")
 	log := newDebugLog(resolver.Layout{Home: home}, env)
 	defer log.flush()
-	if home != "" {
-		if err := tidyHome(resolver.Layout{Home: home}, env.Now()); err != nil {
-			log.errorf("", "removing stale temp files: %v", err)
-		}
-	}
 	return activity.WorkerMain(args, env.Now, func(format string, a ...any) {
 		log.errorf("", format, a...)
 	})
