@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/capacitor-hud/hud/hud/safefile"
 )
 
 // ErrCorruptStore marks a store that exists but cannot be read as v3: the
@@ -63,20 +65,43 @@ func LoadSnapshot(l Layout, procStart ProcessStart) (Snapshot, error) {
 	return snap, errors.Join(errs...)
 }
 
+// MaxStoreSize bounds the store a reader or the hook reads. A busy day's
+// store of 200 sessions is about 175 KB; a larger file is not the hook's.
+const MaxStoreSize = 16 << 20
+
 // LoadStore reads the v3 store at path; a missing file is an empty store.
+// Records DecodeStore leaves out are left out silently: the hook logs them
+// when it next writes the store. The store is read only as a regular file
+// of at most MaxStoreSize, never through a link: anything else at its
+// name is a corrupt store, which the hook moves aside.
 func LoadStore(path string) (*Store, error) {
-	b, err := os.ReadFile(path)
+	b, _, notStore, err := ReadStoreFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return NewStore(), nil
+	}
+	if notStore {
+		return nil, fmt.Errorf("reading %s: %w: %w", path, ErrCorruptStore, err)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading store: %w", err)
 	}
-	s, err := DecodeStore(b)
+	s, _, err := DecodeStore(b)
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w: %w", path, ErrCorruptStore, err)
 	}
 	return s, nil
+}
+
+// ReadStoreFile reads the store file at path for LoadStore and the hook,
+// with its info: only a regular file of at most MaxStoreSize, never
+// through a link, never blocking in open. notStore reports an error that
+// says the name holds something the hook never writes there (a link, a
+// FIFO, a directory, a huge file), which the hook moves aside as it does a
+// corrupt store. A missing file's error wraps fs.ErrNotExist.
+func ReadStoreFile(path string) (b []byte, info fs.FileInfo, notStore bool, err error) {
+	b, info, err = safefile.Read(path, MaxStoreSize, safefile.NoFollow)
+	notStore = errors.Is(err, safefile.ErrSymlink) || errors.Is(err, safefile.ErrNotRegular) || errors.Is(err, safefile.ErrTooLarge)
+	return b, info, notStore, err
 }
 
 // LoadLocks lists the lock directories in dir (~/.claude/sessions) with

@@ -109,24 +109,6 @@ func (s *Session) OpenTodos() []Todo {
 	return open
 }
 
-// validID accepts the session ids Claude Code uses (UUIDs) and anything
-// else made of safe characters: a letter or digit, then up to 127 letters,
-// digits, '.', '_' or '-'. It rejects what could escape a directory. A loop,
-// not a regexp: compiling one would cost every hook run half a millisecond.
-func validID(id string) bool {
-	if len(id) == 0 || len(id) > 128 {
-		return false
-	}
-	for i := 0; i < len(id); i++ {
-		c := id[i]
-		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-		if !alnum && (i == 0 || c != '.' && c != '_' && c != '-') {
-			return false
-		}
-	}
-	return true
-}
-
 // ErrBadSessionID is returned for a session id unfit to name a file.
 var ErrBadSessionID = errors.New("invalid session id")
 
@@ -135,7 +117,7 @@ func Dir(l resolver.Layout) string { return filepath.Join(l.StoreDir(), "activit
 
 // Path returns the activity file of a session.
 func Path(l resolver.Layout, sessionID string) (string, error) {
-	if !validID(sessionID) {
+	if !resolver.ValidSessionID(sessionID) {
 		return "", fmt.Errorf("%w: %q", ErrBadSessionID, sessionID)
 	}
 	return filepath.Join(Dir(l), sessionID+".json"), nil

@@ -115,6 +115,7 @@ const workerLockTimeout = 30 * time.Second
 // RunJob does one job in the calling process.
 func RunJob(job Job, now time.Time, logf func(string, ...any)) error {
 	l := resolver.Layout{Home: job.Home}
+	tidyHome(l, now, logf)
 	path, err := Path(l, job.SessionID)
 	if err != nil {
 		return err

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/capacitor-hud/hud/resolver"
@@ -83,22 +84,29 @@ func (d *debugLog) flush() {
 }
 
 func (d *debugLog) append() error {
-	f, err := openLog(d.path)
-	if err != nil {
-		return err
-	}
-	if info, err := f.Stat(); err == nil && info.Size()+int64(len(d.buf)) > maxDebugLog {
+	f, info, err := openLog(d.path)
+	if err == nil && info.Size()+int64(len(d.buf)) > maxDebugLog {
 		// Rotate: the old file becomes <name>.1 and this run starts a new
 		// one. Only while the open file is still the one at the path: when
 		// another hook rotated first, renaming again would move its fresh
 		// file over the old one.
-		if cur, err := os.Stat(d.path); err == nil && os.SameFile(info, cur) {
+		if cur, err := os.Lstat(d.path); err == nil && os.SameFile(info, cur) {
 			os.Rename(d.path, d.path+".1")
 		}
 		f.Close()
-		if f, err = openLog(d.path); err != nil {
-			return err
+		f, _, err = openLog(d.path)
+	}
+	if errors.Is(err, errNotLog) {
+		// Something else at the log's name (a link planted to make the
+		// hook append to ~/.bashrc, a FIFO): moved aside the way a
+		// rotation moves the log, never written through, and a new log
+		// started.
+		if err = os.Rename(d.path, d.path+".1"); err == nil {
+			f, _, err = openLog(d.path)
 		}
+	}
+	if err != nil {
+		return err
 	}
 	_, err = f.Write(d.buf)
 	if cerr := f.Close(); err == nil {
@@ -107,16 +115,34 @@ func (d *debugLog) append() error {
 	return err
 }
 
-// openLog opens the log for appending. ~/.claude may not exist yet (the
-// hook run by hand before Claude ever ran) and is then created, but never
-// the home directory itself.
-func openLog(path string) (*os.File, error) {
-	const flags = os.O_WRONLY | os.O_APPEND | os.O_CREATE
+// errNotLog is openLog's error for a name that is not a regular file.
+var errNotLog = errors.New("not a regular file")
+
+// openLog opens the log for appending, never through a link and never
+// blocking (a FIFO at its name), and returns its info. ~/.claude may not
+// exist yet (the hook run by hand before Claude ever ran) and is then
+// created, but never the home directory itself.
+func openLog(path string) (*os.File, fs.FileInfo, error) {
+	const flags = os.O_WRONLY | os.O_APPEND | os.O_CREATE | syscall.O_NOFOLLOW | syscall.O_NONBLOCK
 	f, err := os.OpenFile(path, flags, 0o600)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err = os.Mkdir(filepath.Dir(path), 0o700); err == nil || errors.Is(err, fs.ErrExist) {
 			f, err = os.OpenFile(path, flags, 0o600)
 		}
 	}
-	return f, err
+	switch {
+	case errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.ENXIO) || errors.Is(err, syscall.EISDIR):
+		return nil, nil, fmt.Errorf("%s: %w", path, errNotLog)
+	case err != nil:
+		return nil, nil, err
+	}
+	info, err := f.Stat()
+	if err == nil && !info.Mode().IsRegular() {
+		err = fmt.Errorf("%s: %w", path, errNotLog)
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, info, nil
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/capacitor-hud/hud/resolver"
 )
 
 // Event is one hook payload as Claude Code sends it on stdin. Only the
@@ -44,13 +46,10 @@ type Event struct {
 	MCPServerName   string            `json:"mcp_server_name"` // Elicitation
 }
 
-// maxSessionID bounds a session id; Claude Code's are 36-byte UUIDs.
-const maxSessionID = 128
-
 // DecodeEvent parses one hook payload. It rejects what cannot be an event
 // from Claude Code: anything but a JSON object, a missing or unsafe
-// session_id (it names store keys and may one day name files, so only
-// letters, digits, '-', '_' and '.' are allowed, and never "." or ".."),
+// session_id (resolver.CheckSessionID, the rule every reader of the store
+// applies too),
 // and a missing hook_event_name. A field of an unexpected type is not fatal:
 // a newer Claude Code may change a field the HUD barely uses, and the rest
 // of the event is still good.
@@ -69,31 +68,11 @@ func DecodeEvent(b []byte) (*Event, error) {
 			return nil, fmt.Errorf("decoding event: %w", err)
 		}
 	}
-	if err := checkSessionID(ev.SessionID); err != nil {
+	if err := resolver.CheckSessionID(ev.SessionID); err != nil {
 		return nil, fmt.Errorf("decoding event: %w", err)
 	}
 	if ev.HookEventName == "" {
 		return nil, errors.New("decoding event: no hook_event_name")
 	}
 	return &ev, nil
-}
-
-// checkSessionID accepts the ids Claude Code uses (UUIDs) and anything
-// else made of the same harmless characters.
-func checkSessionID(id string) error {
-	switch {
-	case id == "":
-		return errors.New("no session_id")
-	case len(id) > maxSessionID:
-		return fmt.Errorf("session_id longer than %d bytes", maxSessionID)
-	case id == "." || id == "..":
-		return fmt.Errorf("session_id %q", id)
-	}
-	for i := 0; i < len(id); i++ {
-		c := id[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_' || c == '.') {
-			return fmt.Errorf("session_id %q: character %q not allowed", truncateRunes(id, 40), c)
-		}
-	}
-	return nil
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/capacitor-hud/hud/resolver"
 )
 
 func TestDecodeEvent(t *testing.T) {
@@ -84,7 +86,7 @@ func FuzzDecodeEvent(f *testing.F) {
 			}
 			return
 		}
-		if checkSessionID(ev.SessionID) != nil || ev.HookEventName == "" {
+		if resolver.CheckSessionID(ev.SessionID) != nil || ev.HookEventName == "" {
 			t.Fatalf("accepted %+v", ev)
 		}
 		// Whatever decoded, the state machine and the record's texts

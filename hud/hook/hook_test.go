@@ -85,7 +85,7 @@ func TestScripts(t *testing.T) {
 func readStore(ts *testscript.TestScript) *resolver.Store {
 	b, err := os.ReadFile(resolver.Layout{Home: ts.Getenv("HOME")}.StorePath())
 	ts.Check(err)
-	s, err := resolver.DecodeStore(b)
+	s, _, err := resolver.DecodeStore(b)
 	if err != nil {
 		ts.Fatalf("store does not decode: %v\n%s", err, b)
 	}
@@ -182,7 +182,7 @@ func TestConcurrentHooks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := resolver.DecodeStore(b)
+		s, _, err := resolver.DecodeStore(b)
 		if err != nil {
 			t.Fatal(err)
 		}

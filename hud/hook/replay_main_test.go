@@ -63,9 +63,9 @@ func TestRecordedReplayMain(t *testing.T) {
 				}
 				got := "none"
 				if b, err := os.ReadFile(resolver.Layout{Home: home}.StorePath()); err == nil {
-					s, err := resolver.DecodeStore(b)
-					if err != nil {
-						t.Fatalf("%s: the store does not decode: %v", p, err)
+					s, problems, err := resolver.DecodeStore(b)
+					if err != nil || len(problems) > 0 {
+						t.Fatalf("%s: the store does not decode cleanly: %v %v", p, err, problems)
 					}
 					if r := s.Sessions[ev.SessionID]; r != nil {
 						got = string(r.State)

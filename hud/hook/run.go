@@ -68,6 +68,7 @@ var followUps = []followUp{
 	{"activity", trackActivity},
 	{"breaks", trackBreaks},
 	{"work session", trackWorkSession},
+	{"tidy", tidyProject},
 }
 
 // Main runs the binary and returns its exit status: a helper mode when the

@@ -97,7 +97,7 @@ func TestBlockedPromptLeavesTheRecord(t *testing.T) {
 		t.Fatalf("blocked prompt: exit %d", code)
 	}
 	b, _ := os.ReadFile(resolver.Layout{Home: home}.StorePath())
-	store, err := resolver.DecodeStore(b)
+	store, _, err := resolver.DecodeStore(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +112,7 @@ func TestBlockedPromptLeavesTheRecord(t *testing.T) {
 	other := `{"session_id":"new","hook_event_name":"UserPromptSubmit","cwd":"/p","prompt":"hi"}`
 	Main(nil, testEnv(home, other, &stderr))
 	b, _ = os.ReadFile(resolver.Layout{Home: home}.StorePath())
-	if store, _ := resolver.DecodeStore(b); store.Sessions["new"] != nil {
+	if store, _, _ := resolver.DecodeStore(b); store.Sessions["new"] != nil {
 		t.Errorf("a blocked first prompt created %+v", store.Sessions["new"])
 	}
 }

@@ -3,7 +3,6 @@ package hook
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -34,99 +33,80 @@ var errLockTimeout = errors.New("store lock busy for " + lockTimeout.String() + 
 
 // updateStore runs edit on the store under its exclusive lock and, when
 // edit reports a change, writes the result: a temp file in the same
-// directory, fsync, rename, then (once the lock is released, so that the
-// next writer need not wait for it) fsync of the directory. A store that
-// does not decode, or is not version 3, is moved aside first (never thrown
-// away).
+// directory, renamed over the store. Never fsynced: every record
+// describes a process on this machine, which a crash or a power cut ends
+// too, so after one the store's content is obsolete whatever the disk
+// kept; what matters is that no reader ever sees half a file, which the
+// rename gives (docs/state-files.md, "Durability"). A store that is not a
+// v3 store at all is moved aside first (never thrown away); bad records
+// within one are dropped and logged.
 func updateStore(l resolver.Layout, now time.Time, log *debugLog, edit func(*table) bool) error {
-	written, err := lockedUpdate(l, now, log, edit)
-	if written {
-		safefile.SyncDir(l.StoreDir())
-	}
-	return err
-}
-
-// lockedUpdate is updateStore's work under the lock; written reports
-// whether the store was replaced.
-func lockedUpdate(l resolver.Layout, now time.Time, log *debugLog, edit func(*table) bool) (written bool, err error) {
-	lock, err := lockStore(l, lockTimeout)
+	lock, err := lockStore(l, lockTimeout, log)
 	if err != nil {
-		return false, err
+		return err
 	}
 	defer lock.release()
 	t, err := loadTable(l, lock, now, log)
 	if err != nil {
-		return false, err
+		return err
 	}
 	if !edit(t) {
-		return false, nil
+		return nil
 	}
 	out, err := t.encode()
 	if err != nil {
-		return false, err
+		return err
 	}
 	info, err := writeAtomic(l.StorePath(), out)
 	if err != nil {
-		return false, fmt.Errorf("writing store: %w", err)
+		return fmt.Errorf("writing store: %w", err)
 	}
 	lock.vouchFor(info)
-	return true, nil
+	return nil
 }
 
 // loadTable reads the store. The fast path splits the hook's own output
 // without decoding it; anything else (another writer's file, a hand edit)
 // is decoded and validated in full.
 func loadTable(l resolver.Layout, lock *storeLock, now time.Time, log *debugLog) (*table, error) {
-	data, info, err := readFile(l.StorePath())
-	if err != nil {
+	data, info, notStore, err := resolver.ReadStoreFile(l.StorePath())
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return newTable(), nil
+	case notStore:
+		// A link, a FIFO, a directory or a huge file: not the hook's. It
+		// is moved aside, never read or followed.
+		return quarantined(l, now, log, err)
+	case err != nil:
 		return nil, fmt.Errorf("reading store: %w", err)
-	}
-	if len(data) == 0 {
+	case len(data) == 0:
 		return newTable(), nil
 	}
-	if lock.vouches(info) {
+	// A file that changed size while read was being written by something
+	// that ignores the lock: never vouched for.
+	if int64(len(data)) == info.Size() && lock.vouches(info) {
 		if t, ok := parseCanonical(data); ok {
 			return t, nil
 		}
 	}
-	s, err := resolver.DecodeStore(data)
+	s, problems, err := resolver.DecodeStore(data)
 	if err != nil {
-		moved, qerr := quarantine(l, now)
-		if qerr != nil {
-			return nil, fmt.Errorf("%w; moving it aside: %w", err, qerr)
-		}
-		log.errorf("", "%v: moved aside to %s, starting a new store", err, moved)
-		return newTable(), nil
+		return quarantined(l, now, log, err)
+	}
+	for _, p := range problems {
+		log.errorf("", "store: %v", p)
 	}
 	return tableFromStore(s), nil
 }
 
-// readFile reads the file at path and returns its info from the same
-// open file; a missing file is empty.
-func readFile(path string) ([]byte, fs.FileInfo, error) {
-	f, err := os.Open(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, nil
-	}
+// quarantined moves the store aside because of why and starts a new one.
+func quarantined(l resolver.Layout, now time.Time, log *debugLog, why error) (*table, error) {
+	moved, err := quarantine(l, now)
 	if err != nil {
-		return nil, nil, err
+		return nil, fmt.Errorf("%w; moving it aside: %w", why, err)
 	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, nil, err
-	}
-	data := make([]byte, info.Size())
-	n, err := io.ReadFull(f, data)
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
-		return nil, nil, err
-	}
-	if n < len(data) {
-		// Shrunk under us: only a writer that ignores the lock does that;
-		// what was read cannot be vouched for.
-		return data[:n], nil, nil
-	}
-	return data, info, nil
+	log.errorf("", "%v: moved aside to %s, starting a new store", why, moved)
+	return newTable(), nil
 }
 
 // storeLock is the held flock on sessions.json.lock. The lock file also
@@ -139,13 +119,23 @@ func readFile(path string) ([]byte, fs.FileInfo, error) {
 type storeLock struct{ f *os.File }
 
 // lockStore opens (creating ~/.capacitor if needed, never the home
-// itself) and locks the store's lock file, waiting at most timeout.
-func lockStore(l resolver.Layout, timeout time.Duration) (*storeLock, error) {
+// itself) and locks the store's lock file, waiting at most timeout. The
+// lock file is never opened through a link: one planted at its name is
+// removed (the link, not its target: the name is the hook's own) and the
+// file made anew.
+func lockStore(l resolver.Layout, timeout time.Duration, log *debugLog) (*storeLock, error) {
 	path := l.StoreLockPath()
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	const flags = os.O_RDWR | os.O_CREATE | syscall.O_NOFOLLOW | syscall.O_NONBLOCK
+	f, err := os.OpenFile(path, flags, 0o600)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err = os.Mkdir(l.StoreDir(), 0o700); err == nil || errors.Is(err, fs.ErrExist) {
-			f, err = os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+			f, err = os.OpenFile(path, flags, 0o600)
+		}
+	}
+	if errors.Is(err, syscall.ELOOP) {
+		log.errorf("", "%s is a symbolic link: removed it, not followed", path)
+		if err = os.Remove(path); err == nil || errors.Is(err, fs.ErrNotExist) {
+			f, err = os.OpenFile(path, flags, 0o600)
 		}
 	}
 	if err != nil {
@@ -234,17 +224,23 @@ func (s *storeLock) vouchFor(info fs.FileInfo) {
 	_, _ = s.f.WriteAt([]byte(fileID(info)), 0)
 }
 
-// writeAtomic replaces path with data so that a reader, or a crash, sees
-// the old file or the new one, never a mix (the caller makes the rename
-// itself durable with safefile.SyncDir once the lock is released). It is
-// not safefile.WriteFile because the hook needs what that hides: the info
-// of the file written, to vouch for it (see storeLock), and the directory
-// fsync after the unlock, off the next writer's wait. The temp file's name
-// is fixed: only the holder of the store lock writes it, and a run the
-// watchdog ends leaves no debris beyond the one name the next run reuses.
+// writeAtomic replaces path with data so that a reader sees the old file
+// or the new one, never a mix, and returns the info of the file written
+// (to vouch for it, see storeLock). It is not safefile.Replace because the
+// hook needs what that hides: the info of the new file. The temp file's
+// name is fixed (only the holder of the store lock writes it) and it is
+// created with O_EXCL|O_NOFOLLOW, so a link planted there is never written
+// through; a leftover of a run killed midway, or such a link, is removed
+// and the create tried once more.
 func writeAtomic(path string, data []byte) (info fs.FileInfo, err error) {
 	tmp := path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	const flags = os.O_WRONLY | os.O_CREATE | os.O_EXCL | syscall.O_NOFOLLOW
+	f, err := os.OpenFile(tmp, flags, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		if err = os.Remove(tmp); err == nil {
+			f, err = os.OpenFile(tmp, flags, 0o600)
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -255,9 +251,6 @@ func writeAtomic(path string, data []byte) (info fs.FileInfo, err error) {
 	}()
 	_, err = f.Write(data)
 	if err == nil {
-		err = f.Sync()
-	}
-	if err == nil {
 		info, err = f.Stat()
 	}
 	if cerr := f.Close(); err == nil {
@@ -266,7 +259,7 @@ func writeAtomic(path string, data []byte) (info fs.FileInfo, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := safefile.SwapIn(tmp, path); err != nil {
 		return nil, err
 	}
 	return info, nil

@@ -3,6 +3,8 @@ package hook
 import (
 	"bytes"
 	"fmt"
+	"io"
+	"os"
 	"testing"
 	"time"
 
@@ -96,6 +98,35 @@ func TestDropStale(t *testing.T) {
 		tb.dropStale(t0.Add(-24 * time.Hour))
 		if got := tb.ids(); len(got) != 2 || got[0] != "s0" || got[1] != "s1" {
 			t.Errorf("%s: kept %v, want [s0 s1]", name, got)
+		}
+	}
+}
+
+// BenchmarkUpdateStore is one event's store work (lock, read, apply,
+// encode, replace) on a store of 200 sessions, the hook's own file.
+func BenchmarkUpdateStore(b *testing.B) {
+	l := resolver.Layout{Home: b.TempDir()}
+	s := resolver.NewStore()
+	now := time.Now()
+	at := resolver.At(now)
+	for i := range 200 {
+		id := fmt.Sprintf("00000000-0000-4000-8000-%012d", i)
+		s.Sessions[id] = &resolver.Record{SessionID: id, State: resolver.StateReady, CWD: "/p/" + id, UpdatedAt: at, StateChangedAt: at,
+			WorkingOn: "Refactor the session store so the hook decodes only what it touches", ProjectDir: "/p/" + id,
+			LastEvent: &resolver.LastEvent{Event: "Stop", Timestamp: at}, PID: 1000 + i, ProcStarted: now.Unix() - 3600, TurnStartedAt: at}
+	}
+	data, _ := resolver.EncodeStore(s)
+	os.MkdirAll(l.StoreDir(), 0o700)
+	os.WriteFile(l.StorePath(), data, 0o600)
+	log := newDebugLog(l, Env{Now: time.Now, Stderr: io.Discard})
+	ev := &Event{SessionID: "00000000-0000-4000-8000-000000000100", HookEventName: EventPreToolUse, ToolName: "Bash", CWD: "/p"}
+	b.ReportAllocs()
+	for b.Loop() {
+		err := updateStore(l, now, log, func(t *table) bool {
+			return applyEvent(t, ev, claudeObs(1000, 500), now).Dropped == ""
+		})
+		if err != nil {
+			b.Fatal(err)
 		}
 	}
 }

@@ -67,7 +67,10 @@ func Read(path string, limit int64, links Links) ([]byte, fs.FileInfo, error) {
 		return nil, fi, fmt.Errorf("reading %s: %w (%d bytes, limit %d)", path, ErrTooLarge, fi.Size(), limit)
 	}
 	// The size may grow between fstat and read: the limit holds anyway.
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	// The buffer is sized from fstat, one byte over to see the end: the
+	// hook reads its 175 KB store on every event, and growing a buffer
+	// from io.ReadAll's 512 bytes costs it a dozen copies and allocations.
+	b, err := readAll(io.LimitReader(f, limit+1), fi.Size()+1)
 	if err != nil {
 		return nil, fi, fmt.Errorf("reading %s: %w", path, err)
 	}
@@ -75,6 +78,24 @@ func Read(path string, limit int64, links Links) ([]byte, fs.FileInfo, error) {
 		return nil, fi, fmt.Errorf("reading %s: %w (limit %d)", path, ErrTooLarge, limit)
 	}
 	return b, fi, nil
+}
+
+// readAll is io.ReadAll starting with a buffer of size bytes.
+func readAll(r io.Reader, size int64) ([]byte, error) {
+	b := make([]byte, 0, size)
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
 }
 
 // ErrNotDir is returned by RealDir for a path that is a link or a file.

@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
+	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -20,10 +22,12 @@ func WriteFile(path string, data []byte, perm fs.FileMode) error {
 
 // Replace is WriteFile without the fsyncs: just as atomic for readers and
 // for a writer killed midway, but a power cut may bring back the previous
-// version. It is for state the hook rewrites on Claude's hot path, where
-// an fsync costs milliseconds per event (several on a virtual disk) and
-// the next event writes the file again anyway: the break timers, the work
-// session, a session's activity.
+// version. It is for files that describe live processes or are rebuilt
+// from events, which the hook rewrites on Claude's hot path, where an
+// fsync costs milliseconds per event (several on a virtual disk) and the
+// next event writes the file again anyway: the break timers, the work
+// session, a session's activity, a lock's meta. After a crash the
+// processes they describe are gone too, so an older version costs nothing.
 func Replace(path string, data []byte, perm fs.FileMode) error {
 	return replace(path, data, perm, false)
 }
@@ -33,7 +37,10 @@ func replace(path string, data []byte, perm fs.FileMode, durable bool) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("creating %s: %w", dir, err)
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	// CreateTemp opens with O_EXCL: a link planted at the temp name is
+	// never followed, and the rename replaces a link at path itself
+	// rather than writing through it.
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+tempInfix+"*")
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
@@ -58,20 +65,89 @@ func replace(path string, data []byte, perm fs.FileMode, durable bool) error {
 	if err := tmp.Close(); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if durable {
+		err = os.Rename(tmp.Name(), path)
+	} else {
+		err = SwapIn(tmp.Name(), path)
+	}
+	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	done = true
 	if durable {
-		SyncDir(dir)
+		syncDir(dir)
 	}
 	return nil
 }
 
-// SyncDir makes a rename in dir durable. Errors are ignored: some file
+// tempInfix is in the name of every temp file WriteFile and Replace make:
+// ".<name>" + tempInfix + random digits.
+const tempInfix = ".tmp-"
+
+// TidyTemps removes the temp files of WriteFile and Replace in dir last
+// modified before cutoff: a writer killed between creating one and
+// renaming it leaves it behind, and nothing else ever will. A live
+// writer's temp file exists for milliseconds, so a cutoff a minute back
+// never races one. Links are removed, never followed. It returns how many
+// it removed; a missing dir has none.
+func TidyTemps(dir string, cutoff time.Time) (int, error) {
+	d, err := os.Open(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	// Unsorted names and an Lstat of the few candidates only: the
+	// activity directory holds a file per session.
+	names, err := d.Readdirnames(-1)
+	d.Close()
+	if err != nil {
+		return 0, err
+	}
+	removed := 0
+	for _, name := range names {
+		if !isTempName(name) {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		info, err := os.Lstat(p)
+		if err != nil || info.IsDir() || !info.ModTime().Before(cutoff) {
+			continue
+		}
+		if os.Remove(p) == nil {
+			removed++
+		}
+	}
+	return removed, nil
+}
+
+// isTempName reports whether name is one WriteFile or Replace gives a
+// temp file: a dot, the file's name, tempInfix, digits.
+func isTempName(name string) bool {
+	if len(name) < 2 || name[0] != '.' {
+		return false
+	}
+	i := strings.LastIndex(name, tempInfix)
+	if i <= 1 {
+		return false
+	}
+	digits := name[i+len(tempInfix):]
+	if digits == "" {
+		return false
+	}
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// syncDir makes a rename in dir durable. Errors are ignored: some file
 // systems refuse fsync on directories, and the rename itself succeeded,
 // so every reader already sees the new file.
-func SyncDir(dir string) {
+func syncDir(dir string) {
 	if d, err := os.Open(dir); err == nil {
 		d.Sync()
 		d.Close()
@@ -82,7 +158,7 @@ func SyncDir(dir string) {
 // (a missing file is not held). It takes a shared lock without waiting and
 // drops it at once, so it never disturbs the holder.
 func Held(path string) bool {
-	f, err := os.Open(path)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return false
 	}
@@ -108,7 +184,8 @@ func Lock(path string, timeout time.Duration) (unlock func(), err error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("locking %s: %w", path, err)
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	// Never through a link: a lock file is only ever hud's own.
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("locking %s: %w", path, err)
 	}

@@ -1,19 +1,22 @@
 package main
 
 import (
+	_ "embed"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/capacitor-hud/hud/resolver"
 )
 
-// hookStoreSessions is how many sessions the store holds while the hook
-// is measured: a busy day's worth, since the hook reads and writes the
-// whole store on every event.
-const hookStoreSessions = 200
+// hookStoreSizes are the store sizes the hook is timed at: a few sessions,
+// and a busy day's worth (the store keeps every session of the last 24
+// hours, and the hook reads and writes all of it on every event).
+var hookStoreSizes = []int{10, 200}
 
 // hookEvents are the recorded events the hook is timed on, the ones a
 // turn fires (tool calls most of all), in the order Claude fires them.
@@ -26,12 +29,35 @@ var hookEvents = []string{
 	"11-Stop.json",
 }
 
-// benchHook times bin/hud-hook as Claude Code runs it (fork+exec, the
-// event on a stdin pipe) against the empty Go program, interleaving the
-// two so both see the same machine. It measures twice: with the store on
-// the disk of the scratch directory ($TMPDIR, like ~ on most machines),
-// and on tmpfs when /dev/shm exists, which leaves the CPU's share alone;
-// the store write's fsync and rename are what differ.
+// shellHook is the shell way of writing a hook (bash and jq), timed
+// against bin/hud-hook.
+//
+//go:embed shellhook.sh
+var shellHook []byte
+
+// hookCase is one thing timed: the hook (or the shell way) on one input,
+// in one home, started one way; each has its own baseline, the empty
+// program started the same way with the same input, run right after it.
+type hookCase struct {
+	place, mode string
+	size        int
+	event       string // "" for no input
+	input       []byte
+	env         []string
+	prog, base  string // base "": no baseline
+	sh          bool   // through /bin/sh -c, as Claude Code runs a hook
+	every       int    // run on every every-th round only (the slow shell way)
+
+	progTimes, baseTimes []time.Duration
+}
+
+// benchHook times bin/hud-hook as Claude Code runs it against the empty Go
+// program: fork+exec with the event on stdin, through `/bin/sh -c` as
+// Claude runs hooks and exec'd directly, with 10 and 200 sessions in the
+// store, on the disk (ext4 here, where ~ is) and on tmpfs. Every case is
+// interleaved with its baseline and all cases with each other, round after
+// round, so the machine's load falls on both sides alike. Then the shell
+// way (bash and jq) against the hook, on the same inputs.
 func benchHook(b *bench) error {
 	hook, err := b.build("./cmd/hud-hook")
 	if err != nil {
@@ -47,91 +73,251 @@ func benchHook(b *bench) error {
 			return fmt.Errorf("reading fixture (run from the repository root): %w", err)
 		}
 	}
-	places := []struct{ name, dir string }{{"store on disk (" + b.dir + ")", b.dir}}
-	if info, err := os.Stat("/dev/shm"); err == nil && info.IsDir() {
-		places = append(places, struct{ name, dir string }{"store on tmpfs (/dev/shm)", "/dev/shm"})
+	shell := filepath.Join(b.dir, "shellhook.sh")
+	if err := os.WriteFile(shell, shellHook, 0o700); err != nil {
+		return err
 	}
-	fmt.Printf("hook: bin/hud-hook vs an empty Go program, fork+exec with the event on stdin,\n%d sessions in the store, %d runs per row\n", hookStoreSessions, b.n)
+	places, err := benchPlaces(b)
+	if err != nil {
+		return err
+	}
+	var cases []*hookCase
 	for _, place := range places {
-		if err := benchHookIn(b, place.name, place.dir, hook, empty, fixtures); err != nil {
-			return err
+		for _, size := range hookStoreSizes {
+			home, project, err := benchHome(place.dir, fmt.Sprintf("hook-%d", size), size)
+			if err != nil {
+				return err
+			}
+			shellHome, shellProject, err := benchHome(place.dir, fmt.Sprintf("shell-%d", size), size)
+			if err != nil {
+				return err
+			}
+			env := []string{"HOME=" + home, "PATH=" + os.Getenv("PATH")}
+			shellEnv := []string{"HOME=" + shellHome, "PATH=" + os.Getenv("PATH")}
+			for _, mode := range []string{"sh -c", "exec"} {
+				for i, data := range append(fixtures, nil) {
+					c := &hookCase{place: place.name, mode: mode, size: size, env: env, prog: hook, base: empty, sh: mode == "sh -c", every: 1}
+					if data != nil {
+						c.event = eventName(hookEvents[i])
+						// The recorded cwd does not exist here; a real one
+						// costs the path normalizer its real work.
+						c.input = []byte(strings.ReplaceAll(string(data), "/home/dev/proj", project))
+					}
+					cases = append(cases, c)
+				}
+			}
+			for _, mode := range []string{"sh -c", "exec"} {
+				for i, data := range fixtures {
+					// The shell way, in a home of its own (jq reformats the
+					// store), compared with the hook cases above started
+					// the same way: no baseline of its own.
+					cases = append(cases, &hookCase{place: place.name, mode: "shell " + mode, size: size,
+						env: shellEnv, prog: shell, sh: mode == "sh -c", every: 10,
+						event: eventName(hookEvents[i]),
+						input: []byte(strings.ReplaceAll(string(data), "/home/dev/proj", shellProject))})
+				}
+			}
 		}
+	}
+	// Warm up: the first runs decode the seeded stores in full (another
+	// writer's file) and bring the binaries into the page cache.
+	for range 3 {
+		for _, c := range cases {
+			if err := c.round(); err != nil {
+				return err
+			}
+		}
+	}
+	for _, c := range cases {
+		c.progTimes, c.baseTimes = nil, nil
+	}
+	start := time.Now()
+	for i := range b.n {
+		for _, c := range cases {
+			if i%c.every != 0 {
+				continue
+			}
+			if err := c.round(); err != nil {
+				return err
+			}
+		}
+	}
+	fmt.Printf("hook: bin/hud-hook against an empty Go program built the same way, each\n"+
+		"fork+exec'd with the event on stdin, interleaved, %d rounds (%v, load average at the end %s)\n",
+		b.n, time.Since(start).Round(time.Second), loadAverage())
+	for _, place := range places {
+		for _, mode := range []string{"sh -c", "exec"} {
+			printHookTable(cases, place.name, mode)
+		}
+	}
+	for _, place := range places {
+		printShellTable(cases, place.name)
 	}
 	fmt.Println()
 	return nil
 }
 
-// benchHookIn prints one table: each event with the store under dir, and
-// the hook with nothing on stdin (start-up and package initialisation
-// only, no store).
-func benchHookIn(b *bench, title, dir, hook, empty string, fixtures [][]byte) error {
-	scratch, err := os.MkdirTemp(dir, "hud-bench-hook-")
+// round runs the case once and then its baseline, if it has one.
+func (c *hookCase) round() error {
+	d, err := c.time(c.prog, c.env)
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(scratch)
-	home := filepath.Join(scratch, "home")
-	project := filepath.Join(scratch, "proj")
-	for _, d := range []string{home, project} {
-		if err := os.MkdirAll(d, 0o700); err != nil {
-			return err
-		}
+	c.progTimes = append(c.progTimes, d)
+	if c.base == "" {
+		return nil
 	}
-	if err := seedStore(resolver.Layout{Home: home}, project, hookStoreSessions); err != nil {
+	if d, err = c.time(c.base, c.env); err != nil {
 		return err
 	}
-	inputs := make([][]byte, len(fixtures))
-	for i, data := range fixtures {
-		// The recorded cwd does not exist here; a real one costs the
-		// path normalizer its real work.
-		inputs[i] = []byte(strings.ReplaceAll(string(data), "/home/dev/proj", project))
-	}
-	inputs = append(inputs, nil)
-	env := []string{"HOME=" + home, "PATH=" + os.Getenv("PATH")}
-
-	// Warm up: the first run decodes the seeded store in full (another
-	// writer's file) and every later one takes the fast path.
-	for range 3 {
-		for _, in := range inputs {
-			if _, err := run(hook, env, in); err != nil {
-				return err
-			}
-		}
-	}
-	hookTimes := make([][]time.Duration, len(inputs))
-	emptyTimes := make([][]time.Duration, len(inputs))
-	for range b.n {
-		for i, in := range inputs {
-			d, err := run(hook, env, in)
-			if err != nil {
-				return err
-			}
-			hookTimes[i] = append(hookTimes[i], d)
-			if d, err = run(empty, env, in); err != nil {
-				return err
-			}
-			emptyTimes[i] = append(emptyTimes[i], d)
-		}
-	}
-
-	fmt.Printf("\n%s\n\n", title)
-	fmt.Printf("| %-24s | %9s | %9s | %9s | %9s | %9s |\n", "event", "hook p50", "hook p95", "empty p50", "empty p95", "ratio p50")
-	fmt.Printf("|%s|%s|%s|%s|%s|%s|\n", dashes(26), dashes(11), dashes(11), dashes(11), dashes(11), dashes(11))
-	var allHook, allEmpty []time.Duration
-	for i, name := range hookEvents {
-		row(eventName(name), summarize(hookTimes[i]), summarize(emptyTimes[i]))
-		allHook = append(allHook, hookTimes[i]...)
-		allEmpty = append(allEmpty, emptyTimes[i]...)
-	}
-	row("all events", summarize(allHook), summarize(allEmpty))
-	last := len(inputs) - 1
-	row("no input (start-up only)", summarize(hookTimes[last]), summarize(emptyTimes[last]))
+	c.baseTimes = append(c.baseTimes, d)
 	return nil
 }
 
-func row(name string, hook, empty summary) {
-	fmt.Printf("| %-24s | %9s | %9s | %9s | %9s | %8.2f× |\n", name, ms(hook.p50), ms(hook.p95), ms(empty.p50), ms(empty.p95),
-		float64(hook.p50)/float64(empty.p50))
+// time runs prog once with the case's input in env.
+func (c *hookCase) time(prog string, env []string) (time.Duration, error) {
+	if c.sh {
+		return runShell(prog, env, c.input)
+	}
+	return run(prog, env, c.input)
+}
+
+// place is a directory the homes are made in.
+type place struct{ name, dir string }
+
+// benchPlaces are the disk (the user cache directory, on the same file
+// system as ~ on most machines; the temp directory is tmpfs on many) and
+// tmpfs (/dev/shm) when there is one. Each is named with its file system.
+func benchPlaces(b *bench) ([]place, error) {
+	cache, err := os.UserCacheDir()
+	if err != nil {
+		cache = b.dir
+	}
+	disk, err := os.MkdirTemp(cache, "hud-bench-")
+	if err != nil {
+		return nil, err
+	}
+	b.cleanup = append(b.cleanup, func() { os.RemoveAll(disk) })
+	places := []place{{"disk, " + fsName(disk), disk}}
+	if fsName("/dev/shm") == "tmpfs" {
+		shm, err := os.MkdirTemp("/dev/shm", "hud-bench-")
+		if err != nil {
+			return nil, err
+		}
+		b.cleanup = append(b.cleanup, func() { os.RemoveAll(shm) })
+		places = append(places, place{"tmpfs", shm})
+	}
+	if places[0].name == "disk, tmpfs" {
+		fmt.Fprintf(os.Stderr, "bench: %s is on tmpfs: the disk figures are not a disk's\n", cache)
+	}
+	return places, nil
+}
+
+// fsName names the file system holding path.
+func fsName(path string) string {
+	var st unix.Statfs_t
+	if err := unix.Statfs(path, &st); err != nil {
+		return "unknown"
+	}
+	switch int64(st.Type) {
+	case 0xEF53:
+		return "ext4"
+	case 0x01021994:
+		return "tmpfs"
+	case 0x9123683E:
+		return "btrfs"
+	case 0x58465342:
+		return "xfs"
+	case 0x2FC12FC1:
+		return "zfs"
+	case 0x794C7630:
+		return "overlayfs"
+	}
+	return fmt.Sprintf("fs 0x%x", st.Type)
+}
+
+// benchHome makes a home with a store of n sessions and a project
+// directory under dir/name.
+func benchHome(dir, name string, n int) (home, project string, err error) {
+	home = filepath.Join(dir, name, "home")
+	project = filepath.Join(dir, name, "proj")
+	for _, d := range []string{home, project} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			return "", "", err
+		}
+	}
+	return home, project, seedStore(resolver.Layout{Home: home}, project, n)
+}
+
+// printHookTable prints the hook against the empty program, one row per
+// event, both store sizes side by side.
+func printHookTable(cases []*hookCase, placeName, mode string) {
+	how := "through /bin/sh -c, as Claude Code runs it"
+	if mode == "exec" {
+		how = "exec'd directly"
+	}
+	fmt.Printf("\nstore on %s, %s\n\n", placeName, how)
+	fmt.Printf("| %-24s |", "event")
+	for _, n := range hookStoreSizes {
+		fmt.Printf(" %4d: hook | empty    | ratio |", n)
+	}
+	fmt.Printf("\n|%s|", dashes(26))
+	for range hookStoreSizes {
+		fmt.Printf("%s|%s|%s|", dashes(12), dashes(10), dashes(7))
+	}
+	fmt.Println()
+	rowNames := append(eventNames(), "all events", "no input (start-up only)")
+	for _, name := range rowNames {
+		fmt.Printf("| %-24s |", name)
+		for _, n := range hookStoreSizes {
+			var prog, base []time.Duration
+			for _, c := range cases {
+				if c.place != placeName || c.mode != mode || c.size != n {
+					continue
+				}
+				if c.event == name || name == "all events" && c.event != "" || name == "no input (start-up only)" && c.event == "" {
+					prog, base = append(prog, c.progTimes...), append(base, c.baseTimes...)
+				}
+			}
+			p, e := summarize(prog), summarize(base)
+			fmt.Printf(" %10s | %8s | %4.2f× |", ms(p.p50), ms(e.p50), float64(p.p50)/float64(e.p50))
+		}
+		fmt.Println()
+	}
+}
+
+// printShellTable prints the shell way against the hook: all events, each
+// side started the same way, the hook's figures those of its own table.
+func printShellTable(cases []*hookCase, placeName string) {
+	fmt.Printf("\nthe shell way (bash + jq: scripts/bench/shellhook.sh) against the hook, store on %s,\nall events, both started the same way\n\n", placeName)
+	fmt.Printf("| %-8s | %-7s | %10s | %10s | %7s |\n", "sessions", "started", "bash + jq", "hook", "ratio")
+	fmt.Printf("|%s|%s|%s|%s|%s|\n", dashes(10), dashes(9), dashes(12), dashes(12), dashes(9))
+	for _, n := range hookStoreSizes {
+		for _, mode := range []string{"sh -c", "exec"} {
+			var shell, hook []time.Duration
+			for _, c := range cases {
+				if c.place != placeName || c.size != n || c.event == "" {
+					continue
+				}
+				switch c.mode {
+				case "shell " + mode:
+					shell = append(shell, c.progTimes...)
+				case mode:
+					hook = append(hook, c.progTimes...)
+				}
+			}
+			s, h := summarize(shell), summarize(hook)
+			fmt.Printf("| %8d | %-7s | %10s | %10s | %6.1f× |\n", n, mode, ms(s.p50), ms(h.p50), float64(s.p50)/float64(h.p50))
+		}
+	}
+}
+
+func eventNames() []string {
+	names := make([]string, len(hookEvents))
+	for i, f := range hookEvents {
+		names[i] = eventName(f)
+	}
+	return names
 }
 
 func dashes(n int) string { return strings.Repeat("-", n) }

@@ -9,7 +9,6 @@
 package main
 
 import (
-	"bytes"
 	"flag"
 	"fmt"
 	"os"
@@ -19,6 +18,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // figure is one measurement, printed as one table.
@@ -41,6 +42,8 @@ type bench struct {
 	n     int
 	dir   string
 	built map[string]string
+	// cleanup removes what figures made outside dir.
+	cleanup []func()
 }
 
 func main() {
@@ -53,6 +56,7 @@ func main() {
 	}
 	defer os.RemoveAll(dir)
 	b := &bench{n: *n, dir: dir, built: map[string]string{}}
+	defer b.clean()
 	fmt.Printf("machine: %s\n\n", machine())
 	failed := false
 	for _, f := range figures {
@@ -65,9 +69,17 @@ func main() {
 		}
 	}
 	if failed {
+		b.clean()
 		os.RemoveAll(dir)
 		os.Exit(1)
 	}
+}
+
+func (b *bench) clean() {
+	for _, f := range b.cleanup {
+		f()
+	}
+	b.cleanup = nil
 }
 
 func fatal(err error) {
@@ -125,23 +137,57 @@ func (b *bench) emptyProgram() (string, error) {
 	return out, nil
 }
 
-// run is one timed process: fork+exec of path with stdin piped from input,
-// as Claude Code runs a hook. It fails on a non-zero exit or any stdout.
+// run is one timed process: fork+exec of path with input on stdin, as
+// Claude Code runs a hook with `args`. It fails on a non-zero exit or any
+// output on stdout.
 func run(path string, env []string, input []byte) (time.Duration, error) {
-	var stdout, stderr bytes.Buffer
-	cmd := exec.Command(path)
-	cmd.Env = env
-	cmd.Stdin = bytes.NewReader(input)
-	cmd.Stdout = &stdout
-	cmd.Stderr = &stderr
-	start := time.Now()
-	err := cmd.Run()
-	elapsed := time.Since(start)
+	return runCmd(exec.Command(path), env, input)
+}
+
+// runShell is one timed `/bin/sh -c command`, the way Claude Code runs a
+// hook's command: the shell, then what it starts.
+func runShell(command string, env []string, input []byte) (time.Duration, error) {
+	return runCmd(exec.Command("/bin/sh", "-c", command), env, input)
+}
+
+// runCmd times cmd. The input is in a pipe before the process starts (as
+// Claude writes the event at once), and stdout and stderr are files, so
+// that no goroutine of this process copies data while the clock runs: its
+// scheduling would be timed along with the program.
+func runCmd(cmd *exec.Cmd, env []string, input []byte) (time.Duration, error) {
+	name := filepath.Base(cmd.Args[len(cmd.Args)-1])
+	r, w, err := os.Pipe()
 	if err != nil {
-		return 0, fmt.Errorf("%s: %v: %s", filepath.Base(path), err, stderr.Bytes())
+		return 0, err
 	}
-	if stdout.Len() > 0 {
-		return 0, fmt.Errorf("%s printed on stdout: %q", filepath.Base(path), stdout.Bytes())
+	defer r.Close()
+	if len(input) > 0 {
+		// Pipes hold 64 KiB; the recorded events are a few KiB.
+		if _, err := w.Write(input); err != nil {
+			w.Close()
+			return 0, err
+		}
+	}
+	w.Close()
+	out, err := os.CreateTemp("", "hud-bench-out-")
+	if err != nil {
+		return 0, err
+	}
+	defer os.Remove(out.Name())
+	defer out.Close()
+	cmd.Env = env
+	cmd.Stdin = r
+	cmd.Stdout = out
+	cmd.Stderr = out
+	start := time.Now()
+	err = cmd.Run()
+	elapsed := time.Since(start)
+	got, _ := os.ReadFile(out.Name())
+	if err != nil {
+		return 0, fmt.Errorf("%s: %v: %s", name, err, got)
+	}
+	if len(got) > 0 {
+		return 0, fmt.Errorf("%s printed: %q", name, got)
 	}
 	return elapsed, nil
 }
@@ -164,6 +210,13 @@ func summarize(d []time.Duration) summary {
 	return summary{percentile(s, 50), percentile(s, 95)}
 }
 
+// row prints one table row: a figure and its baseline, p50 and p95, and
+// the ratio of the p50s.
+func row(name string, fig, base summary) {
+	fmt.Printf("| %-24s | %9s | %9s | %9s | %9s | %8.2f× |\n", name, ms(fig.p50), ms(fig.p95), ms(base.p50), ms(base.p95),
+		float64(fig.p50)/float64(base.p50))
+}
+
 // ms formats a duration in milliseconds with two decimals.
 func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d.Microseconds())/1000) }
 
@@ -178,7 +231,22 @@ func machine() string {
 			}
 		}
 	}
-	return fmt.Sprintf("%s/%s, %d CPUs (%s), %s", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), cpu, goVersion())
+	kernel := "unknown kernel"
+	var u unix.Utsname
+	if unix.Uname(&u) == nil {
+		kernel = unix.ByteSliceToString(u.Sysname[:]) + " " + unix.ByteSliceToString(u.Release[:])
+	}
+	return fmt.Sprintf("%s/%s, %d CPUs (%s), %s, %s, load average %s", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), cpu, kernel, goVersion(), loadAverage())
+}
+
+// loadAverage is the 1, 5 and 15 minute load averages: how busy the
+// machine was, the figures' noise.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) >= 3 {
+		return strings.Join(f[:3], " ")
+	}
+	return "unknown"
 }
 
 // goVersion is the toolchain that builds the measured binaries.

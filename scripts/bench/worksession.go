@@ -85,8 +85,8 @@ func benchWorkSession(b *bench) error {
 	}
 
 	fmt.Printf("worksession: bin/hud-hook in a project with a running work session vs one without\n(baseline), fork+exec with the event on stdin, %d runs per row\n\n", b.n)
-	fmt.Printf("| %-20s | %9s | %9s | %9s | %9s | %9s |\n", "event", "with p50", "with p95", "none p50", "none p95", "ratio p50")
-	fmt.Printf("|%s|%s|%s|%s|%s|%s|\n", dashes(22), dashes(11), dashes(11), dashes(11), dashes(11), dashes(11))
+	fmt.Printf("| %-24s | %9s | %9s | %9s | %9s | %9s |\n", "event", "with p50", "with p95", "none p50", "none p95", "ratio p50")
+	fmt.Printf("|%s|%s|%s|%s|%s|%s|\n", dashes(26), dashes(11), dashes(11), dashes(11), dashes(11), dashes(11))
 	for _, name := range worksessionEvents {
 		row(eventName(name), summarize(withTimes[name]), summarize(withoutTimes[name]))
 	}

@@ -21,18 +21,6 @@ const (
 	maxRSS      = 100 << 20
 )
 
-// storeReworkMerged is false until the store rework (forgiving store, the
-// hook's own files opened without following links) is merged; the tests
-// of those attacks skip until then. Flip it to remove the skips.
-const storeReworkMerged = false
-
-func needsStoreRework(t *testing.T) {
-	t.Helper()
-	if !storeReworkMerged {
-		t.Skip("needs the store rework")
-	}
-}
-
 var bin struct{ hook, hud, measure string }
 
 func TestMain(m *testing.M) {

@@ -205,7 +205,6 @@ func TestFullDisk(t *testing.T) {
 // TestHostileStoreFiles: the hook's own files in ~/.capacitor and its
 // debug log are links to the person's files; none is written through.
 func TestHostileStoreFiles(t *testing.T) {
-	needsStoreRework(t)
 	w := newWorld(t)
 	bashrc := filepath.Join(w.victim, ".bashrc")
 	for _, rel := range []string{".capacitor/sessions.json.lock", ".capacitor/sessions.json.tmp", ".claude/hud-hook-debug.log"} {
@@ -234,7 +233,6 @@ func TestSymlinkedStore(t *testing.T) {
 // TestOneBadRecord: one record with a bad timestamp costs that record,
 // not the store: the other live session stays.
 func TestOneBadRecord(t *testing.T) {
-	needsStoreRework(t)
 	w := newWorld(t)
 	w.hook(w.event(sid, "UserPromptSubmit", `,"prompt":"keep me"`))
 	path := filepath.Join(w.home, ".capacitor", "sessions.json")
@@ -254,7 +252,6 @@ func TestOneBadRecord(t *testing.T) {
 // TestMismatchedRecord: a record whose session_id differs from its key is
 // repaired or dropped, and the hook says so in its log.
 func TestMismatchedRecord(t *testing.T) {
-	needsStoreRework(t)
 	w := newWorld(t)
 	w.hook(w.event(sid, "UserPromptSubmit", `,"prompt":"keep me"`))
 	path := filepath.Join(w.home, ".capacitor", "sessions.json")
@@ -280,7 +277,6 @@ func TestMismatchedRecord(t *testing.T) {
 // TestStaleTempFiles: temp files a killed hook left in ~/.capacitor are
 // cleaned up by a later run.
 func TestStaleTempFiles(t *testing.T) {
-	needsStoreRework(t)
 	w := newWorld(t)
 	w.hook(w.event(sid, "UserPromptSubmit", `,"prompt":"p"`))
 	stale := filepath.Join(w.home, ".capacitor", "activity", "."+sid+".json.tmp-123456")
