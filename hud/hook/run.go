@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/capacitor-hud/hud/lockholder"
@@ -83,20 +84,30 @@ func Main(args []string, env Env) int {
 	// The watchdog ends a run that hangs, whatever it hangs on; the store
 	// is never half written (it is replaced by rename) and its lock goes
 	// with the process.
+	// Its log line names the event it dropped, once the event is known:
+	// a run that gives up is never an update lost in silence.
+	var running atomic.Pointer[runningEvent]
 	watchdog := time.AfterFunc(runTimeout, func() {
 		log := newDebugLog(resolver.Layout{Home: env.Getenv("HOME")}, env)
-		log.errorf("", "gave up after %v: stdin never closed, or the run hung", runTimeout)
+		session, what := "", "gave up"
+		if r := running.Load(); r != nil {
+			session, what = r.session, r.event+": gave up"
+		}
+		log.errorf(session, "%s after %v: stdin never closed, or the run hung", what, runTimeout)
 		log.flush()
 		os.Exit(0)
 	})
 	defer watchdog.Stop()
-	return runHook(env)
+	return runHook(env, &running)
 }
+
+// runningEvent is the event a run handles, for the watchdog's log line.
+type runningEvent struct{ session, event string }
 
 // runHook handles one hook event: read, decode, look around, update the
 // store, log, run the follow-ups. Every failure ends in the debug log and
 // exit status 0.
-func runHook(env Env) (status int) {
+func runHook(env Env, running *atomic.Pointer[runningEvent]) (status int) {
 	start := time.Now()
 	home := env.Getenv("HOME")
 	// The config dir (CLAUDE_CONFIG_DIR, which Claude passes on to its
@@ -129,6 +140,7 @@ func runHook(env Env) (status int) {
 		return 0
 	}
 	session = ev.SessionID
+	running.Store(&runningEvent{session: ev.SessionID, event: ev.HookEventName})
 	obs := observe(ev, env, layout, log)
 	now := env.Now()
 

@@ -100,15 +100,18 @@ func TestLongCwd(t *testing.T) {
 
 // TestConcurrentWriters: 200 hooks at once, each a session of its own.
 // Every one is recorded, or (on a machine so loaded that a hook waits
-// past the store lock's 2 s bound) says in the debug log that it dropped
-// its event: no update is ever lost in silence. The hooks run directly,
-// not under measure, so the test's own processes do not double the load.
+// past the store lock's 2 s bound, or past the run's 5 s watchdog) says in
+// the debug log that it dropped its event: no update is ever lost in
+// silence. Each hook ends within its bound; the whole burst's time depends
+// on the machine's load and is only logged. The hooks run directly, not
+// under measure, so the test's own processes do not double the load.
 func TestConcurrentWriters(t *testing.T) {
 	w := newWorld(t)
 	const n = 200
 	var wg sync.WaitGroup
 	codes := make([]int, n)
 	outs := make([]string, n)
+	tooks := make([]time.Duration, n)
 	start := make(chan struct{})
 	for i := range n {
 		wg.Add(1)
@@ -118,8 +121,9 @@ func TestConcurrentWriters(t *testing.T) {
 			cmd := exec.Command(bin.hook)
 			cmd.Env = []string{"HOME=" + w.home, "PATH=" + os.Getenv("PATH")}
 			cmd.Stdin = strings.NewReader(w.event(fmt.Sprintf("writer-%03d", i), "UserPromptSubmit", `,"prompt":"p"`))
+			began := time.Now()
 			out, _ := cmd.Output()
-			codes[i], outs[i] = cmd.ProcessState.ExitCode(), string(out)
+			codes[i], outs[i], tooks[i] = cmd.ProcessState.ExitCode(), string(out), time.Since(began)
 		}()
 	}
 	w.mark()
@@ -131,6 +135,11 @@ func TestConcurrentWriters(t *testing.T) {
 		if codes[i] != 0 || outs[i] != "" {
 			t.Errorf("writer %d: exit %d, stdout %q", i, codes[i], outs[i])
 		}
+		// The run's watchdog ends it at 5 s; the margin is for a process
+		// that a loaded machine does not schedule on time.
+		if tooks[i] > 2*maxDuration {
+			t.Errorf("writer %d took %v", i, tooks[i])
+		}
 	}
 	w.checkWrites()
 	have, log := w.sessions(), w.debugLog()
@@ -139,14 +148,12 @@ func TestConcurrentWriters(t *testing.T) {
 		id := fmt.Sprintf("writer-%03d", i)
 		switch {
 		case have[id]:
-		case strings.Contains(log, id+" error: UserPromptSubmit: store lock busy"):
+		case strings.Contains(log, id+" error: UserPromptSubmit: store lock busy"),
+			strings.Contains(log, id+" error: UserPromptSubmit: gave up after"):
 			dropped++
 		default:
 			t.Errorf("session %s lost without a word in the debug log", id)
 		}
-	}
-	if took > 2*maxDuration {
-		t.Errorf("%d concurrent hooks took %v", n, took)
 	}
 	t.Logf("%d concurrent hooks in %v; %d dropped their event after the lock's bound (machine load)", n, took.Round(time.Millisecond), dropped)
 }
