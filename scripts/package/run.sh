@@ -114,7 +114,7 @@ printf '{\n  "permissions": {"allow": ["Bash(ls:*)"]}\n}\n' >"$HOME/.claude/sett
 grep -q "/usr/bin/hud-hook" "$HOME/.claude/settings.json" || fail "hud install did not wire /usr/bin/hud-hook"
 cp "$HOME/.claude/settings.json" "$work/settings.before"
 /usr/bin/hud doctor --project "$work/proj" >"$work/doctor" || true
-grep -q "^✓ hooks .*installed in ~/.claude/settings.json for 15 events (/usr/bin/hud-hook)" "$work/doctor" ||
+grep -q "^✓ hooks .*installed in ~/.claude/settings.json for [0-9][0-9]* events (/usr/bin/hud-hook)" "$work/doctor" ||
 	fail "hud doctor: $(cat "$work/doctor")"
 
 # A session through the installed hook: a stand-in Claude runs
