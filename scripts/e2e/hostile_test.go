@@ -21,8 +21,8 @@ func TestHostileRepository(t *testing.T) {
 	gitInit(t, dir)
 	c, id := r.startReady("claude", dir)
 	c.submit("WRITE:" + filepath.Join(dir, "feature.go"))
-	c.waitScreen("the file-creation dialog", 10*time.Second, contains("Do you want to create feature.go?"))
-	c.turnEnd(c.press("Enter"), 15*time.Second)
+	shown := c.waitScreen("the file-creation dialog", 10*time.Second, contains("Do you want to create feature.go?"))
+	c.turnEnd(c.answer(shown, "Enter"), 15*time.Second) // "1. Yes"
 
 	marker := filepath.Join(r.root, "pwned")
 	evil := "touch " + marker + "; cat"
