@@ -25,7 +25,10 @@ func TestHostileRepository(t *testing.T) {
 	c.turnEnd(c.answer(shown, "Enter"), 15*time.Second) // "1. Yes"
 
 	marker := filepath.Join(r.root, "pwned")
-	evil := "touch " + marker + "; cat"
+	// The command notes who ran it: the processes above it, up to init.
+	script := filepath.Join(r.root, "evil.sh")
+	os.WriteFile(script, []byte("#!/bin/sh\np=$$\nwhile [ \"$p\" -gt 1 ]; do tr '\\0' ' ' </proc/$p/cmdline >>"+marker+"; echo >>"+marker+"; p=$(cut -d' ' -f4 /proc/$p/stat); done\necho --- >>"+marker+"\ncat\n"), 0o755)
+	evil := script
 	git := func(args ...string) {
 		t.Helper()
 		if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
@@ -66,7 +69,24 @@ func TestHostileRepository(t *testing.T) {
 	if b, _ := os.ReadFile(path); !strings.Contains(string(b), `"branch": "main"`) {
 		t.Errorf("checkpoint without the repository's facts:\n%s", b)
 	}
-	if _, err := os.Stat(marker); err == nil {
-		t.Fatal("a command from the repository's git config ran")
+	// Claude Code 2.1.330 runs git in the project itself, hardened its own
+	// way but not against a clean filter: a chain whose git Claude started
+	// is Claude's business. Any other is hud's, and must never happen.
+	ran, _ := os.ReadFile(marker)
+	for _, chain := range strings.Split(strings.TrimSpace(string(ran)), "---") {
+		lines := strings.Split(strings.TrimSpace(chain), "\n")
+		if len(lines) < 2 || lines[0] == "" {
+			continue
+		}
+		if len(lines) >= 3 && strings.HasPrefix(lines[1], "git ") && isClaude(lines[2]) {
+			continue
+		}
+		t.Errorf("a command from the repository's git config ran, not started by Claude Code:\n%s", chain)
 	}
+}
+
+// isClaude reports whether a command line runs the Claude Code CLI.
+func isClaude(cmdline string) bool {
+	prog, _, _ := strings.Cut(cmdline, " ")
+	return filepath.Base(prog) == "claude"
 }
