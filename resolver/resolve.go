@@ -121,8 +121,8 @@ func (s *Session) UpdatedAt() time.Time {
 	return time.Time{}
 }
 
-// Resolution answers "what is Claude doing in this project?" (the seed's
-// resolve_state_with_details).
+// Resolution answers "what is Claude doing in this project?" with the
+// details of how it was decided.
 type Resolution struct {
 	Session
 	// IsFromLock is true when a live lock at or under the project decided.
@@ -158,7 +158,7 @@ func LockInfo(snap Snapshot, project string, now time.Time, alive Liveness) (Loc
 	return *res.Lock, true
 }
 
-// ResolveState applies the seed's rules to project (a normalized path):
+// ResolveState applies these rules to project (a normalized path):
 //
 //  1. A live lock at or under project (exact or child path) decides; its
 //     session's record is the one its meta names, else the one its process

@@ -21,8 +21,8 @@ func runStatus(env *Env, args []string) error {
 		"--watch prints one line of json or waybar output on every change.\n")
 	asJSON := fs.Bool("json", false, "print JSON (same as --format json)")
 	format := fs.String("format", "text", "output format: "+strings.Join(status.FormatNames(), ", "))
-	project := fs.String("project", "", "resolve the state of the project at `PATH` (the seed's resolve_state)")
-	watchLines := fs.Bool("watch", false, "print a line on every change until interrupted (json or waybar; see status_watch.go)")
+	project := fs.String("project", "", "resolve the state of the project at `PATH`")
+	watchLines := fs.Bool("watch", false, "print a line on every change until interrupted (json or waybar)")
 	if err := parseFlags(env, fs, args); err != nil {
 		return err
 	}

@@ -97,8 +97,8 @@ func projectName(dir string) string {
 	return filepath.Base(dir)
 }
 
-// ProjectView answers `hud status --project PATH`: the seed's
-// resolve_state for one path.
+// ProjectView answers `hud status --project PATH`: the
+// resolved state of one path.
 type ProjectView struct {
 	Project string
 	// Resolved is nil when no session is active at or under Project.

@@ -1,9 +1,9 @@
-// Package worksession is the timed work session of seed 001: a task the
+// Package worksession is the timed work session: a task the
 // person starts with `hud session start "<task>"`, whose working time is
 // counted without the pauses, with a gentle reminder at 40 minutes, a
 // warning at 60 and a timeout at 90 that pauses the session.
 //
-// The state lives in <project>/.claude/session-state.json, in the seed's
+// The state lives in <project>/.claude/session-state.json, in a fixed
 // schema (see [State]); `hud session stop` deletes it. The hook keeps it
 // current on every event of the project ([Observe]): gaps between events
 // shorter than the idle gap count as work, longer ones become an AUTO_IDLE

@@ -44,7 +44,7 @@ func (m Milestone) Message(s *State, set Settings) (title, body string) {
 	return m.String(), ""
 }
 
-// minutes writes a threshold the way the seed does ("90 min"); one that is
+// minutes writes a threshold in whole minutes ("90 min"); one that is
 // not whole minutes (short test settings) keeps its seconds ("30s").
 func minutes(d time.Duration) string {
 	if d%time.Minute != 0 {

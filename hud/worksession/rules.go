@@ -21,7 +21,7 @@ type Settings struct {
 	Strict bool
 }
 
-// DefaultSettings are the seed's thresholds (config.Default's
+// DefaultSettings are the default thresholds (config.Default's
 // [work_session]).
 func DefaultSettings() Settings { return FromConfig(config.Default().WorkSession) }
 
@@ -44,8 +44,7 @@ func (set Settings) TimeoutMessage(task string) string {
 		task, minutes(set.TimeoutAt))
 }
 
-// timeoutReason is the seed's "Timeout enforced at 90 min working time",
-// with the configured timeout.
+// timeoutReason is TimeoutReason with the configured timeout.
 func (set Settings) timeoutReason() string {
 	return "Timeout enforced at " + minutes(set.TimeoutAt) + " working time"
 }
