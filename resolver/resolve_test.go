@@ -92,42 +92,42 @@ func TestResolveState(t *testing.T) {
 		query   string
 		want    *want
 	}{
-		// The seed's path-matching table, with a lock and as fresh records.
+		// The path-matching table, with a lock and as fresh records.
 		{
-			name:    "seed: exact record under an exact lock",
+			name:    "paths: exact record under an exact lock",
 			locks:   []Lock{lock("/project", pidA, startedA, "s1")},
 			records: []*Record{rec("s1", StateWorking, "/project", time.Hour, ofProc(pidA, startedA))},
 			query:   "/project",
 			want:    &want{StateWorking, true, "s1", MatchExact},
 		},
 		{
-			name:    "seed: record cd'd into a subdir, lock at the project",
+			name:    "paths: record cd'd into a subdir, lock at the project",
 			locks:   []Lock{lock("/project", pidA, startedA, "s1")},
 			records: []*Record{rec("s1", StateReady, "/project/src", time.Hour, ofProc(pidA, startedA))},
 			query:   "/project",
 			want:    &want{StateReady, true, "s1", MatchChild},
 		},
 		{
-			name:    "seed: session started at /, lock there too: a parent lock does not count",
+			name:    "paths: session started at /, lock there too: a parent lock does not count",
 			locks:   []Lock{lock("/", pidA, startedA, "s1")},
 			records: []*Record{rec("s1", StateWorking, "/", time.Second, ofProc(pidA, startedA))},
 			query:   "/project",
 			want:    nil,
 		},
 		{
-			name:    "seed: exact fresh record",
+			name:    "paths: exact fresh record",
 			records: []*Record{rec("s1", StateWorking, "/project", 5*time.Second)},
 			query:   "/project",
 			want:    &want{StateWorking, false, "s1", MatchExact},
 		},
 		{
-			name:    "seed: child fresh record",
+			name:    "paths: child fresh record",
 			records: []*Record{rec("s1", StateWaiting, "/project/src", 5*time.Second)},
 			query:   "/project",
 			want:    &want{StateWaiting, false, "s1", MatchChild},
 		},
 		{
-			name:    "seed: parent fresh record never counts",
+			name:    "paths: parent fresh record never counts",
 			records: []*Record{rec("s1", StateWorking, "/", time.Second)},
 			query:   "/project",
 			want:    nil,

@@ -26,7 +26,7 @@ early_delivery_window = "0s"
 // breakInterval is micro_interval above.
 const breakInterval = 4 * time.Second
 
-// TestBreakRemindersOnDesktop is issue 6 as a person sees it: with short
+// TestBreakRemindersOnDesktop checks the break reminders as a person sees them: with short
 // intervals set, a reminder reaches the notification daemon on time; none
 // comes while a session waits for the person, and the held one comes as
 // soon as they have answered. The menu shows the next break.
