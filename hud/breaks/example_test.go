@@ -37,6 +37,6 @@ func ExampleTray() {
 	// call again at 10:15
 	// call again at 10:20
 	// held until the sessions change: true
-	// notify: Time for a 60 s eye break
-	// Next: water break in 9 min
+	// notify: Time for a 1m eye break
+	// Next: water break in 9m
 }

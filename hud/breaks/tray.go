@@ -133,14 +133,7 @@ func labelChangesAt(st Status) time.Time {
 	if st.Hold != NotHeld || st.Fire {
 		return st.Next
 	}
-	left := st.In()
-	if left < 90*time.Second {
-		return st.Due
-	}
-	// FormatDuration rounds to the minute: the text changes half a
-	// minute before each whole minute.
-	step := (left-30*time.Second)%time.Minute + time.Millisecond
-	return st.Now.Add(step)
+	return st.Now.Add(untilLeftChanges(st.In()))
 }
 
 // Clicked runs the action of a row.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/capacitor-hud/hud/hud/text"
 	"io"
 	"os"
 	"os/signal"
@@ -194,20 +195,9 @@ func nextChangeByClock(snap resolver.Snapshot, sessions []resolver.Session, now 
 	return next
 }
 
-// nextAgeTick is when status.Age of the time since `since` next changes:
-// every second under a minute, every minute under a day, then daily.
+// nextAgeTick is when the age label of the time since `since` next changes.
 func nextAgeTick(since, now time.Time) time.Time {
-	age := now.Sub(since)
-	unit := time.Second
-	switch {
-	case age < 0:
-		return since
-	case age >= 24*time.Hour:
-		unit = 24 * time.Hour
-	case age >= time.Minute:
-		unit = time.Minute
-	}
-	return since.Add((age/unit + 1) * unit)
+	return now.Add(text.UntilAgeChanges(now.Sub(since)))
 }
 
 // isTerminal reports whether w is a terminal, where clearing the screen

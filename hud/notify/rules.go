@@ -1,7 +1,7 @@
 package notify
 
 import (
-	"fmt"
+	"github.com/capacitor-hud/hud/hud/text"
 	"path/filepath"
 	"time"
 
@@ -249,7 +249,7 @@ func waitingNotification(s Session) Notification {
 
 func stillWaitingNotification(s Session, waited time.Duration) Notification {
 	name := projectName(s)
-	body := "Waiting for " + roughDuration(waited)
+	body := "Waiting for " + text.Duration(waited)
 	if s.WaitingFor != "" {
 		body += ": " + s.WaitingFor
 	}
@@ -259,26 +259,10 @@ func stillWaitingNotification(s Session, waited time.Duration) Notification {
 
 func doneNotification(s Session, took time.Duration) Notification {
 	name := projectName(s)
-	body := "Finished after " + roughDuration(took)
+	body := "Finished after " + text.Duration(took)
 	if s.WorkingOn != "" {
 		body += ": " + s.WorkingOn
 	}
 	return Notification{Kind: KindDone, SessionID: s.ID, Project: name,
 		Title: name + " is done", Body: body}
-}
-
-// roughDuration says d the way a person would: "45 s", "2 min", "1 h 5 min".
-func roughDuration(d time.Duration) string {
-	d = d.Round(time.Second)
-	switch {
-	case d < time.Minute:
-		return fmt.Sprintf("%d s", int(d/time.Second))
-	case d < time.Hour:
-		return fmt.Sprintf("%d min", int(d/time.Minute))
-	}
-	h, m := int(d/time.Hour), int(d%time.Hour/time.Minute)
-	if m == 0 {
-		return fmt.Sprintf("%d h", h)
-	}
-	return fmt.Sprintf("%d h %d min", h, m)
 }

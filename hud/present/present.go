@@ -142,7 +142,7 @@ func Present(in Input) View {
 	}
 	for i, s := range sessions {
 		age := in.Now.Sub(s.Since)
-		label := names[i] + " — " + stateText(s.State) + " " + FormatAge(age)
+		label := names[i] + " — " + stateText(s.State) + " " + text.Age(age)
 		if detail := resolver.WithAgents(s.Agents, detailOf(s)); detail != "" {
 			label += " — " + detail
 		}
@@ -159,7 +159,7 @@ func Present(in Input) View {
 			})
 			tooltip = append(tooltip, label)
 		}
-		nextLabel = Earliest(nextLabel, in.Now.Add(UntilAgeLabelChanges(age)))
+		nextLabel = Earliest(nextLabel, in.Now.Add(text.UntilAgeChanges(age)))
 		if s.ChangesAt.After(in.Now) {
 			nextChange = Earliest(nextChange, s.ChangesAt)
 		}

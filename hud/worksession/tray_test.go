@@ -34,11 +34,11 @@ func TestTrayNotifiesMilestonesOnce(t *testing.T) {
 	}
 	tray.Update(now, live)
 	tray.Update(now.Add(time.Second), live)
-	if len(shown) != 1 || shown[0] != "api: 40 min of work" {
+	if len(shown) != 1 || shown[0] != "api: 40m of work" {
 		t.Errorf("shown %q", shown)
 	}
 	lines, _ := tray.Rows(now.Add(30 * time.Second))
-	if len(lines) != 1 || lines[0] != "api · 41 min of work" {
+	if len(lines) != 1 || lines[0] != "api · 41m of work" {
 		t.Errorf("rows %q", lines)
 	}
 	files.Remove(project)

@@ -90,7 +90,7 @@ func TestBreakRemindersOnDesktop(t *testing.T) {
 	}
 	api.send("07-PreToolUse") // the hook keeps the session's time
 	waitFor(t, item, "the work session in the menu", func(s seen) bool {
-		return hasAnyLabelPrefix(s, "api · 0 min of work")
+		return hasAnyLabelPrefix(s, "api · 0s of work")
 	})
 
 	// On time: when Vibe Check's state says the eye break is due (its
