@@ -9,7 +9,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
@@ -27,21 +26,21 @@ import (
 func runWatch(env *Env, args []string) error {
 	fs := newFlagSet(env, "watch", "watch [--once] [--format NAME]")
 	once := fs.Bool("once", false, "print the state once and exit")
-	format := fs.String("format", "text", "output format: "+strings.Join(status.FormatNames(), ", "))
+	format := fs.String("format", status.Formats[0].Name, "output format: "+status.FormatNames(nil))
 	if err := parseFlags(env, fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q", fs.Arg(0))
 	}
-	render, ok := status.Formats[*format]
+	f, ok := status.LookupFormat(*format)
 	if !ok {
-		return usagef("unknown format %q (want one of %s)", *format, strings.Join(status.FormatNames(), ", "))
+		return usagef("unknown format %q (want one of %s)", *format, status.FormatNames(nil))
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return watchSessions(ctx, env, watchSettings{
-		render:   render,
+		render:   f.Render,
 		once:     *once,
 		terminal: isTerminal(env.Stdout),
 		alive:    lockholder.Alive,
@@ -50,7 +49,7 @@ func runWatch(env *Env, args []string) error {
 
 // watchSettings is how watchSessions prints.
 type watchSettings struct {
-	render status.Format
+	render status.Render
 	once   bool
 	// terminal redraws in place (clear screen) and keeps the ages
 	// ticking; otherwise each change prints a new block, so the output

@@ -131,12 +131,19 @@ func TestLoadActivity(t *testing.T) {
 
 func TestFormatsRegistered(t *testing.T) {
 	for _, name := range []string{"text", "json"} {
-		if Formats[name] == nil || ProjectFormats[name] == nil {
+		if f, ok := LookupFormat(name); !ok || f.Render == nil || f.Project == nil {
 			t.Errorf("format %q missing", name)
 		}
 	}
-	if got := FormatNames(); len(got) < 2 || got[0] > got[1] {
-		t.Errorf("FormatNames() = %v, want sorted", got)
+	seen := map[string]bool{}
+	for _, f := range Formats {
+		if f.Name == "" || f.About == "" || f.Render == nil || seen[f.Name] {
+			t.Errorf("format %+v: a name, a line of help and a renderer, once", f)
+		}
+		seen[f.Name] = true
+	}
+	if got := FormatNames(Streams); got != "json or waybar" {
+		t.Errorf("FormatNames(Streams) = %q", got)
 	}
 }
 
