@@ -68,7 +68,7 @@ func runTray(env *Env, args []string) error {
 	// starts on them all before the app reads again, so nothing between
 	// the two is missed.
 	first, _ := resolver.LoadSnapshot(layout, claudeProcessStart)
-	watcher, err := watch.New(watch.Options{Layout: layout, LockDirs: first.LockDirs, ConfigPath: settings.path, Logf: logf})
+	watcher, err := watch.New(watch.Options{Layout: layout, Files: shownFiles(layout), LockDirs: first.LockDirs, ConfigPath: settings.path, Logf: logf})
 	if err != nil {
 		return withHint(fmt.Errorf("watching for changes: %w", err),
 			"check the permissions of "+layout.StoreDir()+" and "+layout.LockDir())

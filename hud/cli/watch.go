@@ -91,7 +91,7 @@ func watchSessions(ctx context.Context, env *Env, ws watchSettings) error {
 func follow(ctx context.Context, env *Env, always bool, draw func(now time.Time) (watchFrame, error)) error {
 	layout := env.Layout()
 	first, _ := resolver.LoadSnapshot(layout, claudeProcessStart)
-	w, err := watch.New(watch.Options{Layout: layout, LockDirs: first.LockDirs})
+	w, err := watch.New(watch.Options{Layout: layout, Files: shownFiles(layout), LockDirs: first.LockDirs})
 	if err != nil {
 		return withHint(err, "check the permissions of "+layout.StoreDir()+" and "+layout.LockDir())
 	}
