@@ -2,10 +2,10 @@ package notify
 
 import (
 	"github.com/capacitor-hud/hud/hud/text"
-	"path/filepath"
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/config"
+	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -36,20 +36,10 @@ type Session struct {
 // FromResolved converts the resolver's live sessions.
 func FromResolved(sessions []resolver.Session) []Session {
 	out := make([]Session, 0, len(sessions))
-	for _, s := range sessions {
-		n := Session{ID: s.Key(), Project: s.CWD, Name: s.Name(), State: s.State, Since: s.Since}
-		if r := s.Record; r != nil {
-			if p := r.Project(); p != "" {
-				n.Project = p
-			}
-			n.WorkingOn = r.WorkingOn
-			n.TurnStartedAt = r.TurnStartedAt.Time
-		}
-		n.WaitingFor = s.WaitingFor()
-		if s.Opinion != nil {
-			n.Interrupted = s.State == resolver.StateReady
-		}
-		out = append(out, n)
+	for _, v := range view.All(sessions) {
+		out = append(out, Session{ID: v.Key, Project: v.ProjectDir, Name: v.ClaudeName, State: v.State, Since: v.Since,
+			WaitingFor: v.WaitingFor, WorkingOn: v.WorkingOn, TurnStartedAt: v.TurnStartedAt,
+			Interrupted: v.ByClaude && v.State == resolver.StateReady})
 	}
 	return out
 }
@@ -217,24 +207,10 @@ func (t *Tracker) reminderTime(start time.Time) time.Time {
 	return start.Add(t.cfg.StillWaitingAfter)
 }
 
-// projectName names the session in a notification: the base name of its
-// project directory, with Claude's name for it ("api · auth refactor").
+// projectName names the session in a notification by its one name
+// (view.NameOf: "api · auth refactor").
 func projectName(s Session) string {
-	return resolver.WithName(baseName(s), s.Name)
-}
-
-// baseName is the base name of the session's project directory.
-func baseName(s Session) string {
-	if s.Project != "" {
-		if b := filepath.Base(s.Project); b != "." && b != string(filepath.Separator) {
-			return b
-		}
-		return s.Project
-	}
-	if len(s.ID) > 8 {
-		return "session " + s.ID[:8]
-	}
-	return "session " + s.ID
+	return view.NameOf(s.Project, s.Name, s.ID)
 }
 
 func waitingNotification(s Session) Notification {

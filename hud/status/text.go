@@ -9,7 +9,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/capacitor-hud/hud/hud/text"
-	"github.com/capacitor-hud/hud/resolver"
 )
 
 // NoSessions is what the text format prints when nothing is live.
@@ -57,12 +56,7 @@ func WriteProjectText(w io.Writer, p *ProjectView) error {
 // textRow is one session's columns: project (and Claude's name for the
 // session), state, age, detail.
 func textRow(s *Session, now time.Time) [4]string {
-	name := s.Project
-	if name == "" {
-		name = s.SessionID
-	}
-	name = resolver.WithName(name, s.Name)
-	return [4]string{text.Line(name, 0), string(s.State), text.Age(now.Sub(s.Since)), detail(s)}
+	return [4]string{displayName(s), string(s.State), text.Age(now.Sub(s.Since)), detail(s)}
 }
 
 // detail says what the session is about: what it waits for when waiting,
