@@ -417,29 +417,22 @@ func TestResolveState(t *testing.T) {
 			if g.String() != tt.want.String() {
 				t.Errorf("ResolveState(%q)\n got %v\nwant %v", tt.query, g, tt.want)
 			}
-			running := IsSessionRunning(snap, tt.query, alive)
-			if wantRunning := tt.want != nil && tt.want.fromLock; running != wantRunning {
-				t.Errorf("IsSessionRunning(%q) = %v, want %v", tt.query, running, wantRunning)
-			}
-			l, ok := LockInfo(snap, tt.query, now, alive)
-			if ok != running {
-				t.Errorf("LockInfo(%q) found %v, IsSessionRunning %v", tt.query, ok, running)
-			}
-			if ok && !alive(l.PID, l.ProcStarted) {
-				t.Errorf("LockInfo(%q) returned the stale lock %+v", tt.query, l)
+			// A lock decides only while its process lives.
+			if res, ok := ResolveState(snap, tt.query, now, alive); ok && res.IsFromLock && !alive(res.Lock.PID, res.Lock.ProcStarted) {
+				t.Errorf("ResolveState(%q) decided by the stale lock %+v", tt.query, res.Lock)
 			}
 		})
 	}
 }
 
-func TestLockInfoPicksTheProcessTheRecordFollows(t *testing.T) {
+func TestTheDecidingLockIsTheProcessTheRecordFollows(t *testing.T) {
 	old, resumed := lock("/project", pidA, startedA, "s1"), lock("/project", pidB, startedB, "s1")
 	resumed.Created = old.Created - 10 // even when its lock is older
 	for _, locks := range [][]Lock{{old, resumed}, {resumed, old}} {
 		snap := snapshot(locks, rec("s1", StateWorking, "/project", time.Minute, ofProc(pidB, startedB)))
-		l, ok := LockInfo(snap, "/project", now, alive)
-		if !ok || l.PID != pidB {
-			t.Errorf("LockInfo = pid %d (found %v), want %d", l.PID, ok, pidB)
+		res, ok := ResolveState(snap, "/project", now, alive)
+		if !ok || !res.IsFromLock || res.Lock.PID != pidB {
+			t.Errorf("ResolveState decided by %+v (found %v), want pid %d", res.Lock, ok, pidB)
 		}
 	}
 }
