@@ -95,11 +95,11 @@ type Section interface {
 type App struct {
 	opts Options
 
-	mu       sync.Mutex // guards the fields below, read by View from tests
+	// The loop's own state: Run's goroutine is the only one that reads or
+	// writes these, so they need no lock.
 	ui       UI
 	settings Settings
 	snap     resolver.Snapshot
-	view     present.View
 	shown    shown // what the UI shows now, to skip unchanged updates
 	focus    map[string]present.Focus
 	timer    *time.Timer
@@ -107,6 +107,9 @@ type App struct {
 	// menuOpenUntil is when the menu is taken to be closed again (the
 	// host says when it opens a menu, not when it closes it).
 	menuOpenUntil time.Time
+
+	mu   sync.Mutex   // guards view, which View hands to other goroutines
+	view present.View // the last computed view
 }
 
 // New returns an App; Run starts it.
@@ -126,11 +129,9 @@ func (a *App) Run(ctx context.Context, ui UI) error {
 	if a.opts.Load == nil {
 		return errors.New("app: Options.Load is required")
 	}
-	a.mu.Lock()
 	a.ui = ui
 	a.timer = time.NewTimer(time.Hour)
 	a.timer.Stop()
-	a.mu.Unlock()
 	defer a.timer.Stop()
 
 	if a.opts.Sweep != nil {
@@ -188,9 +189,7 @@ func (a *App) reloadSettings() {
 	if a.opts.Settings != nil {
 		s = a.opts.Settings()
 	}
-	a.mu.Lock()
 	a.settings = s
-	a.mu.Unlock()
 }
 
 // reload reads the files again and redraws.
@@ -202,14 +201,10 @@ func (a *App) reload() {
 		// what could be read, with the last good store.
 		a.opts.Logf("reading state: %v", err)
 		if snap.Store == nil || storeUnreadable(err, a.opts.Layout.StorePath()) {
-			a.mu.Lock()
 			snap.Store = a.snap.Store
-			a.mu.Unlock()
 		}
 	}
-	a.mu.Lock()
 	a.snap = snap
-	a.mu.Unlock()
 	a.render()
 }
 
@@ -217,9 +212,7 @@ func (a *App) reload() {
 func (a *App) handle(ev Event) (quit bool) {
 	switch ev.Kind {
 	case MenuOpened:
-		a.mu.Lock()
 		a.menuOpenUntil = a.opts.Now().Add(menuOpenWindow)
-		a.mu.Unlock()
 		a.render()
 	case NoTrayHost:
 		a.sayNoTray(ev.Message)
@@ -242,9 +235,7 @@ func (a *App) clicked(key string) (quit bool) {
 	case key == KeyInstallHooks:
 		a.installHooks()
 	case strings.HasPrefix(key, sessionPrefix):
-		a.mu.Lock()
 		f, ok := a.focus[key]
-		a.mu.Unlock()
 		if !ok {
 			return false // the session went away while the menu was open
 		}
