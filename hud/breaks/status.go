@@ -45,8 +45,8 @@ func (s *Scheduler) Status(now time.Time, sess Sessions) Status {
 // In is the time left until the next reminder is due (zero once due).
 func (st Status) In() time.Duration { return max(st.Due.Sub(st.Now), 0) }
 
-// MenuLine is the one-line summary for the menu: "Next: eye break in 12
-// min", "Breaks paused until tomorrow", "Water break due — held while
+// MenuLine is the one-line summary for the menu: "Next: eye break in
+// 12m", "Breaks paused until tomorrow", "Water break due — held while
 // Claude waits on you".
 func (st Status) MenuLine() string {
 	switch st.Hold {

@@ -183,7 +183,7 @@ func (p trayParts) apply(cfg config.Config) {
 }
 
 // traySection fills the menu's section: a line per running work session
-// ("api · 42 min of work", hud/worksession), then the break reminders and
+// ("api · 42m of work", hud/worksession), then the break reminders and
 // their actions (hud/breaks).
 type traySection struct {
 	breaks *breaks.Tray

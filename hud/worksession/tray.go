@@ -75,8 +75,8 @@ func (t *Tray) Update(now time.Time, sessions []resolver.Session) time.Time {
 	return nextMinute(sums, now, set)
 }
 
-// Rows returns one row per running work session ("api · 42 min of
-// work"), read afresh, and when their text changes next.
+// Rows returns one row per running work session ("api · 42m of work"),
+// read afresh, and when their text changes next.
 func (t *Tray) Rows(now time.Time) (lines []string, next time.Time) {
 	t.mu.Lock()
 	projects, set := t.projects, t.set
