@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/present"
 	"github.com/capacitor-hud/hud/hud/watch"
 	"github.com/capacitor-hud/hud/resolver"
@@ -37,9 +38,11 @@ type Options struct {
 	// InstallHooks runs `hud install` for the person who clicked the
 	// hooks row; nil hides the offer's action.
 	InstallHooks func() error
-	// Settings returns the current settings; called at start and when the
-	// watcher says the file changed. nil means DefaultSettings.
-	Settings func() Settings
+	// Config reads the settings file; called at start and when the
+	// watcher says the file changed. The loop hands what it read to its
+	// parts (Configure), so an edit takes effect without a restart. nil
+	// means DefaultSettings and no change to the parts.
+	Config func() config.Config
 	// Notifier sends desktop notifications; nil sends none.
 	Notifier Notifier
 	// Focus brings a session forward (tmux pane, else its folder).
@@ -61,7 +64,7 @@ type Settings struct {
 	MaxRows int
 }
 
-// DefaultSettings are used when Options.Settings is nil.
+// DefaultSettings are used when Options.Config is nil.
 var DefaultSettings = Settings{ShowTitle: true, MaxRows: present.DefaultMaxRows}
 
 // Notifier turns what the sessions do into desktop notifications.
@@ -72,6 +75,8 @@ type Notifier interface {
 	// Say sends a plain message, for news with no other place to go (no
 	// tray on this desktop).
 	Say(title, body string)
+	// Configure applies the [notifications] table after a reload.
+	Configure(config.Notifications)
 }
 
 // Section is a block of menu rows another part of the HUD fills, such as
@@ -89,6 +94,8 @@ type Section interface {
 	Clicked(key string, now time.Time)
 	// Changed signals that Rows would answer differently; may be nil.
 	Changed() <-chan struct{}
+	// Configure applies the settings after a reload.
+	Configure(config.Config)
 }
 
 // App is the running tray application.
@@ -184,12 +191,20 @@ func (a *App) View() present.View {
 	return a.view
 }
 
+// reloadSettings reads the settings file and hands each part its table.
 func (a *App) reloadSettings() {
-	s := DefaultSettings
-	if a.opts.Settings != nil {
-		s = a.opts.Settings()
+	if a.opts.Config == nil {
+		a.settings = DefaultSettings
+		return
 	}
-	a.settings = s
+	cfg := a.opts.Config()
+	a.settings = Settings{ShowTitle: cfg.Tray.ShowTitle, MaxRows: present.DefaultMaxRows}
+	if a.opts.Notifier != nil {
+		a.opts.Notifier.Configure(cfg.Notifications)
+	}
+	if a.opts.Section != nil {
+		a.opts.Section.Configure(cfg)
+	}
 }
 
 // reload reads the files again and redraws.

@@ -367,6 +367,7 @@ func (s *fakeSection) Rows(now time.Time) ([]Row, time.Time) {
 }
 func (s *fakeSection) Clicked(key string, _ time.Time) { s.clicked = append(s.clicked, key) }
 func (s *fakeSection) Changed() <-chan struct{}        { return s.changed }
+func (s *fakeSection) Configure(config.Config)         {}
 
 func TestSection(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {

@@ -89,8 +89,6 @@ func runTray(env *Env, args []string) error {
 		breaks: breaks.NewTray(breaks.NewScheduler(layout, breaks.FromConfig(settings.cfg.Breaks), logf), notifications.Say, logf),
 		work:   worksession.NewTray(worksession.FromConfig(settings.cfg.WorkSession), notifications.Say, logf),
 	}
-	settings.onReload = trayParts{tracker: notifications.Tracker(), sound: sender, section: section}.apply
-
 	hooks := &hookCheck{paths: func() []string { return userSettingsPaths(layout) }}
 	focus := app.Focuser{Run: app.ExecRunner, Open: app.OpenPath}
 	a := app.New(app.Options{
@@ -111,7 +109,7 @@ func runTray(env *Env, args []string) error {
 			_, err = install.Install(install.Options{SettingsPath: userSettingsPath(env), HookPath: hook, Client: client})
 			return err
 		},
-		Settings: settings.reload,
+		Config:   settings.reload,
 		Notifier: notifications,
 		Section:  section,
 		Activity: func(id string) string {
@@ -165,23 +163,6 @@ func sweepAll(layout resolver.Layout, lockDirs []string) (int, error) {
 	return n, errors.Join(errs...)
 }
 
-// trayParts are the parts of the tray that keep their own copy of the
-// settings.
-type trayParts struct {
-	tracker *notify.Tracker
-	sound   interface{ SetSound(on bool) }
-	section traySection
-}
-
-// apply hands reloaded settings to each part: an edit of the settings file
-// takes effect without a restart.
-func (p trayParts) apply(cfg config.Config) {
-	p.tracker.SetConfig(cfg.Notifications)
-	p.sound.SetSound(cfg.Notifications.Sound)
-	p.section.breaks.SetSettings(breaks.FromConfig(cfg.Breaks))
-	p.section.work.SetSettings(worksession.FromConfig(cfg.WorkSession))
-}
-
 // traySection fills the menu's section: a line per running work session
 // ("api · 42m of work", hud/worksession), then the break reminders and
 // their actions (hud/breaks).
@@ -215,15 +196,20 @@ func (s traySection) Clicked(key string, now time.Time) { s.breaks.Clicked(key, 
 // Changed implements app.Section.
 func (s traySection) Changed() <-chan struct{} { return s.breaks.Changed() }
 
+// Configure implements app.Section.
+func (s traySection) Configure(cfg config.Config) {
+	s.breaks.SetSettings(breaks.FromConfig(cfg.Breaks))
+	s.work.SetSettings(worksession.FromConfig(cfg.WorkSession))
+}
+
 // traySettings loads the settings file, creating it with comments on the
 // first run, and tells the person about each problem in it once.
 type traySettings struct {
-	env      *Env
-	logf     func(string, ...any)
-	path     string
-	cfg      config.Config
-	told     []string
-	onReload func(config.Config)
+	env  *Env
+	logf func(string, ...any)
+	path string
+	cfg  config.Config
+	told []string
 }
 
 func newTraySettings(env *Env, logf func(string, ...any)) *traySettings {
@@ -252,12 +238,9 @@ func (s *traySettings) load() {
 	s.cfg = cfg
 }
 
-// reload is app.Options.Settings: called from the loop at start and when
+// reload is app.Options.Config: called from the loop at start and when
 // the file changes.
-func (s *traySettings) reload() app.Settings {
+func (s *traySettings) reload() config.Config {
 	s.load()
-	if s.onReload != nil {
-		s.onReload(s.cfg)
-	}
-	return app.Settings{ShowTitle: s.cfg.Tray.ShowTitle, MaxRows: present.DefaultMaxRows}
+	return s.cfg
 }
