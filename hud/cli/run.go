@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 	"syscall"
-	"time"
 
 	"github.com/capacitor-hud/hud/assets"
 	"github.com/capacitor-hud/hud/hud/activity"
@@ -19,7 +18,6 @@ import (
 	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/install"
 	"github.com/capacitor-hud/hud/hud/notify"
-	"github.com/capacitor-hud/hud/hud/present"
 	"github.com/capacitor-hud/hud/hud/watch"
 	"github.com/capacitor-hud/hud/hud/worksession"
 	"github.com/capacitor-hud/hud/lockholder"
@@ -85,9 +83,9 @@ func runTray(env *Env, args []string) error {
 	}
 	notifications := app.NewNotifications(notify.NewTracker(settings.cfg.Notifications), sender, logf)
 	defer notifications.Close()
-	section := traySection{
-		breaks: breaks.NewTray(breaks.NewScheduler(layout, breaks.FromConfig(settings.cfg.Breaks), logf), notifications.Say, logf),
-		work:   worksession.NewTray(worksession.FromConfig(settings.cfg.WorkSession), notifications.Say, logf),
+	section := app.BreaksAndWork{
+		Breaks: breaks.NewTray(breaks.NewScheduler(layout, breaks.FromConfig(settings.cfg.Breaks), logf), notifications.Say, logf),
+		Work:   worksession.NewTray(worksession.FromConfig(settings.cfg.WorkSession), notifications.Say, logf),
 	}
 	hooks := &hookCheck{paths: func() []string { return userSettingsPaths(layout) }}
 	focus := app.Focuser{Run: app.ExecRunner, Open: app.OpenPath}
@@ -161,45 +159,6 @@ func sweepAll(layout resolver.Layout, lockDirs []string) (int, error) {
 		}
 	}
 	return n, errors.Join(errs...)
-}
-
-// traySection fills the menu's section: a line per running work session
-// ("api · 42m of work", hud/worksession), then the break reminders and
-// their actions (hud/breaks).
-type traySection struct {
-	breaks *breaks.Tray
-	work   *worksession.Tray
-}
-
-// Update implements app.Section.
-func (s traySection) Update(now time.Time, sessions []resolver.Session) time.Time {
-	return present.Earliest(s.work.Update(now, sessions), s.breaks.Update(now, sessions))
-}
-
-// Rows implements app.Section.
-func (s traySection) Rows(now time.Time) ([]app.Row, time.Time) {
-	lines, workNext := s.work.Rows(now)
-	rows, breakNext := s.breaks.Rows(now)
-	out := make([]app.Row, 0, len(lines)+len(rows))
-	for _, l := range lines {
-		out = append(out, app.Row{Label: l, Disabled: true})
-	}
-	for _, r := range rows {
-		out = append(out, app.Row{Key: r.Key, Label: r.Label, Disabled: r.Disabled})
-	}
-	return out, present.Earliest(workNext, breakNext)
-}
-
-// Clicked implements app.Section: only break rows can be clicked.
-func (s traySection) Clicked(key string, now time.Time) { s.breaks.Clicked(key, now) }
-
-// Changed implements app.Section.
-func (s traySection) Changed() <-chan struct{} { return s.breaks.Changed() }
-
-// Configure implements app.Section.
-func (s traySection) Configure(cfg config.Config) {
-	s.breaks.SetSettings(breaks.FromConfig(cfg.Breaks))
-	s.work.SetSettings(worksession.FromConfig(cfg.WorkSession))
 }
 
 // traySettings loads the settings file, creating it with comments on the
