@@ -42,8 +42,11 @@ func TestEverySurfaceSaysTheSame(t *testing.T) {
 		menu := present.Present(present.Input{Now: now, Sessions: toPresent(sessions, now, nil)})
 
 		v := status.New(sessions, now)
-		var table, line strings.Builder
+		var table, line, waybar strings.Builder
 		if err := status.WriteText(&table, v); err != nil {
+			t.Fatal(err)
+		}
+		if err := status.WriteWaybar(&waybar, v); err != nil {
 			t.Fatal(err)
 		}
 		if err := status.WriteStatusline(&line, v, status.Self{SessionID: "self"}); err != nil {
@@ -60,11 +63,13 @@ func TestEverySurfaceSaysTheSame(t *testing.T) {
 		surfaces := map[string]string{
 			"menu":         menu.Rows[0].Label,
 			"hud status":   strings.SplitN(table.String(), "\n", 2)[0],
+			"waybar":       waybar.String(),
 			"status line":  line.String(),
 			"notification": sent[0].Title + " | " + sent[0].Body,
 		}
 		for surface, got := range surfaces {
-			if !strings.Contains(got, tt.name) || !strings.Contains(got, tt.why) {
+			// The name whole, never with Claude's name added twice.
+			if !strings.Contains(got, tt.name) || strings.Contains(got, tt.name+" · ") || !strings.Contains(got, tt.why) {
 				t.Errorf("%s says %q, want the name %q and the reason %q", surface, got, tt.name, tt.why)
 			}
 		}

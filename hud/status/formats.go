@@ -127,7 +127,7 @@ func WriteWaybar(w io.Writer, v *View) error {
 	var tip []string
 	for i := range v.Sessions {
 		s := &v.Sessions[i]
-		line := resolver.WithName(displayName(s), text.Line(s.Name, 0)) + ": " + string(s.State)
+		line := displayName(s) + ": " + string(s.State)
 		if d := detail(s); d != "" {
 			line += " — " + d
 		}
