@@ -14,8 +14,8 @@ import (
 // ("api · 42m of work", hud/worksession), then the break reminders and
 // their actions (hud/breaks).
 type BreaksAndWork struct {
-	Breaks *breaks.Tray
-	Work   *worksession.Tray
+	Breaks *breaks.Section
+	Work   *worksession.Section
 }
 
 // Update implements Section.

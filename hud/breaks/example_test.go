@@ -9,13 +9,13 @@ import (
 	"github.com/capacitor-hud/hud/resolver"
 )
 
-// The tray's side: one Tray, fed the live sessions; the time Update
+// The tray's side: one Section, fed the live sessions; the time Update
 // returns is when to call it again.
-func ExampleTray() {
+func ExampleSection() {
 	home, _ := os.MkdirTemp("", "breaks-example")
 	defer os.RemoveAll(home)
 	sched := breaks.NewScheduler(resolver.Layout{Home: home}, breaks.DefaultSettings(), nil)
-	tray := breaks.NewTray(sched, func(title, body string) { fmt.Println("notify:", title) }, nil)
+	tray := breaks.NewSection(sched, func(title, body string) { fmt.Println("notify:", title) }, nil)
 
 	start := time.Date(2026, 3, 3, 10, 0, 0, 0, time.UTC)
 	sched.SessionStarted(start) // the hook, on SessionStart

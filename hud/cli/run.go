@@ -84,8 +84,8 @@ func runTray(env *Env, args []string) error {
 	notifications := app.NewNotifications(notify.NewTracker(settings.cfg.Notifications), sender, logf)
 	defer notifications.Close()
 	section := app.BreaksAndWork{
-		Breaks: breaks.NewTray(breaks.NewScheduler(layout, breaks.FromConfig(settings.cfg.Breaks), logf), notifications.Say, logf),
-		Work:   worksession.NewTray(worksession.FromConfig(settings.cfg.WorkSession), notifications.Say, logf),
+		Breaks: breaks.NewSection(breaks.NewScheduler(layout, breaks.FromConfig(settings.cfg.Breaks), logf), notifications.Say, logf),
+		Work:   worksession.NewSection(worksession.FromConfig(settings.cfg.WorkSession), notifications.Say, logf),
 	}
 	hooks := &hookCheck{paths: func() []string { return userSettingsPaths(layout) }}
 	focus := app.Focuser{Run: app.ExecRunner, Open: app.OpenPath}

@@ -13,6 +13,6 @@
 //
 // The hook only sets the reminder flags; the tray notices which ones
 // turned on ([NewlyFired]) and tells the person, and shows the running
-// session ([Summary.Line]: "api · 42m of work"). [Tray] does both for
+// session ([Summary.Line]: "api · 42m of work"). [Section] does both for
 // the tray app.
 package worksession

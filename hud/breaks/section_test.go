@@ -7,11 +7,11 @@ import (
 	"github.com/capacitor-hud/hud/resolver"
 )
 
-func TestTray(t *testing.T) {
+func TestSection(t *testing.T) {
 	home := t.TempDir()
 	seedState(t, home)
 	var shown []string
-	tray := NewTray(NewScheduler(resolver.Layout{Home: home}, DefaultSettings(), t.Logf),
+	tray := NewSection(NewScheduler(resolver.Layout{Home: home}, DefaultSettings(), t.Logf),
 		func(title, body string) { shown = append(shown, title) }, t.Logf)
 	waitingNow := []resolver.Session{{State: resolver.StateWaiting}, {State: resolver.StateWorking}}
 	workingNow := []resolver.Session{{State: resolver.StateWorking}}

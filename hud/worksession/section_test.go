@@ -19,7 +19,7 @@ func TestTrayNotifiesMilestonesOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	var shown []string
-	tray := NewTray(DefaultSettings(), func(title, body string) { shown = append(shown, title) }, t.Logf)
+	tray := NewSection(DefaultSettings(), func(title, body string) { shown = append(shown, title) }, t.Logf)
 	live := []resolver.Session{{CWD: filepath.Join(project, "src")}, {CWD: project}}
 
 	now := t0
@@ -60,7 +60,7 @@ func TestTrayWakesOnlyWhileTheCountClimbs(t *testing.T) {
 		t.Fatal(err)
 	}
 	set := DefaultSettings()
-	tray := NewTray(set, nil, t.Logf)
+	tray := NewSection(set, nil, t.Logf)
 	live := []resolver.Session{{CWD: project}}
 
 	// 30 s before the idle gap ends, the count drops back then.
