@@ -13,7 +13,7 @@ func TestPathMatch(t *testing.T) {
 		project, candidate string
 		want               Match
 	}{
-		// The seed's table, querying /project.
+		// The path table, querying /project.
 		{"/project", "/project", MatchExact},
 		{"/project", "/project/src", MatchChild},
 		{"/project", "/", MatchParent},

@@ -121,8 +121,8 @@ func (s *Session) UpdatedAt() time.Time {
 	return time.Time{}
 }
 
-// Resolution answers "what is Claude doing in this project?" (the seed's
-// resolve_state_with_details).
+// Resolution answers "what is Claude doing in this project?" with the
+// details of how it was decided.
 type Resolution struct {
 	Session
 	// IsFromLock is true when a live lock at or under the project decided.
@@ -132,33 +132,7 @@ type Resolution struct {
 	Match Match
 }
 
-// IsSessionRunning reports whether a live lock sits at or under project
-// (exact or child path). project must be normalized.
-func IsSessionRunning(snap Snapshot, project string, alive Liveness) bool {
-	project = NormalizeLexical(project)
-	r := newRun(snap, time.Time{}, alive)
-	for _, l := range r.live {
-		if m := PathMatch(project, NormalizeLexical(l.Path)); m == MatchExact || m == MatchChild {
-			return true
-		}
-	}
-	return false
-}
-
-// LockInfo returns the live lock at or under project that decides its
-// state: exact before child, then the one whose session needs the person
-// most, then the most recently updated (now matters only for that state).
-// project must be normalized.
-func LockInfo(snap Snapshot, project string, now time.Time, alive Liveness) (Lock, bool) {
-	r := newRun(snap, now, alive)
-	res, ok := r.resolveByLock(NormalizeLexical(project))
-	if !ok {
-		return Lock{}, false
-	}
-	return *res.Lock, true
-}
-
-// ResolveState applies the seed's rules to project (a normalized path):
+// ResolveState applies these rules to project (a normalized path):
 //
 //  1. A live lock at or under project (exact or child path) decides; its
 //     session's record is the one its meta names, else the one its process

@@ -92,42 +92,42 @@ func TestResolveState(t *testing.T) {
 		query   string
 		want    *want
 	}{
-		// The seed's path-matching table, with a lock and as fresh records.
+		// The path-matching table, with a lock and as fresh records.
 		{
-			name:    "seed: exact record under an exact lock",
+			name:    "paths: exact record under an exact lock",
 			locks:   []Lock{lock("/project", pidA, startedA, "s1")},
 			records: []*Record{rec("s1", StateWorking, "/project", time.Hour, ofProc(pidA, startedA))},
 			query:   "/project",
 			want:    &want{StateWorking, true, "s1", MatchExact},
 		},
 		{
-			name:    "seed: record cd'd into a subdir, lock at the project",
+			name:    "paths: record cd'd into a subdir, lock at the project",
 			locks:   []Lock{lock("/project", pidA, startedA, "s1")},
 			records: []*Record{rec("s1", StateReady, "/project/src", time.Hour, ofProc(pidA, startedA))},
 			query:   "/project",
 			want:    &want{StateReady, true, "s1", MatchChild},
 		},
 		{
-			name:    "seed: session started at /, lock there too: a parent lock does not count",
+			name:    "paths: session started at /, lock there too: a parent lock does not count",
 			locks:   []Lock{lock("/", pidA, startedA, "s1")},
 			records: []*Record{rec("s1", StateWorking, "/", time.Second, ofProc(pidA, startedA))},
 			query:   "/project",
 			want:    nil,
 		},
 		{
-			name:    "seed: exact fresh record",
+			name:    "paths: exact fresh record",
 			records: []*Record{rec("s1", StateWorking, "/project", 5*time.Second)},
 			query:   "/project",
 			want:    &want{StateWorking, false, "s1", MatchExact},
 		},
 		{
-			name:    "seed: child fresh record",
+			name:    "paths: child fresh record",
 			records: []*Record{rec("s1", StateWaiting, "/project/src", 5*time.Second)},
 			query:   "/project",
 			want:    &want{StateWaiting, false, "s1", MatchChild},
 		},
 		{
-			name:    "seed: parent fresh record never counts",
+			name:    "paths: parent fresh record never counts",
 			records: []*Record{rec("s1", StateWorking, "/", time.Second)},
 			query:   "/project",
 			want:    nil,
@@ -417,29 +417,22 @@ func TestResolveState(t *testing.T) {
 			if g.String() != tt.want.String() {
 				t.Errorf("ResolveState(%q)\n got %v\nwant %v", tt.query, g, tt.want)
 			}
-			running := IsSessionRunning(snap, tt.query, alive)
-			if wantRunning := tt.want != nil && tt.want.fromLock; running != wantRunning {
-				t.Errorf("IsSessionRunning(%q) = %v, want %v", tt.query, running, wantRunning)
-			}
-			l, ok := LockInfo(snap, tt.query, now, alive)
-			if ok != running {
-				t.Errorf("LockInfo(%q) found %v, IsSessionRunning %v", tt.query, ok, running)
-			}
-			if ok && !alive(l.PID, l.ProcStarted) {
-				t.Errorf("LockInfo(%q) returned the stale lock %+v", tt.query, l)
+			// A lock decides only while its process lives.
+			if res, ok := ResolveState(snap, tt.query, now, alive); ok && res.IsFromLock && !alive(res.Lock.PID, res.Lock.ProcStarted) {
+				t.Errorf("ResolveState(%q) decided by the stale lock %+v", tt.query, res.Lock)
 			}
 		})
 	}
 }
 
-func TestLockInfoPicksTheProcessTheRecordFollows(t *testing.T) {
+func TestTheDecidingLockIsTheProcessTheRecordFollows(t *testing.T) {
 	old, resumed := lock("/project", pidA, startedA, "s1"), lock("/project", pidB, startedB, "s1")
 	resumed.Created = old.Created - 10 // even when its lock is older
 	for _, locks := range [][]Lock{{old, resumed}, {resumed, old}} {
 		snap := snapshot(locks, rec("s1", StateWorking, "/project", time.Minute, ofProc(pidB, startedB)))
-		l, ok := LockInfo(snap, "/project", now, alive)
-		if !ok || l.PID != pidB {
-			t.Errorf("LockInfo = pid %d (found %v), want %d", l.PID, ok, pidB)
+		res, ok := ResolveState(snap, "/project", now, alive)
+		if !ok || !res.IsFromLock || res.Lock.PID != pidB {
+			t.Errorf("ResolveState decided by %+v (found %v), want pid %d", res.Lock, ok, pidB)
 		}
 	}
 }

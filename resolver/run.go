@@ -81,7 +81,7 @@ func (r *run) lockOfProcess(rec *Record) *Lock {
 // one session at a time, so among the records its meta names (the session
 // id, which follows /clear) or that its process wrote (the record's pid,
 // which follows --resume) the most recently updated is its current one.
-// Failing both, the seed's rule: the record closest to the lock's path,
+// Failing both, the record closest to the lock's path,
 // exact > child > parent, leaving out records that another live lock names
 // or another process wrote.
 func (r *run) recordForLock(l *Lock) *Record {

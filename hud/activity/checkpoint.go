@@ -13,28 +13,30 @@ import (
 	"github.com/capacitor-hud/hud/hud/text"
 )
 
-// Checkpoint reasons (seed 004).
+// Checkpoint reasons, as the checkpoint's checkpoint_reason writes them.
 const (
 	ReasonAutomatic = "automatic"
 	ReasonManual    = "manual"
 	ReasonStop      = "Stop hook"
 )
 
-// checkpointTypes maps a reason to the seed's checkpoint_type.
+// checkpointTypes maps a reason to the checkpoint's checkpoint_type.
 var checkpointTypes = map[string]string{
 	ReasonAutomatic: "periodic",
 	ReasonManual:    "user_requested",
 	ReasonStop:      "event_driven",
 }
 
-// Size limits (seed 004).
+// Size limits: a checkpoint is read back into Claude's context, so it is
+// bounded as a whole and per free-text field.
 const (
 	MaxCheckpointBytes = 10 * 1024
 	MaxWarningRunes    = 500
 	MaxNotesRunes      = 1000
 )
 
-// Checkpoint is <project>/.claude/.project-state.json, the seed 004 format.
+// Checkpoint is <project>/.claude/.project-state.json. Its keys are
+// fixed: other tools read the file.
 type Checkpoint struct {
 	SessionID              string           `json:"session_id"`
 	Timestamp              string           `json:"timestamp"`
@@ -52,11 +54,11 @@ type Checkpoint struct {
 	ContextNotes           string           `json:"context_notes,omitempty"`
 	Warnings               []string         `json:"warnings"`
 	// ClaudeSessionID ties the checkpoint to Claude Code's own session id
-	// (the seed's session_id is a timestamp name).
+	// (session_id is a timestamp name, see [CheckpointSessionID]).
 	ClaudeSessionID string `json:"claude_session_id,omitempty"`
 }
 
-// ActivitySummary is the seed's activity_summary. Line counts are not
+// ActivitySummary is the checkpoint's activity_summary. Line counts are not
 // known from hook events, so they are left out rather than guessed.
 type ActivitySummary struct {
 	FilesCreated  int `json:"files_created"`
@@ -69,8 +71,9 @@ func CheckpointPath(project string) string {
 	return filepath.Join(project, ".claude", ".project-state.json")
 }
 
-// SeedSessionID names a session the way seed 004 does, from its start.
-func SeedSessionID(started time.Time) string {
+// CheckpointSessionID is a checkpoint's session_id: a name made from the
+// session's start, "session_2006-01-02_15-04-05" in UTC.
+func CheckpointSessionID(started time.Time) string {
 	return "session_" + started.UTC().Format("2006-01-02_15-04-05")
 }
 
@@ -82,7 +85,7 @@ func BuildCheckpoint(s *Session, reason string, now time.Time, git *GitFacts, pl
 		started = now
 	}
 	cp := &Checkpoint{
-		SessionID:              SeedSessionID(started),
+		SessionID:              CheckpointSessionID(started),
 		Timestamp:              now.UTC().Format(time.RFC3339),
 		ProjectRoot:            s.ProjectDir,
 		ProjectName:            filepath.Base(s.ProjectDir),
@@ -235,8 +238,8 @@ func ReadCheckpoint(project string) (*Checkpoint, error) {
 	return readJSONFile[Checkpoint]("checkpoint", CheckpointPath(project))
 }
 
-// withoutIDs copies todos without the Task tools' ids: seed 004's todos
-// are content, status and activeForm.
+// withoutIDs copies todos without the Task tools' ids: a checkpoint's todos
+// are content, status and activeForm only.
 func withoutIDs(todos []Todo) []Todo {
 	out := make([]Todo, len(todos))
 	for i, t := range todos {

@@ -1,7 +1,7 @@
 // Package activity remembers what each Claude Code session has done: the
 // files it edited, its todo list, the agents it ran and the commits that
 // appeared in its repository. From that it writes the checkpoint
-// <project>/.claude/.project-state.json (seed 004), the append-only logs
+// <project>/.claude/.project-state.json, the append-only logs
 // commit-log.jsonl and agent-invocations.jsonl, and a handoff snapshot that
 // survives context compaction.
 //

@@ -210,7 +210,7 @@ func TestCheckpointStaysUnder10KB(t *testing.T) {
 	warnings := []string{strings.Repeat("!", 2000)}
 	cp := BuildCheckpoint(s, ReasonAutomatic, time.Now(), nil, nil, warnings)
 	if len(cp.Todos) != MaxTodos || len([]rune(cp.Warnings[0])) != MaxWarningRunes || len([]rune(cp.ContextNotes)) != MaxNotesRunes {
-		t.Errorf("seed limits: %d todos, warning %d runes, notes %d runes", len(cp.Todos), len([]rune(cp.Warnings[0])), len([]rune(cp.ContextNotes)))
+		t.Errorf("checkpoint limits: %d todos, warning %d runes, notes %d runes", len(cp.Todos), len([]rune(cp.Warnings[0])), len([]rune(cp.ContextNotes)))
 	}
 	b, err := cp.Encode()
 	if err != nil {

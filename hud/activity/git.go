@@ -9,7 +9,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/safegit"
 )
 
-// GitFacts is the checkpoint's view of a repository (seed 004 "git").
+// GitFacts is the checkpoint's view of a repository, its "git" object.
 type GitFacts struct {
 	Branch                string `json:"branch"`
 	HasUncommittedChanges bool   `json:"has_uncommitted_changes"`
@@ -102,7 +102,7 @@ func parseStatus(out []byte) GitFacts {
 	return f
 }
 
-// Commit is a line of commit-log.jsonl (seed 003).
+// Commit is a line of commit-log.jsonl.
 type Commit struct {
 	Timestamp    string   `json:"timestamp"`
 	Hash         string   `json:"hash"`

@@ -13,7 +13,8 @@ import (
 )
 
 // Handoff is the snapshot saved when compaction begins, so what the session
-// was doing survives the loss of its context (after seed 003's handoff.json).
+// was doing survives the loss of its context. Its shape is that of the handoff.json other
+// context-keeping tools write, so they can read it too.
 type Handoff struct {
 	Version       int          `json:"version"`
 	Timestamp     string       `json:"timestamp"`
@@ -38,7 +39,7 @@ type HandoffRef struct {
 	Message string `json:"message"`
 }
 
-// handoffVersion follows seed 003's handoff.json, which is at version 2.
+// handoffVersion is the version of that handoff.json shape.
 const handoffVersion = 2
 
 // recentCommitsInHandoff is how many of the session's commits a handoff

@@ -14,7 +14,7 @@ import (
 	"io/fs"
 )
 
-// Rotation limits of the append-only logs (seed 003): past RotateAt lines
+// Rotation limits of the append-only logs: past RotateAt lines
 // the newest Keep are kept.
 const (
 	RotateAt = 500

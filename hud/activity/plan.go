@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// Phase and Plan are the seed's optional "phase" and "plan" objects.
+// Phase and Plan are the checkpoint's optional "phase" and "plan" objects.
 type Phase struct {
 	Name       string `json:"name"`
 	Completion int    `json:"completion"`

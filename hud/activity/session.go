@@ -13,7 +13,8 @@ import (
 	"github.com/capacitor-hud/hud/resolver"
 )
 
-// MaxEditedFiles and MaxTodos are the seed's limits for a checkpoint.
+// MaxEditedFiles and MaxTodos bound what a checkpoint lists, so it stays small
+// enough to read back into Claude's context.
 const (
 	MaxEditedFiles = 50
 	MaxTodos       = 50
@@ -23,7 +24,8 @@ const (
 // Claude Code versions, the Task tools' tasks in 2.1.x.
 type Todo struct {
 	// ID is the task id the Task tools use ("1", "2", …); empty for
-	// TodoWrite items. It stays out of checkpoints (seed 004 has none).
+	// TodoWrite items. It stays out of checkpoints, whose todos
+	// have no ids.
 	ID         string `json:"id,omitempty"`
 	Content    string `json:"content"`
 	Status     string `json:"status"` // pending, in_progress, completed

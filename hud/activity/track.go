@@ -207,7 +207,7 @@ func relativeTo(dir, path string) string {
 	return rel
 }
 
-// AgentInvocation is a line of agent-invocations.jsonl (seed 003).
+// AgentInvocation is a line of agent-invocations.jsonl.
 type AgentInvocation struct {
 	Timestamp string `json:"timestamp"`
 	Agent     string `json:"agent"`

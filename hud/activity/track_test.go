@@ -199,7 +199,7 @@ func TestTaskToolsKeepTheTodoList(t *testing.T) {
 	if len(s.Todos) != 1 || s.Todos[0].ID != "1" || s.Todos[0].Status != "completed" {
 		t.Errorf("after the deletion: %+v", s.Todos)
 	}
-	// The checkpoint keeps seed 004's todo fields only.
+	// The checkpoint keeps the checkpoint's todo fields only.
 	cp := BuildCheckpoint(s, ReasonManual, now, nil, nil, nil)
 	if b, _ := json.Marshal(cp.Todos); strings.Contains(string(b), `"id"`) {
 		t.Errorf("checkpoint todos carry ids: %s", b)

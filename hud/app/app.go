@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/present"
 	"github.com/capacitor-hud/hud/hud/watch"
 	"github.com/capacitor-hud/hud/resolver"
@@ -37,9 +38,11 @@ type Options struct {
 	// InstallHooks runs `hud install` for the person who clicked the
 	// hooks row; nil hides the offer's action.
 	InstallHooks func() error
-	// Settings returns the current settings; called at start and when the
-	// watcher says the file changed. nil means DefaultSettings.
-	Settings func() Settings
+	// Config reads the settings file; called at start and when the
+	// watcher says the file changed. The loop hands what it read to its
+	// parts (Configure), so an edit takes effect without a restart. nil
+	// means DefaultSettings and no change to the parts.
+	Config func() config.Config
 	// Notifier sends desktop notifications; nil sends none.
 	Notifier Notifier
 	// Focus brings a session forward (tmux pane, else its folder).
@@ -61,7 +64,7 @@ type Settings struct {
 	MaxRows int
 }
 
-// DefaultSettings are used when Options.Settings is nil.
+// DefaultSettings are used when Options.Config is nil.
 var DefaultSettings = Settings{ShowTitle: true, MaxRows: present.DefaultMaxRows}
 
 // Notifier turns what the sessions do into desktop notifications.
@@ -72,6 +75,8 @@ type Notifier interface {
 	// Say sends a plain message, for news with no other place to go (no
 	// tray on this desktop).
 	Say(title, body string)
+	// Configure applies the [notifications] table after a reload.
+	Configure(config.Notifications)
 }
 
 // Section is a block of menu rows another part of the HUD fills, such as
@@ -89,17 +94,19 @@ type Section interface {
 	Clicked(key string, now time.Time)
 	// Changed signals that Rows would answer differently; may be nil.
 	Changed() <-chan struct{}
+	// Configure applies the settings after a reload.
+	Configure(config.Config)
 }
 
 // App is the running tray application.
 type App struct {
 	opts Options
 
-	mu       sync.Mutex // guards the fields below, read by View from tests
+	// The loop's own state: Run's goroutine is the only one that reads or
+	// writes these, so they need no lock.
 	ui       UI
 	settings Settings
 	snap     resolver.Snapshot
-	view     present.View
 	shown    shown // what the UI shows now, to skip unchanged updates
 	focus    map[string]present.Focus
 	timer    *time.Timer
@@ -107,6 +114,9 @@ type App struct {
 	// menuOpenUntil is when the menu is taken to be closed again (the
 	// host says when it opens a menu, not when it closes it).
 	menuOpenUntil time.Time
+
+	mu   sync.Mutex   // guards view, which View hands to other goroutines
+	view present.View // the last computed view
 }
 
 // New returns an App; Run starts it.
@@ -126,11 +136,9 @@ func (a *App) Run(ctx context.Context, ui UI) error {
 	if a.opts.Load == nil {
 		return errors.New("app: Options.Load is required")
 	}
-	a.mu.Lock()
 	a.ui = ui
 	a.timer = time.NewTimer(time.Hour)
 	a.timer.Stop()
-	a.mu.Unlock()
 	defer a.timer.Stop()
 
 	if a.opts.Sweep != nil {
@@ -183,14 +191,20 @@ func (a *App) View() present.View {
 	return a.view
 }
 
+// reloadSettings reads the settings file and hands each part its table.
 func (a *App) reloadSettings() {
-	s := DefaultSettings
-	if a.opts.Settings != nil {
-		s = a.opts.Settings()
+	if a.opts.Config == nil {
+		a.settings = DefaultSettings
+		return
 	}
-	a.mu.Lock()
-	a.settings = s
-	a.mu.Unlock()
+	cfg := a.opts.Config()
+	a.settings = Settings{ShowTitle: cfg.Tray.ShowTitle, MaxRows: present.DefaultMaxRows}
+	if a.opts.Notifier != nil {
+		a.opts.Notifier.Configure(cfg.Notifications)
+	}
+	if a.opts.Section != nil {
+		a.opts.Section.Configure(cfg)
+	}
 }
 
 // reload reads the files again and redraws.
@@ -202,14 +216,10 @@ func (a *App) reload() {
 		// what could be read, with the last good store.
 		a.opts.Logf("reading state: %v", err)
 		if snap.Store == nil || storeUnreadable(err, a.opts.Layout.StorePath()) {
-			a.mu.Lock()
 			snap.Store = a.snap.Store
-			a.mu.Unlock()
 		}
 	}
-	a.mu.Lock()
 	a.snap = snap
-	a.mu.Unlock()
 	a.render()
 }
 
@@ -217,9 +227,7 @@ func (a *App) reload() {
 func (a *App) handle(ev Event) (quit bool) {
 	switch ev.Kind {
 	case MenuOpened:
-		a.mu.Lock()
 		a.menuOpenUntil = a.opts.Now().Add(menuOpenWindow)
-		a.mu.Unlock()
 		a.render()
 	case NoTrayHost:
 		a.sayNoTray(ev.Message)
@@ -242,9 +250,7 @@ func (a *App) clicked(key string) (quit bool) {
 	case key == KeyInstallHooks:
 		a.installHooks()
 	case strings.HasPrefix(key, sessionPrefix):
-		a.mu.Lock()
 		f, ok := a.focus[key]
-		a.mu.Unlock()
 		if !ok {
 			return false // the session went away while the menu was open
 		}

@@ -367,13 +367,14 @@ func (s *fakeSection) Rows(now time.Time) ([]Row, time.Time) {
 }
 func (s *fakeSection) Clicked(key string, _ time.Time) { s.clicked = append(s.clicked, key) }
 func (s *fakeSection) Changed() <-chan struct{}        { return s.changed }
+func (s *fakeSection) Configure(config.Config)         {}
 
 func TestSection(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		sec := &fakeSection{changed: make(chan struct{}), label: "Next break in 20 min"}
+		sec := &fakeSection{changed: make(chan struct{}), label: "Next break in 20m"}
 		h := start(t, Options{Section: sec}, &world{})
 		defer h.stop(t)
-		if len(h.ui.menu.Section) != 1 || h.ui.menu.Section[0].Label != "Next break in 20 min" {
+		if len(h.ui.menu.Section) != 1 || h.ui.menu.Section[0].Label != "Next break in 20m" {
 			t.Fatalf("section %+v", h.ui.menu.Section)
 		}
 		h.ui.events <- Event{Kind: Clicked, Key: "break:now"}

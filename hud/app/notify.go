@@ -3,6 +3,7 @@ package app
 import (
 	"time"
 
+	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/notify"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -12,13 +13,14 @@ import (
 // a command) that must not hold up the loop.
 type Notifications struct {
 	tracker *notify.Tracker
+	sender  notify.Sender
 	logf    func(format string, args ...any)
 	queue   chan notify.Notification
 }
 
 // NewNotifications starts the sending goroutine; Close ends it.
 func NewNotifications(tracker *notify.Tracker, sender notify.Sender, logf func(string, ...any)) *Notifications {
-	n := &Notifications{tracker: tracker, logf: logf, queue: make(chan notify.Notification, 32)}
+	n := &Notifications{tracker: tracker, sender: sender, logf: logf, queue: make(chan notify.Notification, 32)}
 	go func() {
 		for msg := range n.queue {
 			if err := sender.Send(msg); err != nil {
@@ -33,8 +35,14 @@ func NewNotifications(tracker *notify.Tracker, sender notify.Sender, logf func(s
 // are sent. Call it after the loop has returned.
 func (n *Notifications) Close() { close(n.queue) }
 
-// Tracker is the rules' state, for settings changes (from the loop only).
-func (n *Notifications) Tracker() *notify.Tracker { return n.tracker }
+// Configure implements Notifier: the rules take the new thresholds, the
+// sender (when it plays one) the new sound setting.
+func (n *Notifications) Configure(cfg config.Notifications) {
+	n.tracker.SetConfig(cfg)
+	if s, ok := n.sender.(interface{ SetSound(on bool) }); ok {
+		s.SetSound(cfg.Sound)
+	}
+}
 
 // Update implements Notifier.
 func (n *Notifications) Update(now time.Time, sessions []resolver.Session) time.Time {

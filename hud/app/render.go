@@ -31,9 +31,7 @@ type shown struct {
 // sets the timer for the next change by itself.
 func (a *App) render() {
 	now := a.opts.Now()
-	a.mu.Lock()
 	snap, settings := a.snap, a.settings
-	a.mu.Unlock()
 
 	sessions := resolver.ResolveAll(snap, now, a.opts.Alive)
 	hooksProblem := ""
@@ -48,9 +46,7 @@ func (a *App) render() {
 		MaxRows:      settings.MaxRows,
 	})
 	next := present.Earliest(view.NextChange, resolver.NextChange(snap, sessions, now))
-	a.mu.Lock()
 	menuOpen := now.Before(a.menuOpenUntil)
-	a.mu.Unlock()
 	nextLabel := view.NextLabel
 	if a.opts.Notifier != nil {
 		next = present.Earliest(next, a.opts.Notifier.Update(now, sessions))
@@ -71,8 +67,9 @@ func (a *App) render() {
 		next = present.Earliest(next, nextLabel)
 	}
 
+	a.focus = focus
 	a.mu.Lock()
-	a.view, a.focus = view, focus
+	a.view = view
 	a.mu.Unlock()
 	a.draw(view, menu)
 	a.schedule(now, next)

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/present"
+	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -19,25 +20,24 @@ const lockGrace = 10 * time.Second
 func toPresent(sessions []resolver.Session, now time.Time, activity func(sessionID string) string) []present.Session {
 	out := make([]present.Session, 0, len(sessions))
 	for _, s := range sessions {
+		v := view.Of(&s)
 		p := present.Session{
-			ID:    s.Key(),
-			State: s.State,
-			Since: s.Since,
-			CWD:   s.CWD,
-			Name:  s.Name(),
+			ID:         v.Key,
+			State:      v.State,
+			Since:      v.Since,
+			CWD:        v.CWD,
+			Name:       v.ClaudeName,
+			Project:    v.ProjectDir,
+			WaitingFor: v.WaitingFor,
+			WorkingOn:  v.WorkingOn,
+			Agents:     v.Agents,
+			TmuxPane:   v.TmuxPane,
+			Hooked:     v.Hooked,
 		}
-		p.WaitingFor = s.WaitingFor()
-		p.Agents = s.AgentsRunning()
 		if activity != nil && s.SessionID != "" {
 			p.Activity = activity(s.SessionID)
 		}
-		if rec := s.Record; rec != nil {
-			p.Hooked = true
-			p.Project = rec.Project()
-			p.WorkingOn = rec.WorkingOn
-			p.TmuxPane = rec.TmuxPane
-		} else {
-			p.Project = s.CWD
+		if !v.Hooked {
 			p.Doubt = "no hook event recorded"
 		}
 		if s.Source == resolver.SourceFresh && s.Record != nil {

@@ -18,9 +18,9 @@
 // ([Prefs]), so Vibe Check's file keeps its exact schema.
 //
 // [Scheduler] is what `hud break` and the hook call: it loads, decides,
-// fires and saves in one locked step. [Tray] is the tray app's side: its
+// fires and saves in one locked step. [Section] is the tray app's side: its
 // Update takes the live sessions and returns when to call again, and its
-// Rows and Clicked are the menu section ("Next: eye break in 12 min",
+// Rows and Clicked are the menu section ("Next: eye break in 12m",
 // "Take a break now", "Snooze 10 min", "Skip this one", "Pause reminders
 // for 1 hour / until tomorrow").
 package breaks

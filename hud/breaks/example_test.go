@@ -9,13 +9,13 @@ import (
 	"github.com/capacitor-hud/hud/resolver"
 )
 
-// The tray's side: one Tray, fed the live sessions; the time Update
+// The tray's side: one Section, fed the live sessions; the time Update
 // returns is when to call it again.
-func ExampleTray() {
+func ExampleSection() {
 	home, _ := os.MkdirTemp("", "breaks-example")
 	defer os.RemoveAll(home)
 	sched := breaks.NewScheduler(resolver.Layout{Home: home}, breaks.DefaultSettings(), nil)
-	tray := breaks.NewTray(sched, func(title, body string) { fmt.Println("notify:", title) }, nil)
+	tray := breaks.NewSection(sched, func(title, body string) { fmt.Println("notify:", title) }, nil)
 
 	start := time.Date(2026, 3, 3, 10, 0, 0, 0, time.UTC)
 	sched.SessionStarted(start) // the hook, on SessionStart
@@ -37,6 +37,6 @@ func ExampleTray() {
 	// call again at 10:15
 	// call again at 10:20
 	// held until the sessions change: true
-	// notify: Time for a 60 s eye break
-	// Next: water break in 9 min
+	// notify: Time for a 1m eye break
+	// Next: water break in 9m
 }

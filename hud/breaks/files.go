@@ -37,6 +37,10 @@ func (f Files) LockPath() string { return f.StatePath() + ".lock" }
 // pause.
 func (f Files) PrefsPath() string { return filepath.Join(f.Layout.ClaudeDir(), "hud-breaks.json") }
 
+// Shown are the files whose changes the menu shows: a reminder taken,
+// snoozed or paused from a terminal.
+func (f Files) Shown() []string { return []string{f.StatePath(), f.PrefsPath()} }
+
 // Txn is the content of both files while the lock is held.
 type Txn struct {
 	State State

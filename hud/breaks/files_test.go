@@ -295,7 +295,7 @@ func TestHookActivity(t *testing.T) {
 	sched.AnswerEnded(t0.Add(2 * time.Minute))
 	out, fired, err := sched.PromptSent(t0.Add(20*time.Minute), false)
 	if err != nil || !out.Spontaneous || fired != nil {
-		t.Errorf("prompt after 18 min: %+v, %v, %v", out, fired, err)
+		t.Errorf("prompt after 18m: %+v, %v, %v", out, fired, err)
 	}
 	// Hook delivery: the reminder due at this prompt is fired for Claude.
 	sched.AnswerEnded(t0.Add(39 * time.Minute))

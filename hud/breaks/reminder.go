@@ -2,6 +2,7 @@ package breaks
 
 import (
 	"fmt"
+	"github.com/capacitor-hud/hud/hud/text"
 	"time"
 
 	"github.com/capacitor-hud/hud/assets"
@@ -23,15 +24,15 @@ type Reminder struct {
 // Title is the notification's title.
 func (r *Reminder) Title() string {
 	if r.Early {
-		return fmt.Sprintf("Claude is busy — good moment for a %s %s", FormatDuration(r.Duration), r.Kind.Label())
+		return fmt.Sprintf("Claude is busy — good moment for a %s %s", text.Duration(r.Duration), r.Kind.Label())
 	}
 	switch r.Kind {
 	case Hydration:
 		return "Time for some water"
 	case Full:
-		return fmt.Sprintf("Time for a %s break: stand up", FormatDuration(r.Duration))
+		return fmt.Sprintf("Time for a %s break: stand up", text.Duration(r.Duration))
 	}
-	return fmt.Sprintf("Time for a %s eye break", FormatDuration(r.Duration))
+	return fmt.Sprintf("Time for a %s eye break", text.Duration(r.Duration))
 }
 
 // Body is the notification's text: the tip.
@@ -53,21 +54,4 @@ func newReminder(k Kind, due, now time.Time, early bool, tip int, set Settings) 
 		r.Tip = tips[tip%len(tips)]
 	}
 	return r
-}
-
-// FormatDuration writes d the way the menu shows it: "45 s", "12 min",
-// "1 h 05 min".
-func FormatDuration(d time.Duration) string {
-	switch {
-	case d < 0:
-		d = 0
-	}
-	switch {
-	case d < 90*time.Second:
-		return fmt.Sprintf("%d s", int(d.Round(time.Second)/time.Second))
-	case d < time.Hour:
-		return fmt.Sprintf("%d min", int(d.Round(time.Minute)/time.Minute))
-	}
-	d = d.Round(time.Minute)
-	return fmt.Sprintf("%d h %02d min", int(d/time.Hour), int(d%time.Hour/time.Minute))
 }

@@ -52,8 +52,8 @@ func TestDecide(t *testing.T) {
 		{name: "waiting wins over working", state: active(micro), now: micro, sess: both, none: true},
 		{name: "waiting, nothing due yet: wake at due", state: active(t0), now: micro.Add(-time.Minute), sess: waiting, none: true, next: micro},
 
-		{name: "early: working, due in exactly 5 min", state: active(t0), now: micro.Add(-5 * time.Minute), sess: working, fire: Micro, early: true},
-		{name: "early: working, due in 5 min + 1 ms", state: active(t0), now: micro.Add(-5*time.Minute - ms), sess: working, none: true, next: micro.Add(-5 * time.Minute)},
+		{name: "early: working, due in exactly 5m", state: active(t0), now: micro.Add(-5 * time.Minute), sess: working, fire: Micro, early: true},
+		{name: "early: working, due in 5m + 1 ms", state: active(t0), now: micro.Add(-5*time.Minute - ms), sess: working, none: true, next: micro.Add(-5 * time.Minute)},
 		{name: "early: not working, not yet", state: active(t0), now: micro.Add(-5 * time.Minute), sess: idle, none: true, next: micro},
 		{name: "early picks the higher kind in the window",
 			state: active(hydration.Add(-10 * time.Minute)), now: full.Add(-4 * time.Minute), sess: working, fire: Full, early: true},
@@ -154,7 +154,7 @@ func TestMenuLine(t *testing.T) {
 		st   Status
 		want string
 	}{
-		{st: Status{Plan: PlanAt(active(now), Prefs{}, now, idle, set), Now: now}, want: "Next: eye break in 12 min"},
+		{st: Status{Plan: PlanAt(active(now), Prefs{}, now, idle, set), Now: now}, want: "Next: eye break in 12m"},
 		{st: Status{Plan: PlanAt(active(now), Prefs{}, t0.Add(20*time.Minute), waiting, set), Now: t0.Add(20 * time.Minute)},
 			want: "Eye break due — held while Claude waits on you"},
 		{st: Status{Plan: Plan{Hold: Paused}, Now: now, PausedUntil: Tomorrow(now)}, want: "Breaks paused until tomorrow"},
@@ -168,7 +168,7 @@ func TestMenuLine(t *testing.T) {
 
 func TestReminderText(t *testing.T) {
 	r := newReminder(Micro, t0, t0, true, 9, DefaultSettings())
-	if r.Title() != "Claude is busy — good moment for a 60 s eye break" {
+	if r.Title() != "Claude is busy — good moment for a 1m eye break" {
 		t.Errorf("early title %q", r.Title())
 	}
 	if r.Tip == "" {

@@ -9,8 +9,8 @@ import (
 	"time"
 )
 
-// State is Vibe Check's state file, field for field and in its key order
-// (seed 000). Times are Unix seconds as floats, the way Python's
+// State is Vibe Check's state file, field for field and in its key order,
+// so either program can read the other's file. Times are Unix seconds as floats, the way Python's
 // time.time() wrote them.
 type State struct {
 	SessionStart        Seconds       `json:"session_start"`

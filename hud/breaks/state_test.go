@@ -33,7 +33,7 @@ func TestFreshStateHasExactlyTheSeedSchema(t *testing.T) {
 	if !reflect.DeepEqual(tips, map[string]any{"micro_break": 0.0, "full_break": 0.0, "hydration": 0.0}) {
 		t.Errorf("tip_index = %v", m["tip_index"])
 	}
-	// Key order follows the seed, and floats are written the Python way.
+	// Key order follows Vibe Check's, and floats are written the Python way.
 	if !strings.HasPrefix(string(data), "{\n  \"session_start\": 1772532000.0,\n  \"last_micro\"") {
 		t.Errorf("encoding:\n%s", data)
 	}

@@ -2,6 +2,7 @@ package breaks
 
 import (
 	"fmt"
+	"github.com/capacitor-hud/hud/hud/text"
 	"time"
 )
 
@@ -44,8 +45,8 @@ func (s *Scheduler) Status(now time.Time, sess Sessions) Status {
 // In is the time left until the next reminder is due (zero once due).
 func (st Status) In() time.Duration { return max(st.Due.Sub(st.Now), 0) }
 
-// MenuLine is the one-line summary for the menu: "Next: eye break in 12
-// min", "Breaks paused until tomorrow", "Water break due — held while
+// MenuLine is the one-line summary for the menu: "Next: eye break in
+// 12m", "Breaks paused until tomorrow", "Water break due — held while
 // Claude waits on you".
 func (st Status) MenuLine() string {
 	switch st.Hold {
@@ -65,7 +66,24 @@ func (st Status) MenuLine() string {
 		}
 		return label + " due now"
 	}
-	return fmt.Sprintf("Next: %s in %s", st.Kind.Label(), FormatDuration(st.In()))
+	return fmt.Sprintf("Next: %s in %s", st.Kind.Label(), text.Duration(shownLeft(st.In())))
+}
+
+// shownLeft is the time left as the menu says it: to the nearest minute,
+// and never less than one before the reminder is due, so the label changes
+// once a minute at most ("in 1m" for the last ninety seconds).
+func shownLeft(left time.Duration) time.Duration {
+	return max(left.Round(time.Minute), time.Minute)
+}
+
+// untilLeftChanges is how long after a time left of left shownLeft gives
+// another value: half a minute before each whole minute, and not again
+// once it says "1m".
+func untilLeftChanges(left time.Duration) time.Duration {
+	if left < 90*time.Second {
+		return left
+	}
+	return (left-30*time.Second)%time.Minute + time.Millisecond
 }
 
 // untilText is "until 15:30", "until tomorrow" (midnight) or "until Mon

@@ -93,7 +93,7 @@ func printActivity(w io.Writer, rep activityReport, now time.Time) {
 	fmt.Fprintf(w, "session   %s\n", line(s.SessionID))
 	fmt.Fprintf(w, "project   %s\n", line(s.ProjectDir))
 	if !s.StartedAt.IsZero() {
-		fmt.Fprintf(w, "started   %s (%s ago)\n", s.StartedAt.Local().Format("2006-01-02 15:04"), now.Sub(s.StartedAt).Round(time.Minute))
+		fmt.Fprintf(w, "started   %s (%s ago)\n", s.StartedAt.Local().Format("2006-01-02 15:04"), text.Duration(now.Sub(s.StartedAt)))
 	}
 	if s.WorkingOn != "" {
 		fmt.Fprintf(w, "on        \"%s\"\n", line(s.WorkingOn))

@@ -6,9 +6,18 @@ import (
 	"sync"
 	"time"
 
+	"github.com/capacitor-hud/hud/hud/breaks"
 	"github.com/capacitor-hud/hud/hud/install"
 	"github.com/capacitor-hud/hud/resolver"
 )
+
+// shownFiles are the files besides the sessions whose changes the tray
+// and the watch screens show: Claude Code's user settings (are the hooks
+// installed?) and the break reminders' files.
+func shownFiles(l resolver.Layout) []string {
+	return append([]string{l.WithConfig(l.DefaultConfigDir()).UserSettingsPath(), l.UserSettingsPath()},
+		breaks.Files{Layout: l}.Shown()...)
+}
 
 // userSettingsPaths lists the user settings of every config directory
 // readers follow (~/.claude, those install wired, those records name).

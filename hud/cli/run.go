@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 	"syscall"
-	"time"
 
 	"github.com/capacitor-hud/hud/assets"
 	"github.com/capacitor-hud/hud/hud/activity"
@@ -19,7 +18,6 @@ import (
 	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/install"
 	"github.com/capacitor-hud/hud/hud/notify"
-	"github.com/capacitor-hud/hud/hud/present"
 	"github.com/capacitor-hud/hud/hud/watch"
 	"github.com/capacitor-hud/hud/hud/worksession"
 	"github.com/capacitor-hud/hud/lockholder"
@@ -68,7 +66,7 @@ func runTray(env *Env, args []string) error {
 	// starts on them all before the app reads again, so nothing between
 	// the two is missed.
 	first, _ := resolver.LoadSnapshot(layout, claudeProcessStart)
-	watcher, err := watch.New(watch.Options{Layout: layout, LockDirs: first.LockDirs, ConfigPath: settings.path, Logf: logf})
+	watcher, err := watch.New(watch.Options{Layout: layout, Files: shownFiles(layout), LockDirs: first.LockDirs, ConfigPath: settings.path, Logf: logf})
 	if err != nil {
 		return withHint(fmt.Errorf("watching for changes: %w", err),
 			"check the permissions of "+layout.StoreDir()+" and "+layout.LockDir())
@@ -85,12 +83,10 @@ func runTray(env *Env, args []string) error {
 	}
 	notifications := app.NewNotifications(notify.NewTracker(settings.cfg.Notifications), sender, logf)
 	defer notifications.Close()
-	section := traySection{
-		breaks: breaks.NewTray(breaks.NewScheduler(layout, breaks.FromConfig(settings.cfg.Breaks), logf), notifications.Say, logf),
-		work:   worksession.NewTray(worksession.FromConfig(settings.cfg.WorkSession), notifications.Say, logf),
+	section := app.BreaksAndWork{
+		Breaks: breaks.NewSection(breaks.NewScheduler(layout, breaks.FromConfig(settings.cfg.Breaks), logf), notifications.Say, logf),
+		Work:   worksession.NewSection(worksession.FromConfig(settings.cfg.WorkSession), notifications.Say, logf),
 	}
-	settings.onReload = trayParts{tracker: notifications.Tracker(), sound: sender, section: section}.apply
-
 	hooks := &hookCheck{paths: func() []string { return userSettingsPaths(layout) }}
 	focus := app.Focuser{Run: app.ExecRunner, Open: app.OpenPath}
 	a := app.New(app.Options{
@@ -111,7 +107,7 @@ func runTray(env *Env, args []string) error {
 			_, err = install.Install(install.Options{SettingsPath: userSettingsPath(env), HookPath: hook, Client: client})
 			return err
 		},
-		Settings: settings.reload,
+		Config:   settings.reload,
 		Notifier: notifications,
 		Section:  section,
 		Activity: func(id string) string {
@@ -165,65 +161,14 @@ func sweepAll(layout resolver.Layout, lockDirs []string) (int, error) {
 	return n, errors.Join(errs...)
 }
 
-// trayParts are the parts of the tray that keep their own copy of the
-// settings.
-type trayParts struct {
-	tracker *notify.Tracker
-	sound   interface{ SetSound(on bool) }
-	section traySection
-}
-
-// apply hands reloaded settings to each part: an edit of the settings file
-// takes effect without a restart.
-func (p trayParts) apply(cfg config.Config) {
-	p.tracker.SetConfig(cfg.Notifications)
-	p.sound.SetSound(cfg.Notifications.Sound)
-	p.section.breaks.SetSettings(breaks.FromConfig(cfg.Breaks))
-	p.section.work.SetSettings(worksession.FromConfig(cfg.WorkSession))
-}
-
-// traySection fills the menu's section: a line per running work session
-// ("api · 42 min of work", hud/worksession), then the break reminders and
-// their actions (hud/breaks).
-type traySection struct {
-	breaks *breaks.Tray
-	work   *worksession.Tray
-}
-
-// Update implements app.Section.
-func (s traySection) Update(now time.Time, sessions []resolver.Session) time.Time {
-	return present.Earliest(s.work.Update(now, sessions), s.breaks.Update(now, sessions))
-}
-
-// Rows implements app.Section.
-func (s traySection) Rows(now time.Time) ([]app.Row, time.Time) {
-	lines, workNext := s.work.Rows(now)
-	rows, breakNext := s.breaks.Rows(now)
-	out := make([]app.Row, 0, len(lines)+len(rows))
-	for _, l := range lines {
-		out = append(out, app.Row{Label: l, Disabled: true})
-	}
-	for _, r := range rows {
-		out = append(out, app.Row{Key: r.Key, Label: r.Label, Disabled: r.Disabled})
-	}
-	return out, present.Earliest(workNext, breakNext)
-}
-
-// Clicked implements app.Section: only break rows can be clicked.
-func (s traySection) Clicked(key string, now time.Time) { s.breaks.Clicked(key, now) }
-
-// Changed implements app.Section.
-func (s traySection) Changed() <-chan struct{} { return s.breaks.Changed() }
-
 // traySettings loads the settings file, creating it with comments on the
 // first run, and tells the person about each problem in it once.
 type traySettings struct {
-	env      *Env
-	logf     func(string, ...any)
-	path     string
-	cfg      config.Config
-	told     []string
-	onReload func(config.Config)
+	env  *Env
+	logf func(string, ...any)
+	path string
+	cfg  config.Config
+	told []string
 }
 
 func newTraySettings(env *Env, logf func(string, ...any)) *traySettings {
@@ -252,12 +197,9 @@ func (s *traySettings) load() {
 	s.cfg = cfg
 }
 
-// reload is app.Options.Settings: called from the loop at start and when
+// reload is app.Options.Config: called from the loop at start and when
 // the file changes.
-func (s *traySettings) reload() app.Settings {
+func (s *traySettings) reload() config.Config {
 	s.load()
-	if s.onReload != nil {
-		s.onReload(s.cfg)
-	}
-	return app.Settings{ShowTitle: s.cfg.Tray.ShowTitle, MaxRows: present.DefaultMaxRows}
+	return s.cfg
 }

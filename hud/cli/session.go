@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"github.com/capacitor-hud/hud/hud/text"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -100,7 +101,7 @@ func runSession(env *Env, args []string) error {
 		if err != nil {
 			return noSessionHint(err)
 		}
-		fmt.Fprintf(env.Stdout, "Session resumed: %s, %s of work so far.\n", line(s.Task), formatMinutes(s.Working(now, set)))
+		fmt.Fprintf(env.Stdout, "Session resumed: %s, %s of work so far.\n", line(s.Task), text.Duration(s.Working(now, set)))
 		return nil
 	case "stop":
 		if len(rest) > 0 {
@@ -115,7 +116,7 @@ func runSession(env *Env, args []string) error {
 			return nil
 		}
 		fmt.Fprintf(env.Stdout, "Session %s stopped after %s of work and %s of pauses.\n",
-			line(s.SessionID), formatMinutes(s.Working(now, set)), formatMinutes(s.PausedTotal(now)))
+			line(s.SessionID), text.Duration(s.Working(now, set)), text.Duration(s.PausedTotal(now)))
 		return nil
 	case "status":
 		if len(rest) > 0 {
@@ -177,8 +178,8 @@ func printSessionStatus(env *Env, s *worksession.State, now time.Time, set works
 		state = fmt.Sprintf("paused since %s: %s", p.StartTime.In(now.Location()).Format("15:04"), line(p.Reason))
 	}
 	fmt.Fprintf(w, "Status:  %s\n", state)
-	fmt.Fprintf(w, "Working: %s (started %s, %s of pauses)\n", formatMinutes(s.Working(now, set)),
-		s.StartTime.In(now.Location()).Format("15:04"), formatMinutes(s.PausedTotal(now)))
+	fmt.Fprintf(w, "Working: %s (started %s, %s of pauses)\n", text.Duration(s.Working(now, set)),
+		s.StartTime.In(now.Location()).Format("15:04"), text.Duration(s.PausedTotal(now)))
 	var fired []string
 	for _, r := range []struct {
 		on   bool
@@ -189,22 +190,13 @@ func printSessionStatus(env *Env, s *worksession.State, now time.Time, set works
 		}
 	}
 	if len(fired) == 0 {
-		fmt.Fprintf(w, "Next:    a break reminder at %s of work\n", formatMinutes(set.RemindAt))
+		fmt.Fprintf(w, "Next:    a break reminder at %s of work\n", text.Duration(set.RemindAt))
 	} else {
 		fmt.Fprintf(w, "Fired:   %s\n", strings.Join(fired, ", "))
 	}
 	if s.TimedOut() {
 		fmt.Fprintln(w, "Timed out: take a break, then run 'hud session resume'.")
 	}
-}
-
-// formatMinutes is "42 min" or "1 h 05 min".
-func formatMinutes(d time.Duration) string {
-	m := int(d / time.Minute)
-	if m < 60 {
-		return fmt.Sprintf("%d min", m)
-	}
-	return fmt.Sprintf("%d h %02d min", m/60, m%60)
 }
 
 // installSessionCommands copies the /session slash command into

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/capacitor-hud/hud/hud/present"
 	"github.com/capacitor-hud/hud/hud/status"
@@ -16,13 +15,12 @@ import (
 // project path, in the format asked for.
 func runStatus(env *Env, args []string) error {
 	fs := newFlagSet(env, "status", "status [--json | --format NAME] [--project PATH] [--watch]\n\n"+
-		"Formats: text (a table), json, tmux (one line with tmux colours, for\n"+
-		"status-right), waybar (the JSON waybar's custom module reads).\n"+
-		"--watch prints one line of json or waybar output on every change.\n")
+		status.FormatHelp()+
+		"--watch prints one line of "+status.FormatNames(status.Streams)+" output on every change.\n")
 	asJSON := fs.Bool("json", false, "print JSON (same as --format json)")
-	format := fs.String("format", "text", "output format: "+strings.Join(status.FormatNames(), ", "))
-	project := fs.String("project", "", "resolve the state of the project at `PATH` (the seed's resolve_state)")
-	watchLines := fs.Bool("watch", false, "print a line on every change until interrupted (json or waybar; see status_watch.go)")
+	format := fs.String("format", status.Formats[0].Name, "output format: "+status.FormatNames(nil))
+	project := fs.String("project", "", "resolve the state of the project at `PATH`")
+	watchLines := fs.Bool("watch", false, "print a line on every change until interrupted ("+status.FormatNames(status.Streams)+")")
 	if err := parseFlags(env, fs, args); err != nil {
 		return err
 	}
@@ -35,16 +33,16 @@ func runStatus(env *Env, args []string) error {
 
 	// Check the format before reading anything: a usage mistake should
 	// not hide behind (or be hidden by) a problem with the files.
-	render, renderProject := status.Formats[*format], status.ProjectFormats[*format]
+	f, ok := status.LookupFormat(*format)
 	switch {
-	case *project == "" && render == nil:
-		return usagef("unknown format %q (want one of %s)", *format, strings.Join(status.FormatNames(), ", "))
-	case *project != "" && renderProject == nil:
-		return usagef("unknown format %q with --project (want text or json)", *format)
+	case !ok:
+		return usagef("unknown format %q (want one of %s)", *format, status.FormatNames(nil))
+	case *project != "" && f.Project == nil:
+		return usagef("unknown format %q with --project (want %s)", *format, status.FormatNames(status.HasProject))
 	}
 
 	if *watchLines {
-		return watchStatusLines(env, *format, *project)
+		return watchStatusLines(env, f, *project)
 	}
 
 	snap, err := loadSnapshot(env.Layout())
@@ -55,12 +53,12 @@ func runStatus(env *Env, args []string) error {
 	if *project != "" {
 		path := resolver.NormalizePath(*project)
 		res, found := resolver.ResolveState(snap, path, now, lockholder.Alive)
-		return renderProject(env.Stdout, status.NewProject(path, res, found, now))
+		return f.Project(env.Stdout, status.NewProject(path, res, found, now))
 	}
 	sessions := resolver.ResolveAll(snap, now, lockholder.Alive)
 	v := status.New(sessions, now).LoadActivity(env.Layout())
 	v.HooksProblem = hooksDoubt(env.Layout(), sessions)
-	return render(env.Stdout, v)
+	return f.Render(env.Stdout, v)
 }
 
 // hooksDoubt is what the tray's unsure icon would say about the hooks

@@ -13,37 +13,30 @@ import (
 	"github.com/capacitor-hud/hud/resolver"
 )
 
-// lineFormats are the formats `hud status --watch` streams: each renders
-// a whole state as exactly one line, so a reader can take one line per
-// change (waybar's custom module does exactly that).
-var lineFormats = map[string]status.Format{
-	"json":   status.WriteJSONLine,
-	"waybar": status.WriteWaybar,
-}
-
 // watchStatusLines prints the state once, then again each time it
 // changes, until SIGINT or SIGTERM. Unlike `hud watch` (a screen for a
 // person), it writes bare lines for programs: no header, no clearing, and
 // nothing when a file changed without changing the state.
-func watchStatusLines(env *Env, format, project string) error {
-	render, ok := lineFormats[format]
-	switch {
-	case format == "text": // the flag's default: --watch alone means JSON lines
-		render = lineFormats["json"]
-	case !ok:
-		return usagef("--watch prints json or waybar lines, not %q", format)
+func watchStatusLines(env *Env, f status.Format, project string) error {
+	if f.Name == status.Formats[0].Name {
+		// The flag's default, a table, is no line: --watch alone means
+		// JSON lines.
+		f, _ = status.LookupFormat("json")
+	}
+	if f.Line == nil {
+		return usagef("--watch prints %s lines, not %q", status.FormatNames(status.Streams), f.Name)
 	}
 	if project != "" {
 		return usagef("--watch and --project do not go together")
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return streamLines(ctx, env, render, lockholder.Alive)
+	return streamLines(ctx, env, f.Line, lockholder.Alive)
 }
 
 // streamLines is the loop of watchStatusLines: one line per state, and
 // none when a file changed without changing it.
-func streamLines(ctx context.Context, env *Env, render status.Format, alive resolver.Liveness) error {
+func streamLines(ctx context.Context, env *Env, render status.Render, alive resolver.Liveness) error {
 	layout := env.Layout()
 	return follow(ctx, env, false, func(now time.Time) (watchFrame, error) {
 		// A corrupt store reads as no sessions until the hook replaces

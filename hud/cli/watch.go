@@ -5,10 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/capacitor-hud/hud/hud/text"
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
@@ -26,21 +26,21 @@ import (
 func runWatch(env *Env, args []string) error {
 	fs := newFlagSet(env, "watch", "watch [--once] [--format NAME]")
 	once := fs.Bool("once", false, "print the state once and exit")
-	format := fs.String("format", "text", "output format: "+strings.Join(status.FormatNames(), ", "))
+	format := fs.String("format", status.Formats[0].Name, "output format: "+status.FormatNames(nil))
 	if err := parseFlags(env, fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q", fs.Arg(0))
 	}
-	render, ok := status.Formats[*format]
+	f, ok := status.LookupFormat(*format)
 	if !ok {
-		return usagef("unknown format %q (want one of %s)", *format, strings.Join(status.FormatNames(), ", "))
+		return usagef("unknown format %q (want one of %s)", *format, status.FormatNames(nil))
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return watchSessions(ctx, env, watchSettings{
-		render:   render,
+		render:   f.Render,
 		once:     *once,
 		terminal: isTerminal(env.Stdout),
 		alive:    lockholder.Alive,
@@ -49,7 +49,7 @@ func runWatch(env *Env, args []string) error {
 
 // watchSettings is how watchSessions prints.
 type watchSettings struct {
-	render status.Format
+	render status.Render
 	once   bool
 	// terminal redraws in place (clear screen) and keeps the ages
 	// ticking; otherwise each change prints a new block, so the output
@@ -91,7 +91,7 @@ func watchSessions(ctx context.Context, env *Env, ws watchSettings) error {
 func follow(ctx context.Context, env *Env, always bool, draw func(now time.Time) (watchFrame, error)) error {
 	layout := env.Layout()
 	first, _ := resolver.LoadSnapshot(layout, claudeProcessStart)
-	w, err := watch.New(watch.Options{Layout: layout, LockDirs: first.LockDirs})
+	w, err := watch.New(watch.Options{Layout: layout, Files: shownFiles(layout), LockDirs: first.LockDirs})
 	if err != nil {
 		return withHint(err, "check the permissions of "+layout.StoreDir()+" and "+layout.LockDir())
 	}
@@ -194,20 +194,9 @@ func nextChangeByClock(snap resolver.Snapshot, sessions []resolver.Session, now 
 	return next
 }
 
-// nextAgeTick is when status.Age of the time since `since` next changes:
-// every second under a minute, every minute under a day, then daily.
+// nextAgeTick is when the age label of the time since `since` next changes.
 func nextAgeTick(since, now time.Time) time.Time {
-	age := now.Sub(since)
-	unit := time.Second
-	switch {
-	case age < 0:
-		return since
-	case age >= 24*time.Hour:
-		unit = 24 * time.Hour
-	case age >= time.Minute:
-		unit = time.Minute
-	}
-	return since.Add((age/unit + 1) * unit)
+	return now.Add(text.UntilAgeChanges(now.Sub(since)))
 }
 
 // isTerminal reports whether w is a terminal, where clearing the screen

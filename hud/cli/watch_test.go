@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/status"
+	"github.com/capacitor-hud/hud/hud/text"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -171,20 +172,20 @@ func TestNextAgeTick(t *testing.T) {
 		want time.Duration // after since
 	}{
 		{-time.Second, 0},
-		{0, time.Second},
-		{1500 * time.Millisecond, 2 * time.Second},
+		{0, 10 * time.Second},
+		{1500 * time.Millisecond, 10 * time.Second},
 		{59 * time.Second, time.Minute},
 		{time.Minute, 2 * time.Minute},
 		{90 * time.Minute, 91 * time.Minute},
-		{25 * time.Hour, 48 * time.Hour},
+		{25 * time.Hour, 26 * time.Hour},
 	}
 	for _, tt := range tests {
 		got := nextAgeTick(since, since.Add(tt.age))
 		if !got.Equal(since.Add(tt.want)) {
 			t.Errorf("age %v: next tick at +%v, want +%v", tt.age, got.Sub(since), tt.want)
 		}
-		if status.Age(got.Sub(since)) == status.Age(tt.age) && tt.age >= 0 {
-			t.Errorf("age %v: the label %q does not change at the tick", tt.age, status.Age(tt.age))
+		if text.Age(got.Sub(since)) == text.Age(tt.age) && tt.age >= 0 {
+			t.Errorf("age %v: the label %q does not change at the tick", tt.age, text.Age(tt.age))
 		}
 	}
 }

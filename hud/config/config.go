@@ -16,7 +16,7 @@ type Config struct {
 }
 
 // Notifications is the [notifications] table: desktop notifications about
-// Claude sessions (issue 5).
+// Claude sessions.
 type Notifications struct {
 	// Permission notifies at once when a session starts waiting for the
 	// person (a permission request, a question).
@@ -38,7 +38,7 @@ type Tray struct {
 	ShowTitle bool
 }
 
-// Breaks is the [breaks] table: Vibe Check's reminders (issue 6).
+// Breaks is the [breaks] table: Vibe Check's reminders.
 type Breaks struct {
 	Enabled bool
 
@@ -66,8 +66,7 @@ type Breaks struct {
 	HookDelivery bool
 }
 
-// WorkSession is the [work_session] table: the timed work session of seed
-// 001 (issue 6, part C).
+// WorkSession is the [work_session] table: the timed work session (`hud session`).
 type WorkSession struct {
 	RemindAt  time.Duration // gentle reminder at this much working time
 	WarnAt    time.Duration // warning
@@ -82,7 +81,7 @@ type WorkSession struct {
 	Strict bool
 }
 
-// Activity is the [activity] table: checkpoints (issue 8).
+// Activity is the [activity] table: checkpoints.
 type Activity struct {
 	// CheckpointEvery writes a checkpoint at most this often; zero turns
 	// periodic checkpoints off.

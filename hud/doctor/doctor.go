@@ -167,19 +167,3 @@ func warn(fix, format string, args ...any) Finding {
 func fail(fix, format string, args ...any) Finding {
 	return Finding{Severity: Fail, Message: fmt.Sprintf(format, args...), Fix: fix}
 }
-
-// ago renders a duration for a person: "40s", "3m", "2h5m", "4d".
-func ago(d time.Duration) string {
-	switch {
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", max(0, int(d/time.Second)))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm", int(d/time.Minute))
-	case d < 24*time.Hour:
-		if m := int(d % time.Hour / time.Minute); m != 0 {
-			return fmt.Sprintf("%dh%dm", int(d/time.Hour), m)
-		}
-		return fmt.Sprintf("%dh", int(d/time.Hour))
-	}
-	return fmt.Sprintf("%dd", int(d/(24*time.Hour)))
-}

@@ -86,7 +86,7 @@ func checkLastEvent(env *Env) []Finding {
 	}
 	last := lines[len(lines)-1]
 	last.Message = text.Truncate(last.Message, maxQuoted)
-	age := ago(env.Now.Sub(last.Time))
+	age := text.Duration(env.Now.Sub(last.Time))
 	if msg, isErr := strings.CutPrefix(last.Message, "error: "); isErr {
 		return []Finding{fail("see tail -F "+path+" while Claude Code runs",
 			"the hook's last entry, %s ago, is an error: %s", age, msg)}
@@ -105,7 +105,7 @@ func checkLastEvent(env *Env) []Finding {
 		e.Message = text.Truncate(e.Message, maxQuoted)
 		out = append(out, warn("see "+path,
 			"%d error(s) logged in the last day, the latest %s ago: %s",
-			len(errs), ago(env.Now.Sub(e.Time)), strings.TrimPrefix(e.Message, "error: ")))
+			len(errs), text.Duration(env.Now.Sub(e.Time)), strings.TrimPrefix(e.Message, "error: ")))
 	}
 	return out
 }

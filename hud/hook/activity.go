@@ -8,7 +8,7 @@ import (
 	"github.com/capacitor-hud/hud/resolver"
 )
 
-// trackActivity keeps the session's activity (issue 8). It is written for
+// trackActivity keeps the session's activity. It is written for
 // the hot path: most events cost one switch; tool events that edit files,
 // todos or start agents cost one small locked file update; anything that
 // needs git goes to the detached worker.

@@ -6,7 +6,7 @@ import (
 	"github.com/capacitor-hud/hud/resolver"
 )
 
-// trackBreaks records what the break reminders need (issue 6): a session
+// trackBreaks records what the break reminders need: a session
 // started, a prompt was sent, an answer ended. Every other event returns at
 // the switch, so the hot path pays nothing; these three take the break
 // state's lock for one small read and write.

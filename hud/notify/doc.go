@@ -1,7 +1,7 @@
 // Package notify decides when the person hears about their Claude sessions
 // and sends the desktop notifications.
 //
-// The rules (issue 5) are pure, in [Tracker]: it is given the live
+// The rules are pure, in [Tracker]: it is given the live
 // sessions each time they are resolved, and the clock, and returns what to
 // send and the one moment it next needs to be asked (a still-waiting
 // reminder coming due), so the app sets one timer and never polls:

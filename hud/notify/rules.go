@@ -1,11 +1,11 @@
 package notify
 
 import (
-	"fmt"
-	"path/filepath"
+	"github.com/capacitor-hud/hud/hud/text"
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/config"
+	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -36,20 +36,10 @@ type Session struct {
 // FromResolved converts the resolver's live sessions.
 func FromResolved(sessions []resolver.Session) []Session {
 	out := make([]Session, 0, len(sessions))
-	for _, s := range sessions {
-		n := Session{ID: s.Key(), Project: s.CWD, Name: s.Name(), State: s.State, Since: s.Since}
-		if r := s.Record; r != nil {
-			if p := r.Project(); p != "" {
-				n.Project = p
-			}
-			n.WorkingOn = r.WorkingOn
-			n.TurnStartedAt = r.TurnStartedAt.Time
-		}
-		n.WaitingFor = s.WaitingFor()
-		if s.Opinion != nil {
-			n.Interrupted = s.State == resolver.StateReady
-		}
-		out = append(out, n)
+	for _, v := range view.All(sessions) {
+		out = append(out, Session{ID: v.Key, Project: v.ProjectDir, Name: v.ClaudeName, State: v.State, Since: v.Since,
+			WaitingFor: v.WaitingFor, WorkingOn: v.WorkingOn, TurnStartedAt: v.TurnStartedAt,
+			Interrupted: v.ByClaude && v.State == resolver.StateReady})
 	}
 	return out
 }
@@ -217,24 +207,10 @@ func (t *Tracker) reminderTime(start time.Time) time.Time {
 	return start.Add(t.cfg.StillWaitingAfter)
 }
 
-// projectName names the session in a notification: the base name of its
-// project directory, with Claude's name for it ("api · auth refactor").
+// projectName names the session in a notification by its one name
+// (view.NameOf: "api · auth refactor").
 func projectName(s Session) string {
-	return resolver.WithName(baseName(s), s.Name)
-}
-
-// baseName is the base name of the session's project directory.
-func baseName(s Session) string {
-	if s.Project != "" {
-		if b := filepath.Base(s.Project); b != "." && b != string(filepath.Separator) {
-			return b
-		}
-		return s.Project
-	}
-	if len(s.ID) > 8 {
-		return "session " + s.ID[:8]
-	}
-	return "session " + s.ID
+	return view.NameOf(s.Project, s.Name, s.ID)
 }
 
 func waitingNotification(s Session) Notification {
@@ -249,7 +225,7 @@ func waitingNotification(s Session) Notification {
 
 func stillWaitingNotification(s Session, waited time.Duration) Notification {
 	name := projectName(s)
-	body := "Waiting for " + roughDuration(waited)
+	body := "Waiting for " + text.Duration(waited)
 	if s.WaitingFor != "" {
 		body += ": " + s.WaitingFor
 	}
@@ -259,26 +235,10 @@ func stillWaitingNotification(s Session, waited time.Duration) Notification {
 
 func doneNotification(s Session, took time.Duration) Notification {
 	name := projectName(s)
-	body := "Finished after " + roughDuration(took)
+	body := "Finished after " + text.Duration(took)
 	if s.WorkingOn != "" {
 		body += ": " + s.WorkingOn
 	}
 	return Notification{Kind: KindDone, SessionID: s.ID, Project: name,
 		Title: name + " is done", Body: body}
-}
-
-// roughDuration says d the way a person would: "45 s", "2 min", "1 h 5 min".
-func roughDuration(d time.Duration) string {
-	d = d.Round(time.Second)
-	switch {
-	case d < time.Minute:
-		return fmt.Sprintf("%d s", int(d/time.Second))
-	case d < time.Hour:
-		return fmt.Sprintf("%d min", int(d/time.Minute))
-	}
-	h, m := int(d/time.Hour), int(d%time.Hour/time.Minute)
-	if m == 0 {
-		return fmt.Sprintf("%d h", h)
-	}
-	return fmt.Sprintf("%d h %d min", h, m)
 }

@@ -50,14 +50,14 @@ func TestTracker(t *testing.T) {
 		steps []step
 	}{
 		{
-			name: "waiting is announced at once, reminded once after 2 min",
+			name: "waiting is announced at once, reminded once after 2m",
 			steps: []step{
 				{now: 0, sessions: []Session{working("api", 0, 0)}, next: -1},
 				{now: 10, sessions: []Session{waiting("api", 10, "Bash: npm test")},
 					want: []string{"waiting api needs you | Bash: npm test"}, next: 130},
 				{now: 60, sessions: []Session{waiting("api", 10, "Bash: npm test")}, next: 130},
 				{now: 130, sessions: []Session{waiting("api", 10, "Bash: npm test")},
-					want: []string{"still-waiting api is still waiting | Waiting for 2 min: Bash: npm test"}, next: -1},
+					want: []string{"still-waiting api is still waiting | Waiting for 2m: Bash: npm test"}, next: -1},
 				{now: 400, sessions: []Session{waiting("api", 10, "Bash: npm test")}, next: -1},
 			},
 		},
@@ -96,7 +96,7 @@ func TestTracker(t *testing.T) {
 				{now: 5, sessions: []Session{waiting("api", 5, "permission prompt")}, want: []string{"waiting api needs you | permission prompt"}, next: 125},
 				{now: 6, sessions: []Session{waiting("api", 6, "Bash: rm -rf build")}, next: 125},
 				{now: 125, sessions: []Session{waiting("api", 6, "Bash: rm -rf build")},
-					want: []string{"still-waiting api is still waiting | Waiting for 2 min: Bash: rm -rf build"}, next: -1},
+					want: []string{"still-waiting api is still waiting | Waiting for 2m: Bash: rm -rf build"}, next: -1},
 			},
 		},
 		{
@@ -104,7 +104,7 @@ func TestTracker(t *testing.T) {
 			steps: []step{
 				{now: 0, sessions: nil, next: -1},
 				{now: 5, sessions: []Session{waiting("api", 5, "")}, want: []string{"waiting api needs you | Claude is waiting for you."}, next: 125},
-				{now: 300, sessions: []Session{waiting("api", 5, "")}, want: []string{"still-waiting api is still waiting | Waiting for 4 min"}, next: -1},
+				{now: 300, sessions: []Session{waiting("api", 5, "")}, want: []string{"still-waiting api is still waiting | Waiting for 4m"}, next: -1},
 			},
 		},
 		{
@@ -119,7 +119,7 @@ func TestTracker(t *testing.T) {
 			steps: []step{
 				{now: 60, sessions: []Session{waiting("api", 0, "Bash: make"), waiting("web", -600, "Bash: go")}, next: 120},
 				{now: 120, sessions: []Session{waiting("api", 0, "Bash: make"), waiting("web", -600, "Bash: go")},
-					want: []string{"still-waiting api is still waiting | Waiting for 2 min: Bash: make"}, next: -1},
+					want: []string{"still-waiting api is still waiting | Waiting for 2m: Bash: make"}, next: -1},
 			},
 		},
 		{
@@ -129,9 +129,9 @@ func TestTracker(t *testing.T) {
 				{now: 10, sessions: []Session{waiting("a", 10, "x"), waiting("b", 0, "y")},
 					want: []string{"waiting a needs you | x", "waiting b needs you | y"}, next: 120},
 				{now: 120, sessions: []Session{waiting("a", 10, "x"), waiting("b", 0, "y")},
-					want: []string{"still-waiting b is still waiting | Waiting for 2 min: y"}, next: 130},
+					want: []string{"still-waiting b is still waiting | Waiting for 2m: y"}, next: 130},
 				{now: 130, sessions: []Session{waiting("a", 10, "x"), waiting("b", 0, "y")},
-					want: []string{"still-waiting a is still waiting | Waiting for 2 min: x"}, next: -1},
+					want: []string{"still-waiting a is still waiting | Waiting for 2m: x"}, next: -1},
 			},
 		},
 		{
@@ -147,7 +147,7 @@ func TestTracker(t *testing.T) {
 			steps: []step{
 				{now: 0, sessions: []Session{ready("api", 0, 0)}, next: -1},
 				{now: 10, sessions: []Session{working("api", 10, 10)}, next: -1},
-				{now: 40, sessions: []Session{ready("api", 40, 10)}, want: []string{"done api is done | Finished after 30 s: fix the tests"}, next: -1},
+				{now: 40, sessions: []Session{ready("api", 40, 10)}, want: []string{"done api is done | Finished after 30s: fix the tests"}, next: -1},
 			},
 		},
 		{
@@ -164,7 +164,7 @@ func TestTracker(t *testing.T) {
 				{now: 0, sessions: []Session{working("api", 0, 0)}, next: -1},
 				{now: 10, sessions: []Session{waiting("api", 10, "Edit")}, want: []string{"waiting api needs you | Edit"}, next: 130},
 				{now: 20, sessions: []Session{working("api", 20, 0)}, next: -1},
-				{now: 35, sessions: []Session{ready("api", 35, 0)}, want: []string{"done api is done | Finished after 35 s: fix the tests"}, next: -1},
+				{now: 35, sessions: []Session{ready("api", 35, 0)}, want: []string{"done api is done | Finished after 35s: fix the tests"}, next: -1},
 			},
 		},
 		{
@@ -173,7 +173,7 @@ func TestTracker(t *testing.T) {
 				{now: 0, sessions: []Session{{ID: "x", Project: "/p/x", State: resolver.StateReady, Since: at(0)}}, next: -1},
 				{now: 5, sessions: []Session{{ID: "x", Project: "/p/x", State: resolver.StateWorking, Since: at(5)}}, next: -1},
 				{now: 100, sessions: []Session{{ID: "x", Project: "/p/x", State: resolver.StateReady, Since: at(100)}},
-					want: []string{"done x is done | Finished after 1 min"}, next: -1},
+					want: []string{"done x is done | Finished after 1m"}, next: -1},
 			},
 		},
 		{
@@ -187,7 +187,7 @@ func TestTracker(t *testing.T) {
 			name: "working at start then ready: done (the turn start is recorded)",
 			steps: []step{
 				{now: 60, sessions: []Session{working("api", 0, 0)}, next: -1},
-				{now: 90, sessions: []Session{ready("api", 90, 0)}, want: []string{"done api is done | Finished after 1 min: fix the tests"}, next: -1},
+				{now: 90, sessions: []Session{ready("api", 90, 0)}, want: []string{"done api is done | Finished after 1m: fix the tests"}, next: -1},
 			},
 		},
 		{
@@ -215,7 +215,7 @@ func TestTracker(t *testing.T) {
 			steps: []step{
 				{now: 0, sessions: nil, next: -1},
 				{now: 10, sessions: []Session{waiting("api", 10, "Bash")}, next: 130},
-				{now: 130, sessions: []Session{waiting("api", 10, "Bash")}, want: []string{"still-waiting api is still waiting | Waiting for 2 min: Bash"}, next: -1},
+				{now: 130, sessions: []Session{waiting("api", 10, "Bash")}, want: []string{"still-waiting api is still waiting | Waiting for 2m: Bash"}, next: -1},
 			},
 		},
 		{
@@ -225,7 +225,7 @@ func TestTracker(t *testing.T) {
 			},
 			steps: []step{
 				{now: 0, sessions: []Session{working("api", 0, 0)}, next: -1},
-				{now: 5, sessions: []Session{ready("api", 5, 0)}, want: []string{"done api is done | Finished after 5 s: fix the tests"}, next: -1},
+				{now: 5, sessions: []Session{ready("api", 5, 0)}, want: []string{"done api is done | Finished after 5s: fix the tests"}, next: -1},
 				{now: 6, sessions: []Session{waiting("api", 6, "q")}, want: []string{"waiting api needs you | q"}, next: 16},
 			},
 		},
@@ -314,22 +314,6 @@ func TestFromResolved(t *testing.T) {
 	for i := range want {
 		if got[i] != want[i] {
 			t.Errorf("session %d:\n got %+v\nwant %+v", i, got[i], want[i])
-		}
-	}
-}
-
-func TestRoughDuration(t *testing.T) {
-	for d, want := range map[time.Duration]string{
-		0:                          "0 s",
-		30 * time.Second:           "30 s",
-		59*time.Second + 600*1e6:   "1 min", // rounds to 60 s: say it as a minute
-		2*time.Minute + 59*1e9:     "2 min",
-		time.Hour:                  "1 h",
-		time.Hour + 5*time.Minute:  "1 h 5 min",
-		26*time.Hour + time.Minute: "26 h 1 min",
-	} {
-		if got := roughDuration(d); got != want {
-			t.Errorf("roughDuration(%v) = %q, want %q", d, got, want)
 		}
 	}
 }

@@ -3,13 +3,13 @@ package present
 import (
 	"cmp"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/capacitor-hud/hud/assets"
 	"github.com/capacitor-hud/hud/hud/text"
+	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -110,10 +110,6 @@ type Focus struct {
 	Dir      string
 }
 
-// shownStates are the states the menu lists and the summary counts, in the
-// order of how much they need the person.
-var shownStates = []resolver.State{resolver.StateWaiting, resolver.StateWorking, resolver.StateCompacting, resolver.StateReady}
-
 // Present computes the view of in.
 func Present(in Input) View {
 	sessions := slices.Clone(in.Sessions)
@@ -142,7 +138,7 @@ func Present(in Input) View {
 	}
 	for i, s := range sessions {
 		age := in.Now.Sub(s.Since)
-		label := names[i] + " — " + stateText(s.State) + " " + FormatAge(age)
+		label := names[i] + " — " + stateText(s.State) + " " + text.Age(age)
 		if detail := resolver.WithAgents(s.Agents, detailOf(s)); detail != "" {
 			label += " — " + detail
 		}
@@ -159,7 +155,7 @@ func Present(in Input) View {
 			})
 			tooltip = append(tooltip, label)
 		}
-		nextLabel = Earliest(nextLabel, in.Now.Add(UntilAgeLabelChanges(age)))
+		nextLabel = Earliest(nextLabel, in.Now.Add(text.UntilAgeChanges(age)))
 		if s.ChangesAt.After(in.Now) {
 			nextChange = Earliest(nextChange, s.ChangesAt)
 		}
@@ -181,7 +177,7 @@ func sortByAttention(sessions []Session) {
 		return cmp.Or(
 			cmp.Compare(b.State.Attention(), a.State.Attention()),
 			a.Since.Compare(b.Since),
-			cmp.Compare(baseName(a.Project), baseName(b.Project)),
+			cmp.Compare(view.BaseName(a.Project), view.BaseName(b.Project)),
 			cmp.Compare(a.ID, b.ID),
 		)
 	})
@@ -221,7 +217,7 @@ func iconFor(sorted []Session, hooksInstalled bool) string {
 // "1 waiting · 2 working".
 func summarize(sessions []Session) string {
 	var parts []string
-	for _, st := range shownStates {
+	for _, st := range view.Shown {
 		n := 0
 		for _, s := range sessions {
 			if s.State == st {
@@ -241,7 +237,7 @@ func summarize(sessions []Session) string {
 func countShown(sessions []Session) int {
 	n := 0
 	for _, s := range sessions {
-		if slices.Contains(shownStates, s.State) {
+		if slices.Contains(view.Shown, s.State) {
 			n++
 		}
 	}
@@ -250,7 +246,7 @@ func countShown(sessions []Session) int {
 
 // stateText is the state as the menu says it.
 func stateText(s resolver.State) string {
-	if slices.Contains(shownStates, s) {
+	if slices.Contains(view.Shown, s) {
 		return string(s)
 	}
 	return "state unknown"
@@ -282,17 +278,14 @@ func rowTooltip(s Session) string {
 	return strings.Join(lines, "\n")
 }
 
-// labelNames names each session by its project's base name and Claude's
-// name for it ("api · auth refactor"); sessions with the same label get
+// labelNames names each session by its one name (view.NameOf: "api ·
+// auth refactor"); sessions with the same label get
 // " (2)", " (3)"… in menu order.
 func labelNames(sorted []Session) []string {
 	names := make([]string, len(sorted))
 	seen := map[string]int{}
 	for i, s := range sorted {
-		// A directory's name is anyone's to choose, escapes included; so
-		// is Claude's session name.
-		name := text.Line(cmp.Or(baseName(s.Project), baseName(s.CWD), "session "+shortID(s.ID)), 60)
-		name = resolver.WithName(name, text.Line(s.Name, 40))
+		name := view.NameOf(cmp.Or(s.Project, s.CWD), s.Name, s.ID)
 		seen[name]++
 		if n := seen[name]; n > 1 {
 			name = fmt.Sprintf("%s (%d)", name, n)
@@ -300,24 +293,6 @@ func labelNames(sorted []Session) []string {
 		names[i] = name
 	}
 	return names
-}
-
-func baseName(dir string) string {
-	if dir == "" {
-		return ""
-	}
-	b := filepath.Base(dir)
-	if b == "." || b == string(filepath.Separator) {
-		return dir
-	}
-	return b
-}
-
-func shortID(id string) string {
-	if len(id) > 8 {
-		return id[:8]
-	}
-	return id
 }
 
 // Earliest is the earlier of two moments, zero meaning never: how the tray

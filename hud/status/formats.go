@@ -3,6 +3,7 @@ package status
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/capacitor-hud/hud/hud/view"
 	"io"
 	"strings"
 
@@ -34,10 +35,6 @@ var tmuxColours = map[resolver.State]string{
 	resolver.StateIdle:       "colour244",
 }
 
-// shownOrder is the order of the parts of a summary: what needs the
-// person first.
-var shownOrder = []resolver.State{resolver.StateWaiting, resolver.StateWorking, resolver.StateCompacting, resolver.StateReady}
-
 // maxNamed is how many waiting sessions a one-line summary names before
 // it only counts them.
 const maxNamed = 2
@@ -51,7 +48,7 @@ type summaryPart struct {
 
 func summaryParts(v *View) []summaryPart {
 	var parts []summaryPart
-	for _, st := range shownOrder {
+	for _, st := range view.Shown {
 		var names []string
 		for i := range v.Sessions {
 			if v.Sessions[i].State == st {
@@ -71,13 +68,7 @@ func summaryParts(v *View) []summaryPart {
 }
 
 func displayName(s *Session) string {
-	if s.Project != "" {
-		return text.Line(s.Project, 0) // a directory's name is anyone's to choose
-	}
-	if len(s.SessionID) > 8 {
-		return s.SessionID[:8]
-	}
-	return s.SessionID
+	return view.NameOf(s.ProjectDir, s.Name, s.SessionID)
 }
 
 // Summary is the plain one-line summary, glyphs included:
@@ -136,7 +127,7 @@ func WriteWaybar(w io.Writer, v *View) error {
 	var tip []string
 	for i := range v.Sessions {
 		s := &v.Sessions[i]
-		line := resolver.WithName(displayName(s), text.Line(s.Name, 0)) + ": " + string(s.State)
+		line := displayName(s) + ": " + string(s.State)
 		if d := detail(s); d != "" {
 			line += " — " + d
 		}

@@ -13,31 +13,6 @@ import (
 
 var now = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 
-func TestAge(t *testing.T) {
-	tests := []struct {
-		d    time.Duration
-		want string
-	}{
-		{-5 * time.Second, "0s"},
-		{0, "0s"},
-		{999 * time.Millisecond, "0s"},
-		{40 * time.Second, "40s"},
-		{59*time.Second + 999*time.Millisecond, "59s"},
-		{time.Minute, "1m"},
-		{2*time.Minute + 59*time.Second, "2m"},
-		{time.Hour, "1h"},
-		{time.Hour + 5*time.Minute, "1h5m"},
-		{23*time.Hour + 59*time.Minute, "23h59m"},
-		{24 * time.Hour, "1d"},
-		{80 * time.Hour, "3d"},
-	}
-	for _, tt := range tests {
-		if got := Age(tt.d); got != tt.want {
-			t.Errorf("Age(%v) = %q, want %q", tt.d, got, tt.want)
-		}
-	}
-}
-
 func session(id string, state resolver.State, rec *resolver.Record, opinion *resolver.ClaudeSession) resolver.Session {
 	s := resolver.Session{SessionID: id, State: state, Since: now.Add(-90 * time.Second), Source: resolver.SourceLock, Record: rec, Opinion: opinion}
 	if rec != nil {
@@ -156,12 +131,19 @@ func TestLoadActivity(t *testing.T) {
 
 func TestFormatsRegistered(t *testing.T) {
 	for _, name := range []string{"text", "json"} {
-		if Formats[name] == nil || ProjectFormats[name] == nil {
+		if f, ok := LookupFormat(name); !ok || f.Render == nil || f.Project == nil {
 			t.Errorf("format %q missing", name)
 		}
 	}
-	if got := FormatNames(); len(got) < 2 || got[0] > got[1] {
-		t.Errorf("FormatNames() = %v, want sorted", got)
+	seen := map[string]bool{}
+	for _, f := range Formats {
+		if f.Name == "" || f.About == "" || f.Render == nil || seen[f.Name] {
+			t.Errorf("format %+v: a name, a line of help and a renderer, once", f)
+		}
+		seen[f.Name] = true
+	}
+	if got := FormatNames(Streams); got != "json or waybar" {
+		t.Errorf("FormatNames(Streams) = %q", got)
 	}
 }
 

@@ -9,7 +9,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/capacitor-hud/hud/hud/text"
-	"github.com/capacitor-hud/hud/resolver"
 )
 
 // NoSessions is what the text format prints when nothing is live.
@@ -57,12 +56,7 @@ func WriteProjectText(w io.Writer, p *ProjectView) error {
 // textRow is one session's columns: project (and Claude's name for the
 // session), state, age, detail.
 func textRow(s *Session, now time.Time) [4]string {
-	name := s.Project
-	if name == "" {
-		name = s.SessionID
-	}
-	name = resolver.WithName(name, s.Name)
-	return [4]string{text.Line(name, 0), string(s.State), Age(now.Sub(s.Since)), detail(s)}
+	return [4]string{displayName(s), string(s.State), text.Age(now.Sub(s.Since)), detail(s)}
 }
 
 // detail says what the session is about: what it waits for when waiting,
@@ -94,22 +88,4 @@ func writeRows(w io.Writer, rows [][4]string) {
 
 func pad(s string, width int) string {
 	return s + strings.Repeat(" ", max(0, width-utf8.RuneCountInString(s)))
-}
-
-// Age renders a duration the way a person says it: 40s, 2m, 1h5m, 3d.
-// Negative durations (a clock that stepped back) read as 0s.
-func Age(d time.Duration) string {
-	switch {
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", max(0, int(d/time.Second)))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm", int(d/time.Minute))
-	case d < 24*time.Hour:
-		h, m := int(d/time.Hour), int(d%time.Hour/time.Minute)
-		if m == 0 {
-			return fmt.Sprintf("%dh", h)
-		}
-		return fmt.Sprintf("%dh%dm", h, m)
-	}
-	return fmt.Sprintf("%dd", int(d/(24*time.Hour)))
 }

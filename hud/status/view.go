@@ -1,7 +1,7 @@
 package status
 
 import (
-	"path/filepath"
+	"github.com/capacitor-hud/hud/hud/view"
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/activity"
@@ -64,41 +64,29 @@ func New(sessions []resolver.Session, now time.Time) *View {
 }
 
 func newSession(s *resolver.Session) Session {
-	out := Session{
-		SessionID: s.SessionID,
-		State:     s.State,
-		CWD:       s.CWD,
-		PID:       s.PID,
-		Since:     s.Since,
-		UpdatedAt: s.UpdatedAt(),
-		Source:    s.Source,
-		Name:      s.Name(),
+	v := view.Of(s)
+	return Session{
+		SessionID:  v.SessionID,
+		State:      v.State,
+		CWD:        v.CWD,
+		PID:        v.PID,
+		Since:      v.Since,
+		UpdatedAt:  v.UpdatedAt,
+		Source:     v.Source,
+		Name:       v.ClaudeName,
+		ProjectDir: v.ProjectDir,
+		Project:    v.Project(),
+		WorkingOn:  v.WorkingOn,
+		WaitingFor: v.WaitingFor,
+		Agents:     v.Agents,
 	}
-	if rec := s.Record; rec != nil {
-		out.ProjectDir = rec.Project()
-		out.WorkingOn = rec.WorkingOn
-	} else {
-		out.ProjectDir = s.CWD
-	}
-	out.WaitingFor = s.WaitingFor()
-	out.Agents = s.AgentsRunning()
-	out.Project = projectName(out.ProjectDir)
-	return out
 }
 
 // withAgents puts how many agents the session runs before detail.
 func (s *Session) withAgents(detail string) string { return resolver.WithAgents(s.Agents, detail) }
 
-// projectName is the last element of dir ("/" for the root itself).
-func projectName(dir string) string {
-	if dir == "" {
-		return ""
-	}
-	return filepath.Base(dir)
-}
-
-// ProjectView answers `hud status --project PATH`: the seed's
-// resolve_state for one path.
+// ProjectView answers `hud status --project PATH`: the
+// resolved state of one path.
 type ProjectView struct {
 	Project string
 	// Resolved is nil when no session is active at or under Project.

@@ -1,7 +1,9 @@
 // Package watch tells the tray when the files it shows may have changed:
 // the store (~/.capacitor/sessions.json), the lock directories and Claude
 // Code's own <pid>.json files (~/.claude/sessions/), and optionally the
-// settings file.
+// settings file and the other files the caller names (Options.Files). Each
+// path comes from the package that owns the file (the resolver's layout,
+// the break reminders), never from a name written here.
 //
 // It watches the PARENT directories with fsnotify and filters on the base
 // name, because the hook replaces sessions.json by renaming a temp file

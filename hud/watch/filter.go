@@ -1,6 +1,7 @@
 package watch
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/fsnotify/fsnotify"
@@ -8,16 +9,17 @@ import (
 	"github.com/capacitor-hud/hud/resolver"
 )
 
-// storeName is the store's base name. Its temp files and its flock file
-// (sessions.json.lock) share the prefix, so the match must be exact.
-const storeName = "sessions.json"
-
-// classifyStoreDir names what an event in ~/.capacitor means.
-func classifyStoreDir(name string, op fsnotify.Op) Change {
-	if name == storeName && !chmodOnly(op) {
-		return Change{Store: true}
+// classifyNames names what an event in a directory means when only the
+// files called names matter there: c for any change to one of them but a
+// chmod. Their temp files and flock files (sessions.json.lock) share the
+// prefix, so the match must be exact.
+func classifyNames(c Change, names ...string) func(name string, op fsnotify.Op) Change {
+	return func(name string, op fsnotify.Op) Change {
+		if slices.Contains(names, name) && !chmodOnly(op) {
+			return c
+		}
+		return Change{}
 	}
-	return Change{}
 }
 
 // classifyLockDir names what an event in ~/.claude/sessions means: a lock
@@ -38,33 +40,6 @@ func classifyLockDir(name string, op fsnotify.Op) Change {
 	}
 	if isClaudeSessionFile(name) {
 		return Change{ClaudeSessions: true}
-	}
-	return Change{}
-}
-
-// claudeFiles are the files of ~/.claude whose changes the tray shows:
-// Claude Code's settings (are the hooks installed?) and the break
-// reminders' state (snoozed, paused, taken). Everything else there —
-// history, transcripts, our own debug log on every hook run — is noise.
-var claudeFiles = map[string]bool{
-	"settings.json":         true,
-	"vibe-check-state.json": true,
-	"hud-breaks.json":       true,
-}
-
-// classifyClaudeDir names what an event in ~/.claude means.
-func classifyClaudeDir(name string, op fsnotify.Op) Change {
-	if claudeFiles[name] && !chmodOnly(op) {
-		return Change{ClaudeFiles: true}
-	}
-	return Change{}
-}
-
-// classifyConfigDir names what an event in the settings file's directory
-// means.
-func classifyConfigDir(base, name string, op fsnotify.Op) Change {
-	if name == base && !chmodOnly(op) {
-		return Change{Config: true}
 	}
 	return Change{}
 }

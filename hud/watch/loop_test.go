@@ -117,6 +117,8 @@ func TestErrorsAskForRescan(t *testing.T) {
 
 func TestClassify(t *testing.T) {
 	lock := resolver.LockName("/p", 12)
+	classifyStoreDir := classifyNames(Change{Store: true}, "sessions.json")
+	classifyClaudeDir := classifyNames(Change{Files: true}, "settings.json", "vibe-check-state.json", "hud-breaks.json")
 	tests := []struct {
 		name string
 		op   fsnotify.Op
@@ -140,9 +142,9 @@ func TestClassify(t *testing.T) {
 		{"12a.json", fsnotify.Write, classifyLockDir, Change{}},
 		{".json", fsnotify.Write, classifyLockDir, Change{}},
 		{"12345678901.json", fsnotify.Write, classifyLockDir, Change{}},
-		{"settings.json", fsnotify.Rename, classifyClaudeDir, Change{ClaudeFiles: true}},
-		{"vibe-check-state.json", fsnotify.Create, classifyClaudeDir, Change{ClaudeFiles: true}},
-		{"hud-breaks.json", fsnotify.Write, classifyClaudeDir, Change{ClaudeFiles: true}},
+		{"settings.json", fsnotify.Rename, classifyClaudeDir, Change{Files: true}},
+		{"vibe-check-state.json", fsnotify.Create, classifyClaudeDir, Change{Files: true}},
+		{"hud-breaks.json", fsnotify.Write, classifyClaudeDir, Change{Files: true}},
 		{"settings.json", fsnotify.Chmod, classifyClaudeDir, Change{}},
 		{"hud-hook-debug.log", fsnotify.Write, classifyClaudeDir, Change{}},
 		{"history.jsonl", fsnotify.Write, classifyClaudeDir, Change{}},

@@ -26,17 +26,15 @@ type Change struct {
 	ClaudeSessions bool
 	// Config: the settings file changed (only with Options.ConfigPath).
 	Config bool
-	// ClaudeFiles: a file in ~/.claude the tray shows changed: Claude
-	// Code's settings.json (`hud install` run in a terminal), or the break
-	// reminders' state (`hud break snooze` and the like).
-	ClaudeFiles bool
+	// Files: one of Options.Files changed.
+	Files bool
 	// Rescan: events may have been lost; re-read everything.
 	Rescan bool
 }
 
 // Any reports whether c names anything at all.
 func (c Change) Any() bool {
-	return c.Store || c.Locks || c.ClaudeSessions || c.Config || c.ClaudeFiles || c.Rescan
+	return c.Store || c.Locks || c.ClaudeSessions || c.Config || c.Files || c.Rescan
 }
 
 // merge adds the bits of o to c.
@@ -44,7 +42,7 @@ func (c *Change) merge(o Change) {
 	c.Store = c.Store || o.Store
 	c.Locks = c.Locks || o.Locks
 	c.ClaudeSessions = c.ClaudeSessions || o.ClaudeSessions
-	c.ClaudeFiles = c.ClaudeFiles || o.ClaudeFiles
+	c.Files = c.Files || o.Files
 	c.Config = c.Config || o.Config
 	c.Rescan = c.Rescan || o.Rescan
 }
@@ -62,8 +60,14 @@ const (
 
 // Options configures a Watcher.
 type Options struct {
-	// Layout names the store and lock directories.
+	// Layout names the store and the lock directory.
 	Layout resolver.Layout
+	// Files are the other files whose changes the caller shows (Claude
+	// Code's settings, the break reminders' files), each named by the
+	// package that owns it; a change to one comes as Change.Files.
+	// Everything else in their directories (history, transcripts, the
+	// hook's debug log on every run) is noise and ignored.
+	Files []string
 	// LockDirs are more sessions/ directories to watch besides Layout's:
 	// those of the other Claude config directories (see Follow).
 	LockDirs []string
@@ -132,20 +136,20 @@ func newWatcher(opts Options) (*Watcher, error) {
 	if opts.Logf == nil {
 		opts.Logf = func(string, ...any) {}
 	}
+	store := opts.Layout.StorePath()
 	dirs := []watchedDir{
-		{path: opts.Layout.StoreDir(), classify: classifyStoreDir},
+		{path: filepath.Dir(store), classify: classifyNames(Change{Store: true}, filepath.Base(store))},
 		{path: opts.Layout.LockDir(), classify: classifyLockDir},
-		{path: opts.Layout.ClaudeDir(), classify: classifyClaudeDir},
 	}
+	dirs = append(dirs, fileDirs(opts.Files)...)
 	for _, d := range opts.LockDirs {
 		if d != opts.Layout.LockDir() {
 			dirs = append(dirs, watchedDir{path: d, classify: classifyLockDir, followed: true})
 		}
 	}
 	if opts.ConfigPath != "" {
-		base := filepath.Base(opts.ConfigPath)
 		dirs = append(dirs, watchedDir{path: filepath.Dir(opts.ConfigPath),
-			classify: func(name string, op fsnotify.Op) Change { return classifyConfigDir(base, name, op) }})
+			classify: classifyNames(Change{Config: true}, filepath.Base(opts.ConfigPath))})
 	}
 	fsw, err := fsnotify.NewWatcher()
 	if err != nil {
@@ -165,6 +169,25 @@ func newWatcher(opts Options) (*Watcher, error) {
 		}
 	}
 	return w, nil
+}
+
+// fileDirs groups files by directory: one watch per directory, which
+// reports a change to any of its files.
+func fileDirs(files []string) []watchedDir {
+	names := map[string][]string{}
+	var order []string
+	for _, f := range files {
+		dir := filepath.Dir(f)
+		if names[dir] == nil {
+			order = append(order, dir)
+		}
+		names[dir] = append(names[dir], filepath.Base(f))
+	}
+	dirs := make([]watchedDir, 0, len(order))
+	for _, dir := range order {
+		dirs = append(dirs, watchedDir{path: dir, classify: classifyNames(Change{Files: true}, names[dir]...)})
+	}
+	return dirs
 }
 
 // Follow watches the sessions/ directories lockDirs too (those of every

@@ -50,7 +50,9 @@ func newFixture(t *testing.T) *fixture {
 	home := t.TempDir()
 	f := &fixture{t: t, layout: resolver.Layout{Home: home},
 		config: filepath.Join(home, ".config", "hud", "config.toml"), logs: &logBuffer{}}
-	w, err := New(Options{Layout: f.layout, ConfigPath: f.config, Logf: f.logs.logf})
+	claude := f.layout.ClaudeDir()
+	files := []string{filepath.Join(claude, "settings.json"), filepath.Join(claude, "vibe-check-state.json"), filepath.Join(claude, "hud-breaks.json")}
+	w, err := New(Options{Layout: f.layout, Files: files, ConfigPath: f.config, Logf: f.logs.logf})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,14 +231,14 @@ func TestClaudeFiles(t *testing.T) {
 	if err := os.Rename(tmp, filepath.Join(dir, "settings.json")); err != nil {
 		t.Fatal(err)
 	}
-	if c := f.next(); c != (Change{ClaudeFiles: true}) {
-		t.Errorf("settings.json replaced: got %+v, want ClaudeFiles", c)
+	if c := f.next(); c != (Change{Files: true}) {
+		t.Errorf("settings.json replaced: got %+v, want Files", c)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "hud-breaks.json"), []byte("{}"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if c := f.next(); c != (Change{ClaudeFiles: true}) {
-		t.Errorf("hud-breaks.json: got %+v, want ClaudeFiles", c)
+	if c := f.next(); c != (Change{Files: true}) {
+		t.Errorf("hud-breaks.json: got %+v, want Files", c)
 	}
 }
 

@@ -1,9 +1,9 @@
-// Package worksession is the timed work session of seed 001: a task the
+// Package worksession is the timed work session: a task the
 // person starts with `hud session start "<task>"`, whose working time is
 // counted without the pauses, with a gentle reminder at 40 minutes, a
 // warning at 60 and a timeout at 90 that pauses the session.
 //
-// The state lives in <project>/.claude/session-state.json, in the seed's
+// The state lives in <project>/.claude/session-state.json, in a fixed
 // schema (see [State]); `hud session stop` deletes it. The hook keeps it
 // current on every event of the project ([Observe]): gaps between events
 // shorter than the idle gap count as work, longer ones become an AUTO_IDLE
@@ -13,6 +13,6 @@
 //
 // The hook only sets the reminder flags; the tray notices which ones
 // turned on ([NewlyFired]) and tells the person, and shows the running
-// session ([Summary.Line]: "api · 42 min of work"). [Tray] does both for
+// session ([Summary.Line]: "api · 42m of work"). [Section] does both for
 // the tray app.
 package worksession

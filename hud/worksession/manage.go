@@ -13,7 +13,7 @@ import (
 
 // New starts a session on task, contributing to scope, at now. The id is
 // YYYYMMDD-scope-task (local date, both parts slugged) and the branch
-// name session/<id>, as the seed formats them.
+// name session/<id>.
 func New(task, scope string, now time.Time) (*State, error) {
 	task = strings.TrimSpace(task)
 	scope = strings.TrimSpace(scope)

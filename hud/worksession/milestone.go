@@ -2,7 +2,7 @@ package worksession
 
 import (
 	"fmt"
-	"time"
+	"github.com/capacitor-hud/hud/hud/text"
 )
 
 // Milestone is one step of the 40/60/90 minute ladder.
@@ -32,25 +32,16 @@ func (m Milestone) Message(s *State, set Settings) (title, body string) {
 	name := s.Scope
 	switch m {
 	case Break:
-		return fmt.Sprintf("%s: %s of work", name, minutes(set.RemindAt)),
+		return fmt.Sprintf("%s: %s of work", name, text.Duration(set.RemindAt)),
 			"A good moment for a short break: stand up, look away, drink some water."
 	case Warning:
-		return fmt.Sprintf("%s: %s of work", name, minutes(set.WarnAt)),
-			fmt.Sprintf("Time to wrap up: the session times out at %s.", minutes(set.TimeoutAt))
+		return fmt.Sprintf("%s: %s of work", name, text.Duration(set.WarnAt)),
+			fmt.Sprintf("Time to wrap up: the session times out at %s.", text.Duration(set.TimeoutAt))
 	case Timeout:
 		body := "The session is paused. Take a real break, then run 'hud session resume'."
-		return fmt.Sprintf("%s: timed out at %s", name, minutes(set.TimeoutAt)), body
+		return fmt.Sprintf("%s: timed out at %s", name, text.Duration(set.TimeoutAt)), body
 	}
 	return m.String(), ""
-}
-
-// minutes writes a threshold the way the seed does ("90 min"); one that is
-// not whole minutes (short test settings) keeps its seconds ("30s").
-func minutes(d time.Duration) string {
-	if d%time.Minute != 0 {
-		return d.String()
-	}
-	return fmt.Sprintf("%d min", int(d/time.Minute))
 }
 
 // NewlyFired lists the milestones set in cur but not in prev, two reads

@@ -2,6 +2,7 @@ package worksession
 
 import (
 	"fmt"
+	"github.com/capacitor-hud/hud/hud/text"
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/config"
@@ -21,7 +22,7 @@ type Settings struct {
 	Strict bool
 }
 
-// DefaultSettings are the seed's thresholds (config.Default's
+// DefaultSettings are the default thresholds (config.Default's
 // [work_session]).
 func DefaultSettings() Settings { return FromConfig(config.Default().WorkSession) }
 
@@ -41,13 +42,19 @@ func FromConfig(c config.WorkSession) Settings {
 // a prompt.
 func (set Settings) TimeoutMessage(task string) string {
 	return fmt.Sprintf("hud: work session %q timed out after %s of work; take a break, then run 'hud session resume'.",
-		task, minutes(set.TimeoutAt))
+		task, text.Duration(set.TimeoutAt))
 }
 
-// timeoutReason is the seed's "Timeout enforced at 90 min working time",
-// with the configured timeout.
+// timeoutReason is TimeoutReason with the configured timeout. It is data,
+// not a label: other readers of the session file know it in this shape, so
+// the timeout is written in minutes ("90 min"), or as a Go duration when
+// it is not whole minutes (short test settings: "30s").
 func (set Settings) timeoutReason() string {
-	return "Timeout enforced at " + minutes(set.TimeoutAt) + " working time"
+	at := set.TimeoutAt.String()
+	if set.TimeoutAt%time.Minute == 0 {
+		at = fmt.Sprintf("%d min", int(set.TimeoutAt/time.Minute))
+	}
+	return "Timeout enforced at " + at + " working time"
 }
 
 // Activity is what one hook event tells the rules besides "something

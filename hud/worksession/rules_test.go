@@ -93,19 +93,19 @@ func TestLadder(t *testing.T) {
 	c := newClock(t)
 	step := time.Minute
 	if fired := c.work(40*time.Minute-step, step); len(fired) != 0 {
-		t.Errorf("before 40 min: %v", fired)
+		t.Errorf("before 40m: %v", fired)
 	}
 	if fired := c.event(step-time.Millisecond, Activity{}); len(fired) != 0 {
-		t.Errorf("1 ms before 40 min: %v", fired)
+		t.Errorf("1 ms before 40m: %v", fired)
 	}
 	if fired := c.event(time.Millisecond, Activity{}); !reflect.DeepEqual(fired, []Milestone{Break}) {
-		t.Errorf("at 40 min: %v", fired)
+		t.Errorf("at 40m: %v", fired)
 	}
 	if fired := c.work(20*time.Minute-step, step); len(fired) != 0 {
 		t.Errorf("between 40 and 60: %v (fired twice?)", fired)
 	}
 	if fired := c.event(step, Activity{}); !reflect.DeepEqual(fired, []Milestone{Warning}) {
-		t.Errorf("at 60 min: %v", fired)
+		t.Errorf("at 60m: %v", fired)
 	}
 	// The timeout falls 30 s into a 2 min gap: work stops at 90 exactly.
 	c.work(29*time.Minute+30*time.Second, 30*time.Second)
@@ -114,7 +114,7 @@ func TestLadder(t *testing.T) {
 	}
 	fired := c.event(2*time.Minute, Activity{})
 	if !reflect.DeepEqual(fired, []Milestone{Timeout}) || !c.s.TimedOut() {
-		t.Fatalf("at 90 min: %v, %+v", fired, c.s)
+		t.Fatalf("at 90m: %v, %+v", fired, c.s)
 	}
 	if c.s.ActualWorkingMs != ms(90*time.Minute) {
 		t.Errorf("working %v at timeout", time.Duration(c.s.ActualWorkingMs)*time.Millisecond)
@@ -187,7 +187,7 @@ func TestTaskPauseShowsWhileRunningAndEndsAtTurnEnd(t *testing.T) {
 	c.event(time.Second, Activity{TaskStarted: "Task agent: b"}) // parallel
 	c.work(11*time.Minute, time.Minute)
 	if c.s.Status != Paused || c.s.RunningTask == nil {
-		t.Fatalf("11 min into the task: %s", c.s.Status)
+		t.Fatalf("11m into the task: %s", c.s.Status)
 	}
 	if w := c.s.Working(c.now.Add(time.Minute), c.set); w != time.Minute {
 		t.Errorf("live working during the task pause: %v", w)
@@ -261,11 +261,11 @@ func TestSummaryLine(t *testing.T) {
 	s.ActualWorkingMs = ms(42 * time.Minute)
 	s.LastMessageTime.Time = t0.Add(50 * time.Minute)
 	sum := Summary{Project: "/p/api", State: s, Working: s.Working(t0.Add(50*time.Minute+30*time.Second), DefaultSettings())}
-	if got := sum.Line(); got != "api · 42 min of work" {
+	if got := sum.Line(); got != "api · 42m of work" {
 		t.Errorf("line %q", got)
 	}
 	s.Pause(t0.Add(51*time.Minute), "lunch", DefaultSettings())
-	if got := sum.Line(); got != "api · paused (lunch) · 42 min of work" {
+	if got := sum.Line(); got != "api · paused (lunch) · 42m of work" {
 		t.Errorf("line %q", got)
 	}
 }

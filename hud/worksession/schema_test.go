@@ -11,9 +11,9 @@ import (
 	"time"
 )
 
-// schema is the subset of JSON Schema (draft 07) that seed 001's schema
+// schema is the subset of JSON Schema (draft 07) that the session file's schema
 // uses: type, required, properties, items, enum, pattern, minimum and the
-// date-time format. Keywords it does not use are ignored, so the seed's
+// date-time format. Keywords it does not use are ignored, so the
 // schema is read as it is.
 type schema struct {
 	Type       string             `json:"type"`
@@ -134,8 +134,8 @@ func decodeAny(t *testing.T, data []byte) any {
 	return v
 }
 
-// checkSchema fails t when s does not validate against the seed's schema
-// or breaks the seed's invariants.
+// checkSchema fails t when s does not validate against the schema
+// or breaks its invariants.
 func checkSchema(t *testing.T, s *State, now time.Time, set Settings) {
 	t.Helper()
 	for _, e := range loadSchema(t).validate("$", decodeAny(t, s.Encode())) {
@@ -208,7 +208,7 @@ func TestSeedExamplesAgainstTheSchema(t *testing.T) {
 	sc := loadSchema(t)
 	for i, ex := range examples {
 		errs := sc.validate("$", decodeAny(t, ex))
-		// The seed's own "complex" example writes endTime: null for the
+		// The schema's own "complex" example writes endTime: null for the
 		// ongoing pause, which its schema (type string) rejects: that is
 		// why this package leaves endTime out instead.
 		nullEnd := strings.Contains(string(ex), `"endTime": null`)

@@ -30,10 +30,11 @@ const (
 	Manual   PauseType = "MANUAL"    // hud session pause
 )
 
-// TimeoutReason is the seed's reason for the pause the timeout forces.
+// TimeoutReason is the reason written for the pause the default timeout
+// forces; other timeouts write their own minutes in its place.
 const TimeoutReason = "Timeout enforced at 90 min working time"
 
-// State is .claude/session-state.json, in the seed's schema and key order.
+// State is .claude/session-state.json, in its schema and key order.
 type State struct {
 	SessionID       string             `json:"sessionId"`
 	Scope           string             `json:"scope"`
@@ -55,7 +56,7 @@ type State struct {
 }
 
 // Pause is one entry of the pause history. An ongoing pause has no
-// endTime (the seed writes null, which its own schema rejects for a
+// endTime (writing null, which the schema rejects for a
 // date-time string; leaving the key out satisfies both readers) and a
 // durationMs of 0.
 type Pause struct {

@@ -40,18 +40,20 @@ func Summarize(projects []string, now time.Time, set Settings, logf func(string,
 	return out
 }
 
-// Line is the menu row: "api · 42 min of work", "api · paused (lunch) ·
-// 42 min of work", "api · timed out at 90 min — take a break".
+// Line is the menu row: "api · 42m of work", "api · paused (lunch) ·
+// 42m of work", "api · timed out at 1h 30m — take a break". Working time
+// is said in whole minutes: the tray refreshes the row once a minute.
 func (sum Summary) Line() string {
 	// The file is the project's: what it says is shown as plain text.
 	name := text.Line(sum.State.Scope, 40)
 	if name == "" {
 		name = text.Line(filepath.Base(sum.Project), 40)
 	}
-	work := fmt.Sprintf("%d min of work", int(sum.Working/time.Minute))
+	worked := text.Duration(sum.Working.Truncate(time.Minute))
+	work := worked + " of work"
 	switch {
 	case sum.State.TimedOut():
-		return fmt.Sprintf("%s · timed out at %d min — take a break", name, int(sum.Working/time.Minute))
+		return fmt.Sprintf("%s · timed out at %s — take a break", name, worked)
 	case sum.State.Status == Paused:
 		reason := "paused"
 		if p, ok := sum.State.OpenPause(); ok && p.Reason != "" {

@@ -26,7 +26,7 @@ early_delivery_window = "0s"
 // breakInterval is micro_interval above.
 const breakInterval = 4 * time.Second
 
-// TestBreakRemindersOnDesktop is issue 6 as a person sees it: with short
+// TestBreakRemindersOnDesktop checks the break reminders as a person sees them: with short
 // intervals set, a reminder reaches the notification daemon on time; none
 // comes while a session waits for the person, and the held one comes as
 // soon as they have answered. The menu shows the next break.
@@ -90,7 +90,7 @@ func TestBreakRemindersOnDesktop(t *testing.T) {
 	}
 	api.send("07-PreToolUse") // the hook keeps the session's time
 	waitFor(t, item, "the work session in the menu", func(s seen) bool {
-		return hasAnyLabelPrefix(s, "api · 0 min of work")
+		return hasAnyLabelPrefix(s, "api · 0s of work")
 	})
 
 	// On time: when Vibe Check's state says the eye break is due (its

@@ -16,9 +16,9 @@ import (
 // after the turn that started it ended.
 const workerLimit = 5 * time.Second
 
-// TestActivity is issue 8 with the real CLI: a session writes a file,
+// TestActivity checks activity tracking with the real CLI: a session writes a file,
 // keeps a todo list (TaskCreate, TaskUpdate) and commits; `hud status --json` shows what it did,
-// the checkpoint holds the seed's required fields and the facts, the
+// the checkpoint holds its required fields and the facts, the
 // commit log has the commit, and /compact leaves a handoff.
 func TestActivity(t *testing.T) {
 	r := newRig(t, "proj")
@@ -110,7 +110,7 @@ func gitInit(t *testing.T, dir string) {
 }
 
 // checkCheckpoint validates <dir>/.claude/.project-state.json against the
-// seed's required fields and what the session did.
+// checkpoint's required fields and what the session did.
 func checkCheckpoint(t *testing.T, dir, sessionID string) {
 	t.Helper()
 	var cp struct {

@@ -153,8 +153,8 @@ func TestExitContinueKill(t *testing.T) {
 }
 
 // TestTwoSessionsAndSubdirectory: two sessions in one project and one in a
-// subdirectory, each in its own state, and `--project` resolving as the
-// seed says: a lock at the exact path first, the neediest state among
+// subdirectory, each in its own state, and `--project` resolving by the
+// rules: a lock at the exact path first, the neediest state among
 // equals; a session in a subdirectory is a child match.
 func TestTwoSessionsAndSubdirectory(t *testing.T) {
 	r := newRig(t, "proj", "proj/sub", "elsewhere")
@@ -223,7 +223,7 @@ func TestAPIErrorAndMove(t *testing.T) {
 	end := c.turnEnd(at, 10*time.Second)
 	r.expect("cd sub (CwdChanged) → cwd follows", end, turnDone, stepLimit, all("ready, cwd = proj/sub",
 		showing(id, "ready"), inDir(id, sub)))
-	// The seed's path table: a record whose cwd moved below the project is
+	// The path table: a record whose cwd moved below the project is
 	// a child match for the project (found through the lock taken at proj),
 	// and an exact match for the subdirectory.
 	r.expect("--project proj", time.Now(), alreadySet, stepLimit, resolves(proj, "it", id, "ready", "child"))

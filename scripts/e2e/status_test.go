@@ -38,7 +38,7 @@ type hudSession struct {
 	PID        int    `json:"pid"`
 	Since      string `json:"since"`
 	Source     string `json:"source"`
-	// Activity is what the session has done (issue 8); nil before the
+	// Activity is what the session has done; nil before the
 	// hook recorded anything.
 	Activity *hudActivity `json:"activity"`
 }

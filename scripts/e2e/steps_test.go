@@ -13,7 +13,7 @@ import (
 // Steps after which Claude Code fires nothing (an Esc that denies a
 // permission or interrupts an answer, a /compact it refuses) rely on the
 // HUD's second opinion, Claude's own ~/.claude/sessions/<pid>.json, which
-// must say idle for 5 s first (issue 3): those get 7 s.
+// must say idle for 5 s first: those get 7 s.
 const (
 	stepLimit   = time.Second
 	killLimit   = 2 * time.Second

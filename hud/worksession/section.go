@@ -7,11 +7,11 @@ import (
 	"github.com/capacitor-hud/hud/resolver"
 )
 
-// Tray shows the running work sessions in the tray app and notifies the
+// Section shows the running work sessions in the tray app and notifies the
 // 40/60/90 minute milestones the hook recorded. Its Update has the
 // signature of the app's Notifier.Update; Rows serves the menu section.
 // The methods may be called from any goroutine.
-type Tray struct {
+type Section struct {
 	set    Settings
 	notify func(title, body string)
 	logf   func(string, ...any)
@@ -21,14 +21,14 @@ type Tray struct {
 	seen     map[string]*State // project → last read, for NewlyFired
 }
 
-// NewTray returns the work-session part of the tray; notify shows a
+// NewSection returns the work-session part of the tray; notify shows a
 // desktop notification.
-func NewTray(set Settings, notify func(title, body string), logf func(string, ...any)) *Tray {
-	return &Tray{set: set, notify: notify, logf: logf, seen: map[string]*State{}}
+func NewSection(set Settings, notify func(title, body string), logf func(string, ...any)) *Section {
+	return &Section{set: set, notify: notify, logf: logf, seen: map[string]*State{}}
 }
 
 // SetSettings applies new thresholds (the settings file changed).
-func (t *Tray) SetSettings(set Settings) {
+func (t *Section) SetSettings(set Settings) {
 	t.mu.Lock()
 	t.set = set
 	t.mu.Unlock()
@@ -37,7 +37,7 @@ func (t *Tray) SetSettings(set Settings) {
 // Update reads the sessions of the live Claude sessions' projects,
 // notifies the milestones that fired since the last look, and returns
 // when the shown working time next changes (zero: nothing runs).
-func (t *Tray) Update(now time.Time, sessions []resolver.Session) time.Time {
+func (t *Section) Update(now time.Time, sessions []resolver.Session) time.Time {
 	var projects []string
 	for _, s := range sessions {
 		switch {
@@ -75,9 +75,9 @@ func (t *Tray) Update(now time.Time, sessions []resolver.Session) time.Time {
 	return nextMinute(sums, now, set)
 }
 
-// Rows returns one row per running work session ("api · 42 min of
-// work"), read afresh, and when their text changes next.
-func (t *Tray) Rows(now time.Time) (lines []string, next time.Time) {
+// Rows returns one row per running work session ("api · 42m of work"),
+// read afresh, and when their text changes next.
+func (t *Section) Rows(now time.Time) (lines []string, next time.Time) {
 	t.mu.Lock()
 	projects, set := t.projects, t.set
 	t.mu.Unlock()

@@ -8,7 +8,7 @@ import (
 )
 
 // MenuRow is one row of the tray menu's break section. The tray turns it
-// into its own row type; Key comes back through Tray.Clicked.
+// into its own row type; Key comes back through Section.Clicked.
 type MenuRow struct {
 	Key      string
 	Label    string
@@ -32,12 +32,12 @@ const (
 	MenuPause  = time.Hour
 )
 
-// Tray is the break reminders inside the tray app. Its Update has the
+// Section is the break reminders inside the tray app. Its Update has the
 // signature of the app's Notifier.Update, so the loop calls it whenever
 // the sessions change and again at the time it returned: that is how a
 // reminder comes on time with no polling. Rows, Clicked and Changed serve
 // the menu section. The methods may be called from any goroutine.
-type Tray struct {
+type Section struct {
 	sched  *Scheduler
 	notify func(title, body string)
 	logf   func(string, ...any)
@@ -47,17 +47,17 @@ type Tray struct {
 	changed  chan struct{}
 }
 
-// NewTray returns the tray side of sched; notify shows a desktop
+// NewSection returns the tray side of sched; notify shows a desktop
 // notification.
-func NewTray(sched *Scheduler, notify func(title, body string), logf func(string, ...any)) *Tray {
+func NewSection(sched *Scheduler, notify func(title, body string), logf func(string, ...any)) *Section {
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
-	return &Tray{sched: sched, notify: notify, logf: logf, changed: make(chan struct{}, 1)}
+	return &Section{sched: sched, notify: notify, logf: logf, changed: make(chan struct{}, 1)}
 }
 
 // SetSettings applies new thresholds (the settings file changed).
-func (t *Tray) SetSettings(set Settings) {
+func (t *Section) SetSettings(set Settings) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	sched := *t.sched
@@ -67,7 +67,7 @@ func (t *Tray) SetSettings(set Settings) {
 }
 
 // current returns the scheduler and the sessions to use now.
-func (t *Tray) current() (*Scheduler, Sessions) {
+func (t *Section) current() (*Scheduler, Sessions) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.sched, t.sessions
@@ -76,7 +76,7 @@ func (t *Tray) current() (*Scheduler, Sessions) {
 // Update looks at the live sessions at now, fires the reminder that is
 // due (held while one waits, early while one works), and returns when to
 // call again (zero: only when the sessions change).
-func (t *Tray) Update(now time.Time, sessions []resolver.Session) time.Time {
+func (t *Section) Update(now time.Time, sessions []resolver.Session) time.Time {
 	states := make([]resolver.State, len(sessions))
 	for i, s := range sessions {
 		states[i] = s.State
@@ -97,7 +97,7 @@ func (t *Tray) Update(now time.Time, sessions []resolver.Session) time.Time {
 	return next
 }
 
-func (t *Tray) show(r *Reminder) {
+func (t *Section) show(r *Reminder) {
 	if t.notify != nil {
 		t.notify(r.Title(), r.Body())
 	}
@@ -106,7 +106,7 @@ func (t *Tray) show(r *Reminder) {
 
 // Rows returns the section's rows at now and when their text changes
 // next (the countdown).
-func (t *Tray) Rows(now time.Time) ([]MenuRow, time.Time) {
+func (t *Section) Rows(now time.Time) ([]MenuRow, time.Time) {
 	sched, sess := t.current()
 	st := sched.Status(now, sess)
 	rows := []MenuRow{{Key: KeyStatus, Label: st.MenuLine(), Disabled: true}}
@@ -133,18 +133,11 @@ func labelChangesAt(st Status) time.Time {
 	if st.Hold != NotHeld || st.Fire {
 		return st.Next
 	}
-	left := st.In()
-	if left < 90*time.Second {
-		return st.Due
-	}
-	// FormatDuration rounds to the minute: the text changes half a
-	// minute before each whole minute.
-	step := (left-30*time.Second)%time.Minute + time.Millisecond
-	return st.Now.Add(step)
+	return st.Now.Add(untilLeftChanges(st.In()))
 }
 
 // Clicked runs the action of a row.
-func (t *Tray) Clicked(key string, now time.Time) {
+func (t *Section) Clicked(key string, now time.Time) {
 	sched, sess := t.current()
 	var err error
 	switch key {
@@ -174,9 +167,9 @@ func (t *Tray) Clicked(key string, now time.Time) {
 
 // Changed signals that Rows would answer differently and that Update
 // should run again (a snooze moves the next reminder).
-func (t *Tray) Changed() <-chan struct{} { return t.changed }
+func (t *Section) Changed() <-chan struct{} { return t.changed }
 
-func (t *Tray) signal() {
+func (t *Section) signal() {
 	select {
 	case t.changed <- struct{}{}:
 	default:

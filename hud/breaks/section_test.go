@@ -7,11 +7,11 @@ import (
 	"github.com/capacitor-hud/hud/resolver"
 )
 
-func TestTray(t *testing.T) {
+func TestSection(t *testing.T) {
 	home := t.TempDir()
 	seedState(t, home)
 	var shown []string
-	tray := NewTray(NewScheduler(resolver.Layout{Home: home}, DefaultSettings(), t.Logf),
+	tray := NewSection(NewScheduler(resolver.Layout{Home: home}, DefaultSettings(), t.Logf),
 		func(title, body string) { shown = append(shown, title) }, t.Logf)
 	waitingNow := []resolver.Session{{State: resolver.StateWaiting}, {State: resolver.StateWorking}}
 	workingNow := []resolver.Session{{State: resolver.StateWorking}}
@@ -31,7 +31,7 @@ func TestTray(t *testing.T) {
 	}
 	// Answered: delivered.
 	tray.Update(t0.Add(21*time.Minute), workingNow)
-	if len(shown) != 1 || shown[0] != "Time for a 60 s eye break" {
+	if len(shown) != 1 || shown[0] != "Time for a 1m eye break" {
 		t.Fatalf("after the answer: %q", shown)
 	}
 	select {
@@ -60,13 +60,13 @@ func TestLabelChangesAt(t *testing.T) {
 	set := DefaultSettings()
 	now := t0.Add(8*time.Minute + 10*time.Second) // 11 min 50 s to the eye break
 	st := Status{Plan: PlanAt(active(now), Prefs{}, now, idle, set), Now: now}
-	if st.MenuLine() != "Next: eye break in 12 min" {
+	if st.MenuLine() != "Next: eye break in 12m" {
 		t.Fatalf("line %q", st.MenuLine())
 	}
 	at := labelChangesAt(st)
 	later := Status{Plan: PlanAt(active(now), Prefs{}, at, idle, set), Now: at}
 	before := Status{Plan: PlanAt(active(now), Prefs{}, at.Add(-2*time.Millisecond), idle, set), Now: at.Add(-2 * time.Millisecond)}
-	if later.MenuLine() != "Next: eye break in 11 min" || before.MenuLine() != st.MenuLine() {
+	if later.MenuLine() != "Next: eye break in 11m" || before.MenuLine() != st.MenuLine() {
 		t.Errorf("at %v: %q, just before: %q", at.Sub(now), later.MenuLine(), before.MenuLine())
 	}
 }

@@ -19,7 +19,7 @@ func TestTrayNotifiesMilestonesOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	var shown []string
-	tray := NewTray(DefaultSettings(), func(title, body string) { shown = append(shown, title) }, t.Logf)
+	tray := NewSection(DefaultSettings(), func(title, body string) { shown = append(shown, title) }, t.Logf)
 	live := []resolver.Session{{CWD: filepath.Join(project, "src")}, {CWD: project}}
 
 	now := t0
@@ -34,11 +34,11 @@ func TestTrayNotifiesMilestonesOnce(t *testing.T) {
 	}
 	tray.Update(now, live)
 	tray.Update(now.Add(time.Second), live)
-	if len(shown) != 1 || shown[0] != "api: 40 min of work" {
+	if len(shown) != 1 || shown[0] != "api: 40m of work" {
 		t.Errorf("shown %q", shown)
 	}
 	lines, _ := tray.Rows(now.Add(30 * time.Second))
-	if len(lines) != 1 || lines[0] != "api · 41 min of work" {
+	if len(lines) != 1 || lines[0] != "api · 41m of work" {
 		t.Errorf("rows %q", lines)
 	}
 	files.Remove(project)
@@ -60,7 +60,7 @@ func TestTrayWakesOnlyWhileTheCountClimbs(t *testing.T) {
 		t.Fatal(err)
 	}
 	set := DefaultSettings()
-	tray := NewTray(set, nil, t.Logf)
+	tray := NewSection(set, nil, t.Logf)
 	live := []resolver.Session{{CWD: project}}
 
 	// 30 s before the idle gap ends, the count drops back then.
