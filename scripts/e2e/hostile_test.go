@@ -70,23 +70,22 @@ func TestHostileRepository(t *testing.T) {
 		t.Errorf("checkpoint without the repository's facts:\n%s", b)
 	}
 	// Claude Code 2.1.330 runs git in the project itself, hardened its own
-	// way but not against a clean filter: a chain whose git Claude started
-	// is Claude's business. Any other is hud's, and must never happen.
+	// way but not against a clean filter: that is Claude's business. hud's
+	// git runs under hud's activity worker, which waits for it, so a chain
+	// with hud in it is hud's, and must never be there.
 	ran, _ := os.ReadFile(marker)
-	for _, chain := range strings.Split(strings.TrimSpace(string(ran)), "---") {
-		lines := strings.Split(strings.TrimSpace(chain), "\n")
-		if len(lines) < 2 || lines[0] == "" {
-			continue
+	for _, chain := range strings.Split(string(ran), "---") {
+		for _, line := range strings.Split(strings.TrimSpace(chain), "\n") {
+			if isHud(line) {
+				t.Errorf("hud ran a command from the repository's git config:\n%s", chain)
+				break
+			}
 		}
-		if len(lines) >= 3 && strings.HasPrefix(lines[1], "git ") && isClaude(lines[2]) {
-			continue
-		}
-		t.Errorf("a command from the repository's git config ran, not started by Claude Code:\n%s", chain)
 	}
 }
 
-// isClaude reports whether a command line runs the Claude Code CLI.
-func isClaude(cmdline string) bool {
+// isHud reports whether a command line runs one of hud's binaries.
+func isHud(cmdline string) bool {
 	prog, _, _ := strings.Cut(cmdline, " ")
-	return filepath.Base(prog) == "claude"
+	return filepath.Base(prog) == "hud-hook" || filepath.Base(prog) == "hud"
 }
