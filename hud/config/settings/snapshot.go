@@ -2,6 +2,8 @@ package settings
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -35,15 +37,23 @@ func DefaultPath(home string, getenv func(string) string) string {
 // command that reads settings) writes this copy, and the hook reads it.
 const SnapshotName = "hook-settings.json"
 
+// sourceHash identifies a text of config.toml.
+func sourceHash(text []byte) string {
+	sum := sha256.Sum256(text)
+	return hex.EncodeToString(sum[:])
+}
+
 // snapshotVersion changes whenever Config's JSON form does; a copy of
 // another version is as good as none.
 const snapshotVersion = 1
 
 type snapshot struct {
 	Version int `json:"version"`
-	// Source is config.toml's text the settings were read from: the hook
-	// compares it with the file to know whether the copy is current.
-	Source string `json:"source"`
+	// Source is the SHA-256 of config.toml's text the settings were read
+	// from, in hex: the hook compares it with the file's to know whether
+	// the copy is current (a hash, not the text: the template is 4 KB of
+	// comments the hook would decode on every read).
+	Source string `json:"source_sha256"`
 	// Config is what the file says, without the environment's overrides
 	// (those belong to the process that reads it).
 	Config Config `json:"config"`
@@ -58,7 +68,7 @@ func SnapshotPath(configPath string) string {
 // reads as cfg (without environment overrides). It writes only when the
 // copy differs, so that reading the settings again costs no write.
 func WriteSnapshot(configPath string, source []byte, cfg Config) error {
-	data, err := json.Marshal(snapshot{Version: snapshotVersion, Source: string(source), Config: cfg})
+	data, err := json.Marshal(snapshot{Version: snapshotVersion, Source: sourceHash(source), Config: cfg})
 	if err != nil {
 		return err
 	}
@@ -112,7 +122,7 @@ func fromSnapshot(configPath string) (Config, error) {
 	if err := json.Unmarshal(data, &snap); err != nil || snap.Version != snapshotVersion {
 		return Default(), ErrStale
 	}
-	if snap.Source != string(text) {
+	if snap.Source != sourceHash(text) {
 		return snap.Config, ErrStale
 	}
 	return snap.Config, nil
