@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/capacitor-hud/hud/hud/config"
+	"github.com/capacitor-hud/hud/hud/config/settings"
 )
 
 // Kind is a category of break. The order is the priority: when several are
@@ -91,18 +91,18 @@ type Settings struct {
 	// while Claude works. Zero turns early delivery off.
 	EarlyWindow time.Duration
 	// Quiet holds reminders inside a daily window of local time.
-	Quiet config.QuietHours
+	Quiet settings.QuietHours
 	// HookDelivery lets the hook put a due reminder into Claude's context
 	// when the tray is not running.
 	HookDelivery bool
 }
 
-// DefaultSettings are Vibe Check's defaults (config.Default's [breaks]).
-func DefaultSettings() Settings { return FromConfig(config.Default().Breaks) }
+// DefaultSettings are Vibe Check's defaults (settings.Default's [breaks]).
+func DefaultSettings() Settings { return FromConfig(settings.Default().Breaks) }
 
 // FromConfig takes the thresholds from the [breaks] table of the settings
 // file (with the VIBE_CHECK_* overrides already applied by config.Load).
-func FromConfig(c config.Breaks) Settings {
+func FromConfig(c settings.Breaks) Settings {
 	return Settings{
 		Enabled:        c.Enabled,
 		Interval:       [3]time.Duration{Micro: c.MicroInterval, Hydration: c.HydrationInterval, Full: c.FullInterval},

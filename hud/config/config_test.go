@@ -42,7 +42,7 @@ func TestBlankCommentLines(t *testing.T) {
 
 func TestTemplateDocumentsEveryKey(t *testing.T) {
 	tmpl := Template()
-	for _, s := range settings {
+	for _, s := range keys {
 		if !strings.Contains(tmpl, "\n"+s.key+" = ") || !strings.Contains(tmpl, "# "+s.why+"\n"+s.key+" = ") {
 			t.Errorf("template lacks %s with its comment", s.name())
 		}
@@ -59,7 +59,7 @@ func TestTemplateDocumentsEveryKey(t *testing.T) {
 func TestEverySettingIsDistinct(t *testing.T) {
 	var c Config
 	seen := map[any]string{}
-	for _, s := range settings {
+	for _, s := range keys {
 		p := s.field(&c)
 		if other, dup := seen[p]; dup {
 			t.Errorf("%s and %s fill the same field", s.name(), other)

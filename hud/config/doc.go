@@ -13,5 +13,8 @@
 // people who already tuned Vibe Check keep their settings.
 //
 // The package reads no globals: the caller passes the home directory and a
-// getenv function. It links nothing heavy, so the hook may use it too.
+// getenv function. The settings' types and defaults live in package
+// settings, which the hook uses instead: this package links a TOML parser,
+// whose start-up the hook would pay on every event. Every Load of the file
+// leaves the hook a copy of what it read (settings.SnapshotName).
 package config

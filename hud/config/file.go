@@ -6,19 +6,14 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/capacitor-hud/hud/hud/config/settings"
 )
 
 // DefaultPath is $XDG_CONFIG_HOME/hud/config.toml, or
-// <home>/.config/hud/config.toml when XDG_CONFIG_HOME is unset or not an
-// absolute path (the XDG spec says to ignore relative ones). The same path
-// is used on macOS, where people who set XDG_CONFIG_HOME expect it honoured.
+// <home>/.config/hud/config.toml (see settings.DefaultPath).
 func DefaultPath(home string, getenv func(string) string) string {
-	if getenv != nil {
-		if dir := getenv("XDG_CONFIG_HOME"); dir != "" && filepath.IsAbs(dir) {
-			return filepath.Join(dir, "hud", "config.toml")
-		}
-	}
-	return filepath.Join(home, ".config", "hud", "config.toml")
+	return settings.DefaultPath(home, getenv)
 }
 
 // EnsureFile creates the settings file at path from [Template] when it does

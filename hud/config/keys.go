@@ -44,7 +44,7 @@ var tables = []struct{ name, about string }{
 	{"activity", "Checkpoints of what each session worked on."},
 }
 
-var settings = []setting{
+var keys = []setting{
 	{table: "notifications", key: "permission", kind: kindBool,
 		why:   "Notify at once when a session starts waiting for you (a permission request, a question).",
 		field: func(c *Config) any { return &c.Notifications.Permission }},
@@ -185,7 +185,7 @@ func renderTemplate() string {
 	b.WriteString("# it says which line is wrong and uses the default for that key.\n")
 	for _, t := range tables {
 		fmt.Fprintf(&b, "\n# %s\n[%s]\n", t.about, t.name)
-		for _, s := range settings {
+		for _, s := range keys {
 			if s.table != t.name {
 				continue
 			}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/capacitor-hud/hud/hud/config/settings"
 	"github.com/capacitor-hud/hud/hud/safefile"
 )
 
@@ -18,7 +19,9 @@ import (
 // environment overrides read through getenv (nil: none). It never fails:
 // a missing file gives the defaults silently; anything wrong gives the
 // defaults for what it affects and a Problem for each thing to tell the
-// person.
+// person. Each read of an existing file also leaves the hook its copy of
+// what was read (settings.WriteSnapshot), so that the hook never parses
+// TOML.
 func Load(path string, getenv func(string) string) (Config, []Problem) {
 	cfg := Default()
 	var problems []Problem
@@ -31,9 +34,13 @@ func Load(path string, getenv func(string) string) (Config, []Problem) {
 			Message: fmt.Sprintf("cannot read the settings (%v); using the defaults", err)})
 	default:
 		problems = append(problems, decode(&cfg, path, string(data))...)
+		if err := settings.WriteSnapshot(path, data, cfg); err != nil {
+			problems = append(problems, Problem{Path: path,
+				Message: fmt.Sprintf("cannot leave the hook a copy of the settings (%v); until one is written, the hook uses the copy it has or the defaults", err)})
+		}
 	}
 	if getenv != nil {
-		problems = append(problems, applyEnv(&cfg, getenv)...)
+		problems = append(problems, settings.ApplyEnv(&cfg, getenv)...)
 	}
 	return cfg, problems
 }
@@ -61,7 +68,7 @@ func decode(cfg *Config, path, text string) []Problem {
 		return []Problem{parseProblem(path, text, "", err, "the file is not valid TOML; using the defaults for every setting")}
 	}
 	known := make(map[string]map[string]setting)
-	for _, s := range settings {
+	for _, s := range keys {
 		if known[s.table] == nil {
 			known[s.table] = make(map[string]setting)
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/activity"
+	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -151,6 +152,9 @@ func TestActivityFollowUpEndToEnd(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte("[activity]\nrestore_on_compact = true\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	// The tray reads the file when it changes, which leaves the hook its
+	// copy of the settings.
+	config.Load(cfg, nil)
 	out := fire(t, bin, home, proj, ev("SessionStart", `,"source":"compact"`))
 	for _, want := range []string{"add the parser", "write the parser", "parser.go"} {
 		if !strings.Contains(out, want) {

@@ -3,7 +3,7 @@ package hook
 import (
 	"time"
 
-	"github.com/capacitor-hud/hud/hud/config"
+	"github.com/capacitor-hud/hud/hud/config/settings"
 	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -31,16 +31,20 @@ type Context struct {
 	executable func() (string, error)
 	blocked    string
 	said       string
-	config     *config.Config
+	config     *settings.Config
 }
 
 // Config returns the person's settings, read at most once per hook run and
-// only when a follow-up asks: most events never parse the file. Problems
-// in the file are not the hook's to report (hud doctor and the tray do);
-// the defaults stand in for what cannot be read.
-func (c *Context) Config() config.Config {
+// only when a follow-up asks: most events never read them. The hook reads
+// the copy hud leaves next to config.toml, never the TOML itself (see
+// settings.ForHook); when that copy is behind the file, it says so in the
+// debug log and uses what hud read last.
+func (c *Context) Config() settings.Config {
 	if c.config == nil {
-		cfg, _ := config.Load(config.DefaultPath(c.Layout.Home, c.Getenv), c.Getenv)
+		cfg, err := settings.ForHook(settings.DefaultPath(c.Layout.Home, c.Getenv), c.Getenv)
+		if err != nil && c.Logf != nil {
+			c.Logf("settings: %v", err)
+		}
 		c.config = &cfg
 	}
 	return *c.config

@@ -64,12 +64,16 @@ func OSEnv() Env {
 
 // followUps run, in order, after the store is written. Each is independent:
 // an error is logged to the debug log and the next one still runs.
+// Activity comes last: on Stop, PreCompact and a due checkpoint it starts
+// the worker, whose Go start-up and git calls compete for the CPUs with
+// whatever the hook still has to do (Claude waits for the hook, not for
+// the worker).
 var followUps = []followUp{
 	{"lock holder", ensureLockHolder},
-	{"activity", trackActivity},
 	{"breaks", trackBreaks},
 	{"work session", trackWorkSession},
 	{"tidy", tidyProject},
+	{"activity", trackActivity},
 }
 
 // Main runs the binary and returns its exit status: a helper mode when the

@@ -8,8 +8,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/worksession"
 )
 
-// trackWorkSession keeps the project's timed work session current (issue
-// 6, part C). Without a session, which is nearly always, it costs the
+// trackWorkSession keeps the project's timed work session current. Without a session, which is nearly always, it costs the
 // project lookup and one stat. With one, it counts the time since the last
 // event, turns long Task runs into pauses and sets the 40/60/90 flags;
 // the tray reads the flags and tells the person.

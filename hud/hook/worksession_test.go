@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/worksession"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -22,6 +23,8 @@ func followUpContext(t *testing.T, home, project string, ev *Event, now time.Tim
 		if err := os.WriteFile(path, []byte(settings), 0o600); err != nil {
 			t.Fatal(err)
 		}
+		// As the tray does when the file changes: the hook reads the copy.
+		config.Load(path, nil)
 	}
 	ev.CWD = project
 	return &Context{

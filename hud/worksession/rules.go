@@ -2,10 +2,10 @@ package worksession
 
 import (
 	"fmt"
-	"github.com/capacitor-hud/hud/hud/text"
 	"time"
 
-	"github.com/capacitor-hud/hud/hud/config"
+	"github.com/capacitor-hud/hud/hud/config/settings"
+	"github.com/capacitor-hud/hud/hud/text"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -22,12 +22,12 @@ type Settings struct {
 	Strict bool
 }
 
-// DefaultSettings are the default thresholds (config.Default's
+// DefaultSettings are the default thresholds (settings.Default's
 // [work_session]).
-func DefaultSettings() Settings { return FromConfig(config.Default().WorkSession) }
+func DefaultSettings() Settings { return FromConfig(settings.Default().WorkSession) }
 
 // FromConfig takes the thresholds from the [work_session] table.
-func FromConfig(c config.WorkSession) Settings {
+func FromConfig(c settings.WorkSession) Settings {
 	return Settings{
 		RemindAt:       c.RemindAt,
 		WarnAt:         c.WarnAt,

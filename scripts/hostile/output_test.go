@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/capacitor-hud/hud/hud/config"
 )
 
 // evil is text an attacker controls (a commit subject, a todo, a file
@@ -29,6 +31,8 @@ func TestControlCharactersNeverShown(t *testing.T) {
 	w.git(w.project, "init", "-q", "-b", "main")
 	w.git(w.project, "commit", "-q", "--allow-empty", "-m", "first")
 	w.write(filepath.Join(w.home, ".config", "hud", "config.toml"), "[activity]\nrestore_on_compact = true\n", 0o600)
+	// As the tray does when the file changes: the hook reads hud's copy.
+	config.Load(filepath.Join(w.home, ".config", "hud", "config.toml"), nil)
 	w.start()
 	w.git(w.project, "commit", "-q", "--allow-empty", "-m", evil)
 	todo := `,"tool_name":"TodoWrite","tool_input":{"todos":[{"content":` + jsonString(evil) + `,"status":"pending","activeForm":"x"}]}`

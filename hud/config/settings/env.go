@@ -1,4 +1,4 @@
-package config
+package settings
 
 import (
 	"fmt"
@@ -35,9 +35,9 @@ func EnvOverrideNames() []string {
 	return names
 }
 
-// applyEnv applies the set VIBE_CHECK_* variables to cfg.Breaks. A value
+// ApplyEnv applies the set VIBE_CHECK_* variables to cfg.Breaks. A value
 // that is not a positive number of seconds is ignored with a Problem.
-func applyEnv(cfg *Config, getenv func(string) string) []Problem {
+func ApplyEnv(cfg *Config, getenv func(string) string) []Problem {
 	var problems []Problem
 	for _, o := range envOverrides {
 		text := strings.TrimSpace(getenv(o.name))

@@ -1,0 +1,29 @@
+package config
+
+import "github.com/capacitor-hud/hud/hud/config/settings"
+
+// The settings' types and defaults live in package settings, which links no
+// TOML parser, so that the hook (which runs on every event of every
+// session) can use them without paying for one: see settings.ForHook.
+// These names keep config the one package the rest of hud reads settings
+// through.
+type (
+	Config        = settings.Config
+	Notifications = settings.Notifications
+	Tray          = settings.Tray
+	Breaks        = settings.Breaks
+	WorkSession   = settings.WorkSession
+	Activity      = settings.Activity
+	QuietHours    = settings.QuietHours
+	Problem       = settings.Problem
+)
+
+// Default returns the settings used when the file says nothing.
+func Default() Config { return settings.Default() }
+
+// ParseQuietHours reads "HH:MM-HH:MM"; the empty string means none.
+func ParseQuietHours(text string) (QuietHours, error) { return settings.ParseQuietHours(text) }
+
+// EnvOverrideNames lists the environment variables that override [breaks],
+// for `hud doctor` and the docs.
+func EnvOverrideNames() []string { return settings.EnvOverrideNames() }
