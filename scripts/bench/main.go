@@ -97,7 +97,10 @@ func (b *bench) build(pkg string) (string, error) {
 	if path, ok := b.built[pkg]; ok {
 		return path, nil
 	}
-	out := filepath.Join(b.dir, "bin", strings.NewReplacer("/", "_", ".", "_").Replace(pkg))
+	// Each binary keeps its package's name in a directory of its own: the
+	// stand-in Claude must be called "claude", since the hook ties a lock
+	// only to a process it can tell is Claude Code.
+	out := filepath.Join(b.dir, "bin", strings.NewReplacer("/", "_", ".", "_").Replace(pkg), filepath.Base(pkg))
 	cmd := exec.Command("go", append(append(slices.Clone(buildFlags), "-o", out), pkg)...)
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if msg, err := cmd.CombinedOutput(); err != nil {
