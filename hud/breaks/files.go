@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -94,8 +93,11 @@ func (f Files) Read(now time.Time) Txn {
 	return txn
 }
 
+// The state and preference files are shared with Vibe Check and read on
+// the hook's path: bounded, and a FIFO or a device at their name is refused
+// rather than waited on (a person's own link to them is followed).
 func (f Files) loadState(now time.Time) (State, bool) {
-	data, err := os.ReadFile(f.StatePath())
+	data, _, err := safefile.Read(f.StatePath(), safefile.MaxRead, safefile.Follow)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			f.logf("breaks: reading %s: %v; starting fresh", f.StatePath(), err)
@@ -112,7 +114,7 @@ func (f Files) loadState(now time.Time) (State, bool) {
 
 func (f Files) loadPrefs() Prefs {
 	var p Prefs
-	data, err := os.ReadFile(f.PrefsPath())
+	data, _, err := safefile.Read(f.PrefsPath(), safefile.MaxRead, safefile.Follow)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
 			f.logf("breaks: reading %s: %v", f.PrefsPath(), err)

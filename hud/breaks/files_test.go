@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -224,6 +225,29 @@ func TestCorruptStateIsReplacedAndSaved(t *testing.T) {
 	data, _ := os.ReadFile(f.StatePath())
 	if s, err := DecodeState(data); err != nil || s != Fresh(now) {
 		t.Errorf("saved %s (%v)", data, err)
+	}
+}
+
+// TestFIFOStateDoesNotBlock: a FIFO at the state's or the preferences'
+// name (the hook reads both) is refused at once, not waited on.
+func TestFIFOStateDoesNotBlock(t *testing.T) {
+	home := t.TempDir()
+	f := Files{Layout: resolver.Layout{Home: home}, Logf: t.Logf}
+	os.MkdirAll(f.Layout.ClaudeDir(), 0o700)
+	for _, p := range f.Shown() {
+		if err := syscall.Mkfifo(p, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	done := make(chan Txn, 1)
+	go func() { done <- f.Read(t0) }()
+	select {
+	case txn := <-done:
+		if txn.Loaded {
+			t.Error("a FIFO was loaded as the state")
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("reading the break files blocked on a FIFO")
 	}
 }
 
