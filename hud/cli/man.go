@@ -15,8 +15,7 @@ import (
 // release's (the commit's time, for a reproducible page).
 func ManPage(w io.Writer, version string, date time.Time) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, ".TH HUD 1 %q %q \"User Commands\"\n", date.UTC().Format("2006-01-02"), "hud "+version)
-	b.WriteString(".SH NAME\nhud \\- what your Claude Code sessions are doing, in the system tray\n")
+	manHeader(&b, "hud", "what your Claude Code sessions are doing, in the system tray", version, date)
 	b.WriteString(".SH SYNOPSIS\n.B hud\n[\\fIcommand\\fR] [\\fIflags\\fR]\n")
 	b.WriteString(".SH DESCRIPTION\n" + roffText(
 		"hud shows in one tray icon (the menu bar on macOS) whether any Claude Code session "+
@@ -47,8 +46,7 @@ func ManPage(w io.Writer, version string, date time.Time) error {
 // HookManPage writes hud-hook(1).
 func HookManPage(w io.Writer, version string, date time.Time) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, ".TH HUD-HOOK 1 %q %q \"User Commands\"\n", date.UTC().Format("2006-01-02"), "hud "+version)
-	b.WriteString(".SH NAME\nhud-hook \\- the Claude Code hook of hud\n")
+	manHeader(&b, "hud-hook", "the Claude Code hook of hud", version, date)
 	b.WriteString(".SH SYNOPSIS\n.B hud-hook\n< \\fIevent.json\\fR\n.br\n.B hud-hook \\-\\-version\n")
 	b.WriteString(".SH DESCRIPTION\n" + roffText(
 		"Claude Code runs hud-hook on every hook event, with the event as JSON on standard input. "+
@@ -62,6 +60,13 @@ func HookManPage(w io.Writer, version string, date time.Time) error {
 	b.WriteString(".SH SEE ALSO\nhud(1)\n")
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// manHeader writes a page's title line and NAME section; date is the
+// release's, for a reproducible page.
+func manHeader(b *strings.Builder, name, what, version string, date time.Time) {
+	fmt.Fprintf(b, ".TH %s 1 %q %q \"User Commands\"\n", strings.ToUpper(name), date.UTC().Format("2006-01-02"), "hud "+version)
+	fmt.Fprintf(b, ".SH NAME\n%s \\- %s\n", name, what)
 }
 
 // roffText escapes running text: backslashes, a leading . or ' that roff
