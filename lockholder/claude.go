@@ -3,11 +3,11 @@ package lockholder
 import (
 	"encoding/json"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/capacitor-hud/hud/hud/safefile"
 )
 
 // maxWalk bounds the walk up the process tree.
@@ -87,16 +87,17 @@ const maxSessionFile = 64 << 10
 // its pid, and its procStart where both sides know the start time (a file
 // left by an earlier process that had the pid names another).
 func sessionFileNames(path string, p Process) bool {
-	f, err := os.Open(path)
+	// Bounded, and never waiting on a FIFO planted at the name: the hook
+	// asks this on its own path.
+	b, _, err := safefile.Read(path, maxSessionFile, safefile.Follow)
 	if err != nil {
 		return false
 	}
-	defer f.Close()
 	var cs struct {
 		PID       int    `json:"pid"`
 		ProcStart string `json:"procStart"`
 	}
-	if json.NewDecoder(io.LimitReader(f, maxSessionFile)).Decode(&cs) != nil || cs.PID != p.PID {
+	if json.Unmarshal(b, &cs) != nil || cs.PID != p.PID {
 		return false
 	}
 	if cs.ProcStart == "" || p.StartTicks == 0 {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -21,6 +22,9 @@ func TestIsClaude(t *testing.T) {
 	write(101, `{"pid":101,"procStart":"4242"}`)
 	write(102, `{"pid":999}`)
 	write(103, `not json`)
+	if err := syscall.Mkfifo(filepath.Join(dir, "104.json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	isClaude := IsClaude(dir)
 	cases := []struct {
 		name string
@@ -32,6 +36,7 @@ func TestIsClaude(t *testing.T) {
 		{"a session file of an earlier process with the pid", Process{PID: 101, Comm: "python3", StartTicks: 7}, false},
 		{"a session file naming another pid", Process{PID: 102, Comm: "lefthook"}, false},
 		{"a session file that does not parse", Process{PID: 103, Comm: "lefthook"}, false},
+		{"a FIFO at the session file's name (not waited on)", Process{PID: 104, Comm: "lefthook"}, false},
 		{"a hook manager", Process{PID: 2, Comm: "lefthook"}, false},
 		{"a test runner", Process{PID: 3, Comm: "hook.test"}, false},
 		{"no comm", Process{PID: 4}, false},
