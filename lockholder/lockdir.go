@@ -54,7 +54,7 @@ func locksOf(sessions string, pid int) ([]string, error) {
 // readMeta reads dir's meta.json.
 func readMeta(dir string) (resolver.LockMeta, error) {
 	var m resolver.LockMeta
-	b, err := os.ReadFile(filepath.Join(dir, metaFile))
+	b, _, err := safefile.Read(filepath.Join(dir, metaFile), 64<<10, safefile.NoFollow)
 	if err != nil {
 		return m, fmt.Errorf("reading lock meta: %w", err)
 	}

@@ -38,6 +38,11 @@ type ProcessStart func(pid int) (ticks uint64, running bool)
 // procStart checks that a Claude session file's pid still names the
 // process that wrote it (its procStart): files of dead or reused pids are
 // dropped. A nil procStart keeps every file.
+// maxSmallFile bounds a lock's meta.json and Claude's <pid>.json, each a
+// few hundred bytes: a reader never waits on a FIFO or reads a device
+// planted at their names.
+const maxSmallFile = 64 << 10
+
 func LoadSnapshot(l Layout, procStart ProcessStart) (Snapshot, error) {
 	snap := Snapshot{Store: NewStore()}
 	var errs []error
@@ -127,7 +132,7 @@ func LoadLocks(dir string) ([]Lock, error) {
 			continue
 		}
 		lockDir := filepath.Join(dir, e.Name())
-		b, err := os.ReadFile(filepath.Join(lockDir, "meta.json"))
+		b, _, err := safefile.Read(filepath.Join(lockDir, "meta.json"), maxSmallFile, safefile.NoFollow)
 		if err != nil {
 			continue
 		}
@@ -158,7 +163,7 @@ func LoadClaudeSessions(dir string, procStart ProcessStart) ([]ClaudeSession, er
 		if !ok {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		b, _, err := safefile.Read(filepath.Join(dir, e.Name()), maxSmallFile, safefile.NoFollow)
 		if err != nil {
 			continue
 		}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 )
 
@@ -104,7 +105,11 @@ func TestLoadClaudeSessionsIdentity(t *testing.T) {
 	writeFile(t, filepath.Join(dir, "12.json"), `{"pid":12,"sessionId":"dead","procStart":"500"}`)
 	writeFile(t, filepath.Join(dir, "13.json"), `{"pid":13,"sessionId":"unknown-ticks","procStart":"500"}`)
 	writeFile(t, filepath.Join(dir, "14.json"), `{"pid":14,"sessionId":"no-procstart"}`)
-	procs := map[int]uint64{10: 500, 11: 777, 13: 0, 14: 900}
+	// Planted at a session file's name, a FIFO is skipped, not waited on.
+	if err := syscall.Mkfifo(filepath.Join(dir, "15.json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	procs := map[int]uint64{10: 500, 11: 777, 13: 0, 14: 900, 15: 500}
 	procStart := func(pid int) (uint64, bool) {
 		ticks, ok := procs[pid]
 		return ticks, ok
