@@ -42,6 +42,7 @@ var tables = []struct{ name, about string }{
 	{"breaks", "Break reminders (Vibe Check). Durations are Go durations: \"90s\", \"20m\", \"1h30m\".\n# VIBE_CHECK_* environment variables (in seconds) override this table."},
 	{"work_session", "Timed work sessions (hud session start \"<task>\")."},
 	{"activity", "Checkpoints of what each session worked on."},
+	{"answer", "Answering Claude's permission dialogs and questions from the tray (hud answer on|off)."},
 }
 
 var keys = []setting{
@@ -130,6 +131,13 @@ var keys = []setting{
 	{table: "activity", key: "restore_on_compact", kind: kindBool,
 		why:   "After Claude compacts its context, give it back the last checkpoint.",
 		field: func(c *Config) any { return &c.Activity.RestoreOnCompact }},
+
+	{table: "answer", key: "enabled", kind: kindBool,
+		why:   "Offer each permission dialog and question to the tray, to answer from the menu or a notification.",
+		field: func(c *Config) any { return &c.Answer.Enabled }},
+	{table: "answer", key: "wait", kind: kindDuration,
+		why:   "How long the hook waits for the tray's answer (at most \"5m\"); the terminal's dialog stays usable meanwhile.",
+		field: func(c *Config) any { return &c.Answer.Wait }},
 }
 
 // expected says how the setting's value is written, for problems.

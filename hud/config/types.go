@@ -14,6 +14,7 @@ type (
 	Breaks        = settings.Breaks
 	WorkSession   = settings.WorkSession
 	Activity      = settings.Activity
+	Answer        = settings.Answer
 	QuietHours    = settings.QuietHours
 	Problem       = settings.Problem
 )

@@ -13,6 +13,7 @@ type Config struct {
 	Breaks        Breaks
 	WorkSession   WorkSession
 	Activity      Activity
+	Answer        Answer
 }
 
 // Notifications is the [notifications] table: desktop notifications about
@@ -91,6 +92,21 @@ type Activity struct {
 	RestoreOnCompact bool
 }
 
+// Answer is the [answer] table: answering Claude's permission dialogs and
+// questions from the tray (`hud answer`).
+type Answer struct {
+	// Enabled lets the hook offer each dialog to a running tray. Off, the
+	// hook never waits.
+	Enabled bool
+	// Wait bounds how long the hook waits for the tray's answer; the
+	// terminal's dialog stays usable meanwhile.
+	Wait time.Duration
+}
+
+// MaxAnswerWait is the longest wait the hook accepts: hud install wires the
+// PermissionRequest handler with a timeout above it.
+const MaxAnswerWait = 5 * time.Minute
+
 // Default returns the settings used when the file says nothing.
 func Default() Config {
 	return Config{
@@ -128,6 +144,7 @@ func Default() Config {
 			CheckpointEvery:  15 * time.Minute,
 			RestoreOnCompact: false,
 		},
+		Answer: Answer{Enabled: false, Wait: time.Minute},
 	}
 }
 
