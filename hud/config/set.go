@@ -97,4 +97,3 @@ func keyName(line string) string {
 	}
 	return strings.Trim(strings.TrimSpace(k), `"`)
 }
-
