@@ -36,8 +36,8 @@ type Request struct {
 	Digest string `json:"digest"`
 	// Subject is what the dialog is about: the command, the file, the
 	// question.
-	Subject string   `json:"subject"`
-	Choices []Choice `json:"choices"`
+	Subject string    `json:"subject"`
+	Choices []Choice  `json:"choices"`
 	At      time.Time `json:"at"`
 	// PID is the hook's process, which waits for the answer.
 	PID int `json:"pid"`
