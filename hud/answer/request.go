@@ -22,8 +22,12 @@ const (
 	Deny   = "deny"
 )
 
-// AskUserQuestion is the tool whose dialog is a question with options.
-const AskUserQuestion = "AskUserQuestion"
+// AskUserQuestion is the tool whose dialog is a question with options;
+// ExitPlanMode's is the plan approval, which only the terminal answers.
+const (
+	AskUserQuestion = "AskUserQuestion"
+	ExitPlanMode    = "ExitPlanMode"
+)
 
 // Request is one dialog as the hook offers it to the tray.
 type Request struct {
@@ -142,6 +146,11 @@ type suggestion struct {
 // anything else itself), or Yes, Yes and don't ask again (when Claude
 // suggests a rule or a directory), No.
 func (d Dialog) choices() (string, []Choice) {
+	if d.Tool == ExitPlanMode {
+		// The terminal's plan dialog offers ways to go on (accept edits
+		// or not, keep planning) that a plain allow cannot say.
+		return "plan approval", nil
+	}
 	if d.Tool == AskUserQuestion {
 		var in struct {
 			Questions []question `json:"questions"`

@@ -32,6 +32,9 @@ type Event struct {
 	ToolName         string          `json:"tool_name"`
 	ToolInput        json.RawMessage `json:"tool_input"`
 	ToolUseID        string          `json:"tool_use_id"`
+	// PermissionSuggestions is PermissionRequest's: what "Yes, and don't
+	// ask again" would add (kept as sent, for the decision output).
+	PermissionSuggestions json.RawMessage `json:"permission_suggestions"`
 	ToolResponse     json.RawMessage `json:"tool_response"`
 	Error            json.RawMessage `json:"error"` // string (PostToolUseFailure) or object (StopFailure)
 	IsInterrupt      bool            `json:"is_interrupt"`

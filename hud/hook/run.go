@@ -102,7 +102,10 @@ func Main(args []string, env Env) int {
 		os.Exit(0)
 	})
 	defer watchdog.Stop()
-	return runHook(env, &running)
+	// Waiting for the tray's answer to a dialog is bounded by its own
+	// setting; the watchdog then waits that much longer.
+	extend := func(d time.Duration) { watchdog.Reset(d + runTimeout) }
+	return runHook(env, &running, extend)
 }
 
 // runningEvent is the event a run handles, for the watchdog's log line.
@@ -111,7 +114,7 @@ type runningEvent struct{ session, event string }
 // runHook handles one hook event: read, decode, look around, update the
 // store, log, run the follow-ups. Every failure ends in the debug log and
 // exit status 0.
-func runHook(env Env, running *atomic.Pointer[runningEvent]) (status int) {
+func runHook(env Env, running *atomic.Pointer[runningEvent], extend func(time.Duration)) (status int) {
 	start := time.Now()
 	home := env.Getenv("HOME")
 	// The config dir (CLAUDE_CONFIG_DIR, which Claude passes on to its
@@ -192,6 +195,9 @@ func runHook(env Env, running *atomic.Pointer[runningEvent]) (status int) {
 		return 2
 	}
 	log.eventf(session, "%s %s→%s (%s%s)", ev.HookEventName, stateName(u.Before), stateName(u.After), sinceMillis(start), replaced)
+	if ev.HookEventName == EventPermissionRequest {
+		answerDialog(ctx, log, extend)
+	}
 	if ctx.said != "" && env.Stdout != nil {
 		io.WriteString(env.Stdout, ctx.said)
 	}

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"time"
+
+	"github.com/capacitor-hud/hud/hud/config/settings"
 
 	"github.com/capacitor-hud/hud/hud/hookevents"
 )
@@ -21,6 +24,12 @@ const HookName = "hud-hook"
 // millisecond; the timeout only bounds a hook that hangs on a broken disk.
 // It must stay well under the ~1.5 s Claude gives all SessionEnd hooks.
 const DefaultTimeout = 5
+
+// DialogTimeout is the PermissionRequest handler's timeout in seconds:
+// with answering on, the hook waits there for the tray's answer, at most
+// settings.MaxAnswerWait. Claude Code shows its dialog before it runs the
+// hook and keeps it usable meanwhile, so the wait holds nothing up.
+const DialogTimeout = int(settings.MaxAnswerWait/time.Second) + 10
 
 // handler is the hook entry install writes. It is synchronous on purpose:
 // async hooks run in no particular order, and the state machine needs
@@ -42,6 +51,9 @@ func group(event hookevents.Spec, command string, timeout int) *node {
 	// tool; the others fire for everything when it is left out.
 	if event.Tool {
 		ms = append(ms, field("matcher", newScalar("*")))
+	}
+	if event.Name == hookevents.PermissionRequest {
+		timeout = max(timeout, DialogTimeout)
 	}
 	ms = append(ms, field("hooks", newArray(handler(command, timeout))))
 	return newObject(ms...)
