@@ -34,6 +34,8 @@ type Request struct {
 	// ID names this request alone: 128 random bits, chosen by the hook.
 	ID      string `json:"id"`
 	Session string `json:"session"`
+	// Project is the session's project directory (its cwd when none).
+	Project string `json:"project"`
 	Tool    string `json:"tool"`
 	// Digest binds the request to its session, tool, input and time: an
 	// answer names it with the ID, and both must match.
@@ -81,7 +83,8 @@ type Dialog struct {
 	// both as Claude sent them.
 	Input       json.RawMessage
 	Suggestions json.RawMessage
-	CWD         string
+	// Project is the session's project directory.
+	Project string
 }
 
 // NewRequest makes the request for d at time at, with a fresh ID.
@@ -94,6 +97,7 @@ func NewRequest(d Dialog, at time.Time, pid int) (Request, error) {
 	return Request{
 		ID:      hex.EncodeToString(id[:]),
 		Session: d.Session,
+		Project: d.Project,
 		Tool:    d.Tool,
 		Digest:  d.digest(at),
 		Subject: subject,

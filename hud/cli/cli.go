@@ -79,6 +79,7 @@ var commands = []command{
 	{"watch", "print the live sessions again on every change, until Ctrl-C", runWatch},
 	{"activity", "show what a session has done: todos, files, commits, agents", runActivity},
 	{"checkpoint", "write the project's checkpoint (.claude/.project-state.json) now", runCheckpoint},
+	{"answer", "answer Claude's dialogs from here or the tray: on, off, SESSION CHOICE", runAnswer},
 	{"break", "break reminders: status, now, snooze, skip, pause, resume", runBreak},
 	{"session", "timed work session: start \"<task>\", pause, resume, stop, status", runSession},
 	{"version", "print the version and the commit it was built from", runVersion},

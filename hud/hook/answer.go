@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"cmp"
 	"errors"
 	"os"
 	"time"
@@ -28,7 +29,8 @@ func answerDialog(ctx *Context, log *debugLog, extend func(time.Duration)) {
 	if ctx.After == nil || ctx.After.State != resolver.StateWaiting {
 		return
 	}
-	d := answer.Dialog{Session: ev.SessionID, Tool: ev.ToolName, Input: ev.ToolInput, Suggestions: ev.PermissionSuggestions, CWD: ev.CWD}
+	d := answer.Dialog{Session: ev.SessionID, Tool: ev.ToolName, Input: ev.ToolInput, Suggestions: ev.PermissionSuggestions,
+		Project: cmp.Or(ctx.After.Project(), ev.CWD)}
 	h, err := answer.Connect(ctx.Layout.Home)
 	if err != nil {
 		return // no tray listens: the terminal alone answers

@@ -1,0 +1,181 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/capacitor-hud/hud/hud/answer"
+	"github.com/capacitor-hud/hud/hud/config"
+	"github.com/capacitor-hud/hud/hud/text"
+)
+
+const answerUsage = `answer [on | off | SESSION CHOICE | --project DIR CHOICE]
+
+Answer Claude's permission dialogs and questions from the tray, the
+notifications or here, without going to the terminal.
+
+  hud answer                    whether answering is on, and what waits
+  hud answer on | off           let the hook offer dialogs to the tray, or not
+  hud answer SESSION CHOICE     answer the dialog SESSION (an id or its
+                                first characters) waits on
+  hud answer --project DIR CHOICE
+                                the same, for the session working in DIR
+
+CHOICE is allow, always ("Yes, and don't ask again", where Claude offers
+it) or deny for a permission, or an option's label for a question.
+--request ID answers only that request: if it is no longer waiting, the
+answer is refused, never given to a later dialog.
+`
+
+func runAnswer(env *Env, args []string) error {
+	fs := newFlagSet(env, "answer", answerUsage)
+	project := fs.String("project", "", "answer the session working in `DIR`")
+	request := fs.String("request", "", "answer only the request with this `ID` (as `hud answer` lists it)")
+	if err := parseFlags(env, fs, args); err != nil {
+		return err
+	}
+	args = fs.Args()
+	switch {
+	case len(args) == 0 && *project == "" && *request == "":
+		return answerStatus(env)
+	case len(args) == 1 && (args[0] == "on" || args[0] == "off") && *project == "" && *request == "":
+		return answerSwitch(env, args[0] == "on")
+	}
+	var who, choice string
+	switch {
+	case *project != "" && len(args) == 1:
+		choice = args[0]
+	case *project == "" && *request != "" && len(args) == 1:
+		choice = args[0]
+	case *project == "" && len(args) == 2:
+		who, choice = args[0], args[1]
+	default:
+		return usagef("want SESSION CHOICE, or --project DIR CHOICE")
+	}
+	pending, err := answer.List(env.Home)
+	if err != nil {
+		return noTray(err)
+	}
+	req, err := pick(pending, who, *project, *request)
+	if err != nil {
+		return err
+	}
+	got, err := answer.Send(env.Home, answer.Reply{ID: req.ID, Digest: req.Digest, Session: req.Session, Choice: choice})
+	if err != nil {
+		return fmt.Errorf("%s: %w", req.Subject, err)
+	}
+	c, _ := got.Choice(choice)
+	fmt.Fprintf(env.Stdout, "Answered %q to %s (%s).\n", c.Label, got.Subject, shortID(got.Session))
+	return nil
+}
+
+// pick finds the one request an answer is for: by request ID, session
+// id (or its first characters) or project directory.
+func pick(pending []answer.Request, session, project, id string) (answer.Request, error) {
+	if project != "" {
+		abs, err := filepath.Abs(project)
+		if err != nil {
+			return answer.Request{}, err
+		}
+		project = filepath.Clean(abs)
+	}
+	var found []answer.Request
+	for _, r := range pending {
+		switch {
+		case id != "" && r.ID != id:
+		case session != "" && !strings.HasPrefix(r.Session, session):
+		case project != "" && r.Project != project:
+		default:
+			found = append(found, r)
+		}
+	}
+	what := "session " + session
+	switch {
+	case id != "":
+		what = "request " + id
+	case project != "":
+		what = "the session in " + project
+	}
+	switch len(found) {
+	case 0:
+		if id != "" {
+			return answer.Request{}, fmt.Errorf("%s: %w", what, answer.ErrStale)
+		}
+		return answer.Request{}, withHint(fmt.Errorf("no dialog of %s waits for an answer", what),
+			"`hud answer` lists the dialogs waiting")
+	case 1:
+		return found[0], nil
+	}
+	return answer.Request{}, withHint(fmt.Errorf("%d dialogs match %s", len(found), what), "name the session by more of its id")
+}
+
+func shortID(id string) string {
+	if len(id) > 8 {
+		return id[:8]
+	}
+	return id
+}
+
+// noTray explains a failed connect to the tray.
+func noTray(err error) error {
+	return withHint(fmt.Errorf("no tray is answering: %w", err),
+		"start the tray (hud) and turn answering on (hud answer on)")
+}
+
+func answerSwitch(env *Env, on bool) error {
+	path := config.DefaultPath(env.Home, env.Getenv)
+	if err := config.SetBool(path, "answer", "enabled", on); err != nil {
+		return err
+	}
+	cfg := loadConfig(env) // leaves the hook its copy
+	if !on {
+		fmt.Fprintln(env.Stdout, "Answering from the tray is off: Claude's dialogs are answered in the terminal only.")
+		return nil
+	}
+	fmt.Fprintf(env.Stdout, "Answering from the tray is on: the hook offers each dialog to the tray for up to %s.\n", text.Duration(cfg.Answer.Wait))
+	if _, err := answer.List(env.Home); err != nil {
+		fmt.Fprintln(env.Stdout, "No tray runs now; start it with `hud`.")
+	}
+	return nil
+}
+
+func answerStatus(env *Env) error {
+	cfg := loadConfig(env)
+	w := env.Stdout
+	if cfg.Answer.Enabled {
+		fmt.Fprintf(w, "Answering from the tray is on (wait up to %s; `hud answer off` to stop).\n", text.Duration(cfg.Answer.Wait))
+	} else {
+		fmt.Fprintln(w, "Answering from the tray is off (`hud answer on` to start).")
+	}
+	fmt.Fprint(w, `
+How it works: when Claude shows a permission dialog or asks a question, the
+hook offers it to the tray and waits (bounded by [answer] wait in
+config.toml). The terminal's dialog stays usable meanwhile; whichever
+answer comes first wins, and the other side closes the dialog. An answer
+from the menu, a notification or this command goes to that one dialog
+only, through Claude Code's PermissionRequest hook output.
+`)
+	pending, err := answer.List(env.Home)
+	switch {
+	case err != nil && cfg.Answer.Enabled:
+		fmt.Fprintln(w, "\nNo tray is answering now: start it with `hud`.")
+		return nil
+	case err != nil:
+		return nil
+	case len(pending) == 0:
+		fmt.Fprintln(w, "\nNo dialog waits for an answer.")
+		return nil
+	}
+	fmt.Fprintln(w, "\nWaiting:")
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	for _, r := range pending {
+		fmt.Fprintf(tw, "  %s\t%s\t%s\trequest %s\n", shortID(r.Session), filepath.Base(r.Project), r.Subject, r.ID)
+		for _, c := range r.Choices {
+			fmt.Fprintf(tw, "\t\t  %s\t%s\n", c.Key, c.Label)
+		}
+	}
+	return errors.Join(tw.Flush())
+}
