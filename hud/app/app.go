@@ -7,8 +7,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/capacitor-hud/hud/hud/activity"
 	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/present"
+	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/hud/watch"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -50,9 +52,9 @@ type Options struct {
 	Open func(path string) error
 	// Section fills the menu's section for other parts (break reminders).
 	Section Section
-	// Activity sums up what a session has done ("3/7 todos · 12 files");
-	// nil or "" shows no activity line.
-	Activity func(sessionID string) string
+	// Activity reads what a session has done (view.ActivityOf), shown as
+	// a line under its row; nil, or a nil answer, shows none.
+	Activity func(sessionID string) *activity.Facts
 }
 
 // Settings are the parts of the settings file the loop itself uses.
@@ -70,7 +72,7 @@ var DefaultSettings = Settings{ShowTitle: true, MaxRows: present.DefaultMaxRows}
 type Notifier interface {
 	// Update looks at the live sessions at now, sends what became due, and
 	// returns when it next needs to look (a reminder), or the zero time.
-	Update(now time.Time, sessions []resolver.Session) time.Time
+	Update(now time.Time, sessions []view.Session) time.Time
 	// Say sends a plain message, for news with no other place to go (no
 	// tray on this desktop).
 	Say(title, body string)

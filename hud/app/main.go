@@ -12,6 +12,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/breaks"
 	"github.com/capacitor-hud/hud/hud/install"
 	"github.com/capacitor-hud/hud/hud/notify"
+	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/hud/watch"
 	"github.com/capacitor-hud/hud/hud/worksession"
 	"github.com/capacitor-hud/hud/lockholder"
@@ -110,15 +111,9 @@ func Main(ctx context.Context, s Setup) error {
 			Breaks: breaks.NewSection(breaks.NewScheduler(layout, breaks.FromConfig(cfg.Breaks), logf), notifications.Say, logf),
 			Work:   worksession.NewSection(worksession.FromConfig(cfg.WorkSession), notifications.Say, logf),
 		},
-		Activity: func(id string) string {
-			s, err := activity.Load(layout, id)
-			if err != nil {
-				return ""
-			}
-			return activity.FactsOf(s).Summary()
-		},
-		Focus: Focuser{Run: ExecRunner, Open: OpenPath}.Focus,
-		Open:  OpenPath,
+		Activity: func(id string) *activity.Facts { return view.ActivityOf(layout, id) },
+		Focus:    Focuser{Run: ExecRunner, Open: OpenPath}.Focus,
+		Open:     OpenPath,
 	})
 
 	err = s.Show(func(ui UI) {
