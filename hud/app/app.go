@@ -55,6 +55,9 @@ type Options struct {
 	// Activity reads what a session has done (view.ActivityOf), shown as
 	// a line under its row; nil, or a nil answer, shows none.
 	Activity func(sessionID string) *activity.Facts
+	// Answers serves the hooks' dialogs while answering is on and puts
+	// their choices in the menu; nil leaves answering out.
+	Answers *Answers
 }
 
 // Settings are the parts of the settings file the loop itself uses.
@@ -175,6 +178,8 @@ func (a *App) Run(ctx context.Context, ui UI) error {
 			a.render()
 		case <-sectionChanged:
 			a.render()
+		case <-a.opts.Answers.Changed():
+			a.render()
 		case ev := <-ui.Events():
 			if a.handle(ev) {
 				return nil
@@ -196,6 +201,9 @@ func (a *App) reloadSettings() {
 	}
 	if a.opts.Section != nil {
 		a.opts.Section.Configure(cfg)
+	}
+	if a.opts.Answers != nil {
+		a.opts.Answers.Configure(cfg.Answer)
 	}
 }
 
@@ -241,6 +249,8 @@ func (a *App) clicked(key string) (quit bool) {
 		}
 	case key == KeyInstallHooks:
 		a.installHooks()
+	case a.opts.Answers.Clicked(key):
+		a.render()
 	case strings.HasPrefix(key, sessionPrefix):
 		f, ok := a.focus[key]
 		if !ok {

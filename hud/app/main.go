@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/capacitor-hud/hud/assets"
 	"github.com/capacitor-hud/hud/hud/activity"
+	"github.com/capacitor-hud/hud/hud/answer"
 	"github.com/capacitor-hud/hud/hud/breaks"
+	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/install"
 	"github.com/capacitor-hud/hud/hud/notify"
 	"github.com/capacitor-hud/hud/hud/view"
@@ -94,6 +97,10 @@ func Main(ctx context.Context, s Setup) error {
 	}
 	notifications := NewNotifications(notify.NewTracker(cfg.Notifications), sender, logf)
 	defer notifications.Close()
+	answers := NewAnswers(answer.SocketPath(layout.Home), os.Getuid(), logf, func(on bool) error {
+		return config.SetBool(s.ConfigPath, "answer", "enabled", on)
+	})
+	defer answers.Close()
 	hooks := &install.Checker{Paths: func() []string { return install.UserSettingsPaths(layout) }}
 	a := New(Options{
 		Layout:       layout,
@@ -112,6 +119,7 @@ func Main(ctx context.Context, s Setup) error {
 			Work:   worksession.NewSection(worksession.FromConfig(cfg.WorkSession), notifications.Say, logf),
 		},
 		Activity: func(id string) *activity.Facts { return view.ActivityOf(layout, id) },
+		Answers:  answers,
 		Focus:    Focuser{Run: ExecRunner, Open: OpenPath}.Focus,
 		Open:     OpenPath,
 	})

@@ -43,6 +43,7 @@ func (a *App) render() {
 			}
 		}
 	}
+	a.opts.Answers.Attach(views)
 	hooksProblem := ""
 	if a.opts.HooksProblem != nil {
 		hooksProblem = a.opts.HooksProblem()
@@ -64,11 +65,13 @@ func (a *App) render() {
 		next = present.Earliest(next, a.opts.Section.Update(now, sessions))
 	}
 	menu, focus := menuOf(picture)
+	menu.Sessions = withChoices(menu.Sessions, views)
 	if a.opts.Section != nil {
 		rows, rowsNext := a.opts.Section.Rows(now)
 		menu.Section = rows
 		nextLabel = present.Earliest(nextLabel, rowsNext)
 	}
+	menu.Section = append(menu.Section, a.opts.Answers.toggleRow()...)
 	if !nextLabel.IsZero() {
 		if !menuOpen {
 			nextLabel = nextWholeMinute(nextLabel)

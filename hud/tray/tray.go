@@ -12,8 +12,9 @@ import (
 // Pool sizes: the session rows the menu can hold (the presenter sums up
 // the rest in one row) and the rows of the section other parts fill.
 const (
-	// Each session may take two items: its row and its activity line.
-	sessionSlots = 2 * present.DefaultMaxRows
+	// Each session may take two items: its row and its activity line;
+	// the dialogs waiting for an answer add their choices (a few each).
+	sessionSlots = 2*present.DefaultMaxRows + 12
 	sectionSlots = 8
 )
 

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/activity"
+	"github.com/capacitor-hud/hud/hud/answer"
 	"github.com/capacitor-hud/hud/hud/text"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -60,6 +61,11 @@ type Session struct {
 	// commits); nil when the hook recorded nothing or the surface did not
 	// load it (LoadActivity).
 	Activity *activity.Facts
+	// Dialog is the permission dialog or question the session waits on,
+	// with the choices it offers, while the hook waits for the tray to
+	// answer it (hud answer on); nil otherwise. The tray fills it in from
+	// what hooks offered it (hud/answer).
+	Dialog *answer.Request
 }
 
 // Of computes the view of one resolved session.

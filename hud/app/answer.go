@@ -1,0 +1,222 @@
+package app
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/capacitor-hud/hud/hud/answer"
+	"github.com/capacitor-hud/hud/hud/config"
+	"github.com/capacitor-hud/hud/hud/view"
+	"github.com/capacitor-hud/hud/resolver"
+)
+
+// Keys of the answering rows: a dialog's choice is
+// "answer:<request id>:<choice key>"; the toggle turns answering on or off.
+const (
+	answerPrefix     = "answer:"
+	KeyAnswerToggle  = "answer-toggle"
+	answerToggleOn   = "Answer Claude's dialogs here: on"
+	answerToggleOff  = "Answer Claude's dialogs here: off"
+	answerChoiceMark = "↳ "
+)
+
+// Answers is the tray's part in answering Claude's dialogs: it serves the
+// socket hooks offer their dialogs on while answering is on, puts each
+// waiting dialog's choices under its session in the menu, and sends the
+// choice clicked to the hook that waits for it.
+type Answers struct {
+	// Path is the socket (answer.SocketPath); UID the only uid whose
+	// processes it serves.
+	Path string
+	UID  int
+	Logf func(format string, args ...any)
+	// Switch turns answering on or off in the settings file; the loop
+	// then sees the file change and calls Configure.
+	Switch func(on bool) error
+
+	mu      sync.Mutex
+	srv     *answer.Server
+	enabled bool
+	changed chan struct{}
+}
+
+// NewAnswers returns the part, serving nothing until Configure turns it
+// on.
+func NewAnswers(path string, uid int, logf func(string, ...any), switchFn func(bool) error) *Answers {
+	return &Answers{Path: path, UID: uid, Logf: logf, Switch: switchFn, changed: make(chan struct{}, 1)}
+}
+
+// Configure serves the socket when answering is on, and takes it away
+// when off: with no socket, a hook gives up after one failed connect.
+func (x *Answers) Configure(cfg config.Answer) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.enabled = cfg.Enabled
+	switch {
+	case cfg.Enabled && x.srv == nil:
+		srv, err := answer.Listen(x.Path, x.UID, x.Logf, x.signal)
+		if err != nil {
+			x.Logf("%v", err)
+			return
+		}
+		x.srv = srv
+		x.Logf("answering: serving %s", x.Path)
+	case !cfg.Enabled && x.srv != nil:
+		x.srv.Close()
+		x.srv = nil
+		x.Logf("answering: off")
+	}
+}
+
+// Close stops serving; hooks waiting give up at once.
+func (x *Answers) Close() {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.srv != nil {
+		x.srv.Close()
+		x.srv = nil
+	}
+}
+
+func (x *Answers) signal() {
+	select {
+	case x.changed <- struct{}{}:
+	default:
+	}
+}
+
+// Changed signals that the dialogs waiting changed.
+func (x *Answers) Changed() <-chan struct{} {
+	if x == nil {
+		return nil
+	}
+	return x.changed
+}
+
+func (x *Answers) server() *answer.Server {
+	if x == nil {
+		return nil
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.srv
+}
+
+// Attach ends the requests whose session went on (the person answered in
+// the terminal, Claude moved on: the hook's next event says so, or
+// Claude's own file), and gives each waiting session its dialog.
+func (x *Answers) Attach(views []view.Session) {
+	srv := x.server()
+	if srv == nil {
+		return
+	}
+	srv.EndWhere(func(r answer.Request) bool {
+		for i := range views {
+			v := &views[i]
+			if v.SessionID == r.Session {
+				return dialogOver(v, r)
+			}
+		}
+		return false
+	})
+	for _, r := range srv.Pending() {
+		for i := range views {
+			if views[i].SessionID == r.Session && views[i].State == resolver.StateWaiting {
+				views[i].Dialog = &r
+			}
+		}
+	}
+}
+
+// dialogOver reports whether v shows that r's dialog is over: the session
+// left waiting at or after the moment of the request. A state older than
+// the request is a picture the tray has not reloaded since.
+func dialogOver(v *view.Session, r answer.Request) bool {
+	return v.State != resolver.StateWaiting && !v.Since.Before(r.At)
+}
+
+// withChoices puts each waiting dialog's choices under its session's row
+// (and the row's detail line).
+func withChoices(rows []Row, views []view.Session) []Row {
+	dialogs := map[string]*answer.Request{}
+	for i := range views {
+		if views[i].Dialog != nil {
+			dialogs[sessionPrefix+views[i].Key] = views[i].Dialog
+		}
+	}
+	if len(dialogs) == 0 {
+		return rows
+	}
+	out := make([]Row, 0, len(rows)+3*len(dialogs))
+	for i := 0; i < len(rows); i++ {
+		out = append(out, rows[i])
+		d := dialogs[rows[i].Key]
+		if d == nil {
+			continue
+		}
+		for i+1 < len(rows) && rows[i+1].Key == "" { // its detail line
+			i++
+			out = append(out, rows[i])
+		}
+		for _, c := range d.Choices {
+			out = append(out, Row{Key: answerPrefix + d.ID + ":" + c.Key, Label: detailIndent + answerChoiceMark + c.Label,
+				Tooltip: "Answer " + d.Subject})
+		}
+	}
+	return out
+}
+
+// toggleRow is the menu item that turns answering on or off.
+func (x *Answers) toggleRow() []Row {
+	if x == nil || x.Switch == nil {
+		return nil
+	}
+	x.mu.Lock()
+	on := x.enabled
+	x.mu.Unlock()
+	if on {
+		return []Row{{Key: KeyAnswerToggle, Label: answerToggleOn, Tooltip: "Click to answer in the terminal only"}}
+	}
+	return []Row{{Key: KeyAnswerToggle, Label: answerToggleOff, Tooltip: "Click to answer permission dialogs and questions from this menu and the notifications"}}
+}
+
+// Clicked handles a click on an answering row; it reports whether the key
+// was one.
+func (x *Answers) Clicked(key string) bool {
+	if x == nil {
+		return false
+	}
+	switch {
+	case key == KeyAnswerToggle:
+		x.mu.Lock()
+		on := x.enabled
+		x.mu.Unlock()
+		if x.Switch != nil {
+			if err := x.Switch(!on); err != nil {
+				x.Logf("answering: %v", err)
+			}
+		}
+		return true
+	case strings.HasPrefix(key, answerPrefix):
+		id, choice, _ := strings.Cut(strings.TrimPrefix(key, answerPrefix), ":")
+		x.Answer(id, choice)
+		return true
+	}
+	return false
+}
+
+// Answer sends choice to the hook waiting for request id; a request no
+// longer waiting is refused (logged), never given to a later dialog.
+func (x *Answers) Answer(id, choice string) error {
+	srv := x.server()
+	if srv == nil {
+		return answer.ErrStale
+	}
+	req, err := srv.Answer(answer.Reply{ID: id, Choice: choice})
+	if err != nil {
+		x.Logf("answering: %v", err)
+		return err
+	}
+	x.Logf("answering: %q to %s (%s)", choice, req.Subject, view.ShortID(req.Session))
+	return nil
+}

@@ -1,0 +1,126 @@
+package app
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/capacitor-hud/hud/hud/answer"
+	"github.com/capacitor-hud/hud/hud/config"
+	"github.com/capacitor-hud/hud/hud/view"
+	"github.com/capacitor-hud/hud/resolver"
+)
+
+func TestDialogOver(t *testing.T) {
+	at := time.Date(2026, 11, 23, 15, 0, 0, 0, time.UTC)
+	r := answer.Request{At: at}
+	for _, tc := range []struct {
+		name  string
+		state resolver.State
+		since time.Time
+		over  bool
+	}{
+		{"still waiting", resolver.StateWaiting, at, false},
+		{"working again: answered in the terminal", resolver.StateWorking, at.Add(time.Second), true},
+		{"ready: denied with Esc (Claude's own file)", resolver.StateReady, at.Add(time.Second), true},
+		{"working since before the request: not reloaded yet", resolver.StateWorking, at.Add(-time.Second), false},
+	} {
+		if got := dialogOver(&view.Session{State: tc.state, Since: tc.since}, r); got != tc.over {
+			t.Errorf("%s: over = %v", tc.name, got)
+		}
+	}
+}
+
+// TestMenuAnswers: a dialog a hook offers shows its choices under its
+// session; a click sends the choice to that hook; the session going on
+// ends the request (the hook is let go) and its rows go.
+func TestMenuAnswers(t *testing.T) {
+	home, err := os.MkdirTemp("", "hud-app-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(home)
+	var switched []bool
+	x := NewAnswers(answer.SocketPath(home), os.Getuid(), t.Logf, func(on bool) error { switched = append(switched, on); return nil })
+	defer x.Close()
+	if rows := x.toggleRow(); len(rows) != 1 || rows[0].Label != answerToggleOff {
+		t.Fatalf("toggle while off: %v", rows)
+	}
+	if _, err := answer.Connect(home); err == nil {
+		t.Fatal("a socket is served while answering is off")
+	}
+	x.Configure(config.Answer{Enabled: true, Wait: time.Minute})
+	if !x.Clicked(KeyAnswerToggle) || len(switched) != 1 || switched[0] {
+		t.Fatalf("the toggle while on switched %v", switched)
+	}
+
+	at := time.Now()
+	req, _ := answer.NewRequest(answer.Dialog{Session: "s1", Tool: "Bash", Input: json.RawMessage(`{"command":"make"}`)}, at, 1)
+	h, err := answer.Connect(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	got := make(chan string, 1)
+	go func() { c, _ := h.Offer(req, 10*time.Second); got <- c }()
+	select {
+	case <-x.Changed():
+	case <-time.After(5 * time.Second):
+		t.Fatal("the offer never reached the tray")
+	}
+	views := []view.Session{{Key: "k1", SessionID: "s1", State: resolver.StateWaiting, Since: at}, {Key: "k2", SessionID: "s2", State: resolver.StateWorking}}
+	x.Attach(views)
+	if views[0].Dialog == nil || views[0].Dialog.ID != req.ID || views[1].Dialog != nil {
+		t.Fatalf("dialogs attached: %+v / %+v", views[0].Dialog, views[1].Dialog)
+	}
+	rows := withChoices([]Row{{Key: "session:k1", Label: "p · waiting"}, {Label: "detail", Disabled: true}, {Key: "session:k2"}}, views)
+	var labels []string
+	for _, r := range rows {
+		labels = append(labels, strings.TrimSpace(r.Label))
+	}
+	if want := "p · waiting|detail|↳ Yes|↳ No|"; strings.Join(labels, "|") != want {
+		t.Fatalf("rows %q, want %q", strings.Join(labels, "|"), want)
+	}
+	if !x.Clicked(rows[2].Key) {
+		t.Fatal("a choice row was not the part's")
+	}
+	if c := <-got; c != answer.Allow {
+		t.Fatalf("the hook got %q", c)
+	}
+	// The same click again, now that nothing waits: refused.
+	if err := x.Answer(req.ID, answer.Allow); err == nil {
+		t.Error("a second click was accepted")
+	}
+
+	// A dialog answered in the terminal: the session works again, the
+	// hook is let go, the choices go.
+	req2, _ := answer.NewRequest(answer.Dialog{Session: "s1", Tool: "Bash", Input: json.RawMessage(`{"command":"make"}`)}, time.Now(), 1)
+	h2, _ := answer.Connect(home)
+	defer h2.Close()
+	ended := make(chan error, 1)
+	go func() { _, err := h2.Offer(req2, 10*time.Second); ended <- err }()
+	for deadline := time.Now().Add(5 * time.Second); len(x.server().Pending()) == 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the second offer never reached the tray")
+		}
+	}
+	views = []view.Session{{Key: "k1", SessionID: "s1", State: resolver.StateWorking, Since: req2.At.Add(time.Millisecond)}}
+	x.Attach(views)
+	select {
+	case err := <-ended:
+		if err != answer.ErrEnded {
+			t.Errorf("the hook: %v", err)
+		}
+	case <-time.After(time.Second):
+		t.Fatal("the hook still waits a second after the session went on")
+	}
+	if views[0].Dialog != nil {
+		t.Error("a dialog is attached to a working session")
+	}
+	x.Configure(config.Answer{Enabled: false})
+	if _, err := answer.Connect(home); err == nil {
+		t.Error("the socket is still served after answering was turned off")
+	}
+}
