@@ -36,6 +36,7 @@ type Answers struct {
 
 	mu      sync.Mutex
 	srv     *answer.Server
+	notes   *DialogNotes // nil: no daemon with buttons, the menu answers
 	enabled bool
 	changed chan struct{}
 }
@@ -61,9 +62,13 @@ func (x *Answers) Configure(cfg config.Answer) {
 		}
 		x.srv = srv
 		x.Logf("answering: serving %s", x.Path)
+		notes, err := NewDialogNotes(x.Answer, x.Logf)
+		if err != nil {
+			x.Logf("answering: no notification buttons (%v); the menu answers", err)
+		}
+		x.notes = notes
 	case !cfg.Enabled && x.srv != nil:
-		x.srv.Close()
-		x.srv = nil
+		x.closeLocked()
 		x.Logf("answering: off")
 	}
 }
@@ -72,9 +77,17 @@ func (x *Answers) Configure(cfg config.Answer) {
 func (x *Answers) Close() {
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	x.closeLocked()
+}
+
+func (x *Answers) closeLocked() {
 	if x.srv != nil {
 		x.srv.Close()
 		x.srv = nil
+	}
+	if x.notes != nil {
+		x.notes.Close()
+		x.notes = nil
 	}
 }
 
@@ -126,6 +139,9 @@ func (x *Answers) Attach(views []view.Session) {
 			}
 		}
 	}
+	x.mu.Lock()
+	x.notes.Show(views)
+	x.mu.Unlock()
 }
 
 // dialogOver reports whether v shows that r's dialog is over: the session
