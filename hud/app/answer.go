@@ -3,9 +3,11 @@ package app
 import (
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/capacitor-hud/hud/hud/answer"
 	"github.com/capacitor-hud/hud/hud/config"
+	"github.com/capacitor-hud/hud/hud/notify"
 	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -38,6 +40,9 @@ type Answers struct {
 	srv     *answer.Server
 	notes   *DialogNotes // nil: no daemon with buttons, the menu answers
 	enabled bool
+	// noted are the sessions (view keys) whose dialog a notification
+	// with buttons shows now.
+	noted   map[string]bool
 	changed chan struct{}
 }
 
@@ -141,7 +146,59 @@ func (x *Answers) Attach(views []view.Session) {
 	}
 	x.mu.Lock()
 	x.notes.Show(views)
+	x.noted = map[string]bool{}
+	for i := range views {
+		if views[i].Dialog != nil && x.notes != nil {
+			x.noted[views[i].Key] = true
+		}
+	}
 	x.mu.Unlock()
+}
+
+// waitingHold is how long a plain "needs you" notification waits, with
+// notification buttons on, for the dialog's own notification. Claude's
+// session file often says "waiting" a moment before the hook offers the
+// dialog; one bubble with buttons is what the person should see, not two.
+const waitingHold = 500 * time.Millisecond
+
+// HoldWaiting wraps the sender of the plain notifications: while the
+// dialogs have notifications with buttons, a session's "needs you" is
+// held for waitingHold and dropped when the dialog's own came meanwhile.
+func (x *Answers) HoldWaiting(s notify.Sender) notify.Sender { return &holdWaiting{s, x} }
+
+type holdWaiting struct {
+	notify.Sender
+	x *Answers
+}
+
+func (h *holdWaiting) Send(n notify.Notification) error {
+	if n.Kind == notify.KindWaiting && h.x.buttons() {
+		for deadline := time.Now().Add(waitingHold); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			if h.x.shows(n.SessionID) {
+				return nil
+			}
+		}
+	}
+	return h.Sender.Send(n)
+}
+
+// SetSound passes the sound setting on to the sender.
+func (h *holdWaiting) SetSound(on bool) {
+	if s, ok := h.Sender.(interface{ SetSound(on bool) }); ok {
+		s.SetSound(on)
+	}
+}
+
+func (x *Answers) buttons() bool {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.notes != nil
+}
+
+func (x *Answers) shows(key string) bool {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return x.noted[key]
 }
 
 // dialogOver reports whether v shows that r's dialog is over: the session

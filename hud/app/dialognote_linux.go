@@ -1,13 +1,18 @@
 package app
 
 import (
+	"bytes"
 	"errors"
+	"image"
+	"image/draw"
+	_ "image/png"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/godbus/dbus/v5"
 
+	"github.com/capacitor-hud/hud/assets"
 	"github.com/capacitor-hud/hud/hud/answer"
 	"github.com/capacitor-hud/hud/hud/view"
 )
@@ -33,6 +38,7 @@ type DialogNotes struct {
 	answer func(id, choice string) error
 	logf   func(format string, args ...any)
 	work   chan []noteFor // the latest dialogs to show; the sender keeps up
+	image  *imageData     // the waiting icon, as the other notifications show it
 
 	mu    sync.Mutex
 	shown map[string]uint32 // request id → notification id
@@ -69,6 +75,9 @@ func NewDialogNotes(answerFn func(id, choice string) error, logf func(string, ..
 		return nil, err
 	}
 	d := &DialogNotes{conn: conn, obj: obj, answer: answerFn, logf: logf, work: make(chan []noteFor, 1), shown: map[string]uint32{}}
+	if png, err := assets.Icon(assets.IconWaiting, 1, false); err == nil {
+		d.image = toImageData(png)
+	}
 	signals := make(chan *dbus.Signal, 16)
 	conn.Signal(signals)
 	go d.listen(signals)
@@ -127,9 +136,12 @@ func (d *DialogNotes) send() {
 				actions = append(actions, n.req.ID+":"+c.Key, c.Label)
 			}
 			hints := map[string]dbus.Variant{"urgency": dbus.MakeVariant(byte(1))}
+			if d.image != nil {
+				hints["image-data"] = dbus.MakeVariant(*d.image)
+			}
 			var id uint32
 			// Expires never: it goes when the dialog is over.
-			err := d.obj.Call(notifyIface+".Notify", 0, "hud", uint32(0), "", n.name+" is waiting", n.req.Subject,
+			err := d.obj.Call(notifyIface+".Notify", 0, "hud", uint32(0), "", n.name+" needs you", n.req.Subject,
 				actions, hints, int32(0)).Store(&id)
 			if err != nil {
 				d.logf("answering: notification: %v", err)
@@ -165,4 +177,25 @@ func (d *DialogNotes) listen(signals <-chan *dbus.Signal) {
 		}
 		d.answer(id, choice)
 	}
+}
+
+// imageData is the notification spec's "image-data" hint: raw RGBA rows.
+type imageData struct {
+	Width, Height, Rowstride int32
+	HasAlpha                 bool
+	BitsPerSample, Channels  int32
+	Data                     []byte
+}
+
+// toImageData decodes a PNG for the image-data hint; nil when it cannot.
+func toImageData(png []byte) *imageData {
+	img, _, err := image.Decode(bytes.NewReader(png))
+	if err != nil {
+		return nil
+	}
+	b := img.Bounds()
+	rgba := image.NewNRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+	draw.Draw(rgba, rgba.Bounds(), img, b.Min, draw.Src)
+	return &imageData{Width: int32(b.Dx()), Height: int32(b.Dy()), Rowstride: int32(rgba.Stride),
+		HasAlpha: true, BitsPerSample: 8, Channels: 4, Data: rgba.Pix}
 }

@@ -95,12 +95,12 @@ func Main(ctx context.Context, s Setup) error {
 	if err != nil {
 		return err
 	}
-	notifications := NewNotifications(notify.NewTracker(cfg.Notifications), sender, logf)
-	defer notifications.Close()
 	answers := NewAnswers(answer.SocketPath(layout.Home), os.Getuid(), logf, func(on bool) error {
 		return config.SetBool(s.ConfigPath, "answer", "enabled", on)
 	})
 	defer answers.Close()
+	notifications := NewNotifications(notify.NewTracker(cfg.Notifications), answers.HoldWaiting(sender), logf)
+	defer notifications.Close()
 	hooks := &install.Checker{Paths: func() []string { return install.UserSettingsPaths(layout) }}
 	a := New(Options{
 		Layout:       layout,

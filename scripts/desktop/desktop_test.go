@@ -130,6 +130,25 @@ func startClaude(t *testing.T, claudeBin, hookCommand, home, name, id string, ed
 // session, and returns when the hook has exited.
 func (s *standIn) send(event string) time.Time {
 	s.t.Helper()
+	s.writeLine(s.prepare(event))
+	if !s.out.Scan() {
+		s.t.Fatalf("stand-in %s died: %v", s.name, s.out.Err())
+	}
+	reply := s.out.Text()
+	var ns int64
+	if _, err := fmt.Sscanf(reply, "ok %d", &ns); err != nil {
+		s.t.Fatalf("%s %s: %s", s.name, event, reply)
+	}
+	return time.Unix(0, ns)
+}
+
+// writeLine hands the stand-in the path of an event to play.
+func (s *standIn) writeLine(path string) { fmt.Fprintln(s.in, path) }
+
+// prepare writes the recorded event file, rewritten for this session,
+// and returns its path.
+func (s *standIn) prepare(event string) string {
+	s.t.Helper()
 	b, err := os.ReadFile(filepath.Join("testdata", "events", event+".json"))
 	if err != nil {
 		s.t.Fatal(err)
@@ -152,16 +171,7 @@ func (s *standIn) send(event string) time.Time {
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		s.t.Fatal(err)
 	}
-	fmt.Fprintln(s.in, path)
-	if !s.out.Scan() {
-		s.t.Fatalf("stand-in %s died: %v", s.name, s.out.Err())
-	}
-	reply := s.out.Text()
-	var ns int64
-	if _, err := fmt.Sscanf(reply, "ok %d", &ns); err != nil {
-		s.t.Fatalf("%s %s: %s", s.name, event, reply)
-	}
-	return time.Unix(0, ns)
+	return path
 }
 
 // exit ends the stand-in as /exit ends Claude Code.

@@ -94,7 +94,7 @@ out="$repo/testdata/out/desktop"
 rm -rf "$out"
 mkdir -p "$out"
 HUD_DESKTOP=1 HUD_BIN="$repo/bin/hud" HUD_HOOK_BIN="$repo/bin/hud-hook" HUD_OUT="$out" \
-	HOME="$work/home" go test -count=1 -timeout 5m -v ./scripts/desktop/ >"$out/test.log" 2>&1 || true
+	HOME="$work/home" go test -count=1 -timeout 5m -v -run "${DESKTOP_RUN:-.}" ./scripts/desktop/ >"$out/test.log" 2>&1 || true
 cat "$out/test.log"
 status=$(grep -c '^FAIL\|^--- FAIL\|^panic:' "$out/test.log" || true)
 if [ "$status" != 0 ]; then

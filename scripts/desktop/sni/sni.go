@@ -240,7 +240,9 @@ func (it *Item) Signals(ch chan<- *dbus.Signal) (stop func(), err error) {
 // Notification is one Notify call seen on the bus.
 type Notification struct {
 	AppName, Summary, Body string
-	At                     time.Time
+	// Actions are the buttons offered, key and label in turn.
+	Actions []string
+	At      time.Time
 }
 
 // WatchNotifications opens a second connection that monitors every
@@ -267,6 +269,9 @@ func WatchNotifications(ch chan<- Notification) (*dbus.Conn, error) {
 			n.AppName, _ = m.Body[0].(string)
 			n.Summary, _ = m.Body[3].(string)
 			n.Body, _ = m.Body[4].(string)
+			if len(m.Body) > 5 {
+				n.Actions, _ = m.Body[5].([]string)
+			}
 			ch <- n
 		}
 	}()

@@ -1,0 +1,175 @@
+package desktop
+
+import (
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/capacitor-hud/hud/scripts/desktop/sni"
+)
+
+// TestAnswerOnDesktop: with answering on, a permission request shows its
+// choices under the session in the menu and as a notification with
+// buttons. A click on the notification's "Yes" reaches the waiting hook,
+// which tells Claude to go on; so does a click on the menu's "Yes"; each
+// time the session goes from waiting to working.
+func TestAnswerOnDesktop(t *testing.T) {
+	r := requireDesktop(t)
+	home := t.TempDir()
+	env := personEnv(home)
+	for _, args := range [][]string{{"install", "--hook", r.hook}, {"answer", "on"}} {
+		cmd := exec.Command(r.hud, args...)
+		cmd.Env = env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("hud %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	hookCommand := installedCommand(t, home)
+	claudeBin := buildStandIn(t)
+
+	notes := make(chan sni.Notification, 16)
+	monitor, err := sni.WatchNotifications(notes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer monitor.Close()
+
+	hud := startHud(t, r, env)
+	bus := sessionBus(t)
+	item, err := sni.FindItem(bus, hud.cmd.Process.Pid, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, item, "answering on", func(s seen) bool { return hasLabels(s, "Answer Claude's dialogs here: on") })
+
+	api := startClaude(t, claudeBin, hookCommand, home, "api", "11111111-aaaa-4aaa-8aaa-000000000003",
+		map[string]string{"prompt": "run the test suite", "command": "npm test"})
+	api.send("05-SessionStart-startup")
+	api.send("06-UserPromptSubmit")
+	api.send("07-PreToolUse")
+	waitFor(t, item, "api working", func(s seen) bool { return s.icon == "working/1" })
+
+	// From the notification's button.
+	hookDone := api.sendAsync("08-PermissionRequest")
+	waitFor(t, item, "api waits, its choices in the menu", func(s seen) bool {
+		return s.icon == "waiting/1" && hasLabels(s, "api — waiting now — Bash: npm test",
+			detailIndent+"↳ Yes", detailIndent+"↳ Yes, and always allow access to proj/ from this project", detailIndent+"↳ No")
+	})
+	var withButtons sni.Notification
+	for deadline := time.After(3 * time.Second); withButtons.Actions == nil; {
+		select {
+		case n := <-notes:
+			if len(n.Actions) > 0 {
+				withButtons = n
+			}
+		case <-deadline:
+			t.Fatal("no notification with buttons for the permission request")
+		}
+	}
+	t.Logf("notification: %q / %q, buttons %q", withButtons.Summary, withButtons.Body, withButtons.Actions)
+	if withButtons.Body != "Bash: npm test" || len(withButtons.Actions) != 6 || withButtons.Actions[1] != "Yes" || withButtons.Actions[5] != "No" {
+		t.Errorf("notification %+v: want the command and the buttons Yes, Yes and always…, No", withButtons)
+	}
+	// One bubble: the plain "needs you" is held back for the one with
+	// buttons.
+	for quiet := time.After(time.Second); ; {
+		select {
+		case n := <-notes:
+			t.Errorf("a second notification for the same dialog: %+v", n)
+			continue
+		case <-quiet:
+		}
+		break
+	}
+	screenshot(t, r, "answer-notification.png")
+	// The daemon's signal for a click on "Yes".
+	if err := bus.Emit("/org/freedesktop/Notifications", "org.freedesktop.Notifications.ActionInvoked", uint32(1), withButtons.Actions[0]); err != nil {
+		t.Fatal(err)
+	}
+	expectDecision(t, hookDone, `"behavior":"allow"`)
+	api.send("10-PostToolUse")
+	waitFor(t, item, "allowed from the notification → working", func(s seen) bool {
+		return s.icon == "working/1" && !hasLabels(s, detailIndent+"↳ Yes")
+	})
+	waitDisplayed(t, 0, "the dialog's notification closed once it was answered")
+	// The same click again: the dialog is over, nothing reaches a hook.
+	bus.Emit("/org/freedesktop/Notifications", "org.freedesktop.Notifications.ActionInvoked", uint32(1), withButtons.Actions[0])
+
+	// From the menu.
+	hookDone = api.sendAsync("08-PermissionRequest")
+	s := waitFor(t, item, "api waits again", func(s seen) bool { return s.icon == "waiting/1" && hasLabels(s, detailIndent+"↳ Yes") })
+	_ = s
+	menu, err := item.Menu()
+	if err != nil {
+		t.Fatal(err)
+	}
+	clicked := false
+	for _, m := range menu {
+		if m.Visible && m.Label == detailIndent+"↳ Yes" {
+			if err := item.Click(m.ID); err != nil {
+				t.Fatal(err)
+			}
+			clicked = true
+		}
+	}
+	if !clicked {
+		t.Fatal("no menu item ↳ Yes")
+	}
+	expectDecision(t, hookDone, `"behavior":"allow"`)
+	api.send("10-PostToolUse")
+	waitFor(t, item, "allowed from the menu → working", func(s seen) bool {
+		return s.icon == "working/1" && !hasLabels(s, detailIndent+"↳ Yes")
+	})
+	quit(t, item, hud)
+}
+
+// detailIndent is the menu's indent of a line under a session.
+const detailIndent = "      "
+
+// sendAsync plays an event whose hook waits (for the tray's answer); the
+// channel gets the stand-in's reply line, which carries what the hook
+// printed.
+func (s *standIn) sendAsync(event string) <-chan string {
+	s.t.Helper()
+	path := s.prepare(event)
+	done := make(chan string, 1)
+	go func() {
+		s.writeLine(path)
+		if !s.out.Scan() {
+			done <- "stand-in died"
+			return
+		}
+		done <- s.out.Text()
+	}()
+	return done
+}
+
+// expectDecision waits for the hook to exit with Claude's decision.
+func expectDecision(t *testing.T, hookDone <-chan string, want string) {
+	t.Helper()
+	select {
+	case reply := <-hookDone:
+		if !strings.Contains(strings.ReplaceAll(reply, `\"`, `"`), want) {
+			t.Fatalf("the hook's answer to Claude: %s; want %s", reply, want)
+		}
+		t.Logf("the hook told Claude: %s", reply)
+	case <-time.After(3 * time.Second):
+		t.Fatal("the hook still waits 3 s after the click")
+	}
+}
+
+// waitDisplayed waits until dunst shows n notifications.
+func waitDisplayed(t *testing.T, n int, step string) {
+	t.Helper()
+	want := strconv.Itoa(n)
+	var got string
+	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		out, err := exec.Command("dunstctl", "count", "displayed").Output()
+		if got = strings.TrimSpace(string(out)); err == nil && got == want {
+			return
+		}
+	}
+	t.Errorf("%s: dunst shows %s notifications, want %s", step, got, want)
+}
