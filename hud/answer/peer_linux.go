@@ -1,28 +1,13 @@
 package answer
 
-import (
-	"net"
+import "golang.org/x/sys/unix"
 
-	"golang.org/x/sys/unix"
-)
-
-// peerUID is the uid of the process at the other end of c, as the kernel
-// recorded it when the connection was made (SO_PEERCRED).
-func peerUID(c *net.UnixConn) (int, error) {
-	raw, err := c.SyscallConn()
+// peerUIDOf is the uid of the process at the other end of socket fd, as
+// the kernel recorded it when the connection was made (SO_PEERCRED).
+func peerUIDOf(fd int) (int, error) {
+	cred, err := unix.GetsockoptUcred(fd, unix.SOL_SOCKET, unix.SO_PEERCRED)
 	if err != nil {
 		return -1, err
 	}
-	uid, cerr := -1, error(nil)
-	err = raw.Control(func(fd uintptr) {
-		var cred *unix.Ucred
-		cred, cerr = unix.GetsockoptUcred(int(fd), unix.SOL_SOCKET, unix.SO_PEERCRED)
-		if cerr == nil {
-			uid = int(cred.Uid)
-		}
-	})
-	if err != nil {
-		return -1, err
-	}
-	return uid, cerr
+	return int(cred.Uid), nil
 }

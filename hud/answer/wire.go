@@ -89,6 +89,19 @@ func (c *conn) receive() (message, error) {
 	return m, nil
 }
 
+// peerUID is the uid of the process at the other end of c.
+func peerUID(c *net.UnixConn) (int, error) {
+	raw, err := c.SyscallConn()
+	if err != nil {
+		return -1, err
+	}
+	uid, uerr := -1, error(nil)
+	if err := raw.Control(func(fd uintptr) { uid, uerr = peerUIDOf(int(fd)) }); err != nil {
+		return -1, err
+	}
+	return uid, uerr
+}
+
 // checkPeer refuses a peer of another uid than ours.
 func checkPeer(c *net.UnixConn, want int) error {
 	uid, err := peerUID(c)
