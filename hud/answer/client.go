@@ -53,10 +53,11 @@ func (h *Hook) Offer(req Request, wait time.Duration) (string, error) {
 	case m.Answer.ID != req.ID || m.Answer.Digest != req.Digest:
 		return "", fmt.Errorf("refused an answer for another request (%s)", m.Answer.ID)
 	}
-	if _, ok := req.Choice(m.Answer.Choice); !ok {
+	c, ok := req.Choice(m.Answer.Choice)
+	if !ok {
 		return "", fmt.Errorf("refused %q: not a choice of this dialog", m.Answer.Choice)
 	}
-	return m.Answer.Choice, nil
+	return c.Key, nil
 }
 
 // List asks the tray which requests wait.

@@ -6,9 +6,11 @@ import (
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/capacitor-hud/hud/hud/answer"
 	"github.com/capacitor-hud/hud/hud/config"
+	"github.com/capacitor-hud/hud/hud/install"
 	"github.com/capacitor-hud/hud/hud/text"
 )
 
@@ -136,6 +138,9 @@ func answerSwitch(env *Env, on bool) error {
 		return nil
 	}
 	fmt.Fprintf(env.Stdout, "Answering from the tray is on: the hook offers each dialog to the tray for up to %s.\n", text.Duration(cfg.Answer.Wait))
+	if hint := shortDialogTimeout(env, cfg.Answer.Wait); hint != "" {
+		fmt.Fprintln(env.Stdout, hint)
+	}
 	if _, err := answer.List(env.Home); err != nil {
 		fmt.Fprintln(env.Stdout, "No tray runs now; start it with `hud`.")
 	}
@@ -147,6 +152,9 @@ func answerStatus(env *Env) error {
 	w := env.Stdout
 	if cfg.Answer.Enabled {
 		fmt.Fprintf(w, "Answering from the tray is on (wait up to %s; `hud answer off` to stop).\n", text.Duration(cfg.Answer.Wait))
+		if hint := shortDialogTimeout(env, cfg.Answer.Wait); hint != "" {
+			fmt.Fprintln(w, hint)
+		}
 	} else {
 		fmt.Fprintln(w, "Answering from the tray is off (`hud answer on` to start).")
 	}
@@ -178,4 +186,18 @@ only, through Claude Code's PermissionRequest hook output.
 		}
 	}
 	return errors.Join(tw.Flush())
+}
+
+// shortDialogTimeout says so when a settings file wires hud-hook on
+// PermissionRequest with a timeout shorter than the wait (an install made
+// before answering existed): Claude would end the hook before the answer.
+func shortDialogTimeout(env *Env, wait time.Duration) string {
+	for _, path := range install.UserSettingsPaths(env.Layout()) {
+		st, err := install.Inspect(path)
+		if err == nil && st.DialogTimeout > 0 && time.Duration(st.DialogTimeout)*time.Second <= wait {
+			return fmt.Sprintf("%s gives hud-hook %ds on a permission dialog, less than the wait: run `hud install` again to give it %ds.",
+				path, st.DialogTimeout, install.DialogTimeout)
+		}
+	}
+	return ""
 }

@@ -1,10 +1,13 @@
 package install
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"path/filepath"
+
+	"github.com/capacitor-hud/hud/hud/hookevents"
 )
 
 // Status is what a settings file says about the HUD's hooks.
@@ -24,6 +27,10 @@ type Status struct {
 	// HookExecutable is false when HookPath no longer exists or cannot be
 	// run: the hooks are installed but every event fails.
 	HookExecutable bool
+	// DialogTimeout is the timeout, in seconds, of our PermissionRequest
+	// handler (0: none wired, or no timeout given): how long the hook may
+	// wait there for the tray's answer.
+	DialogTimeout int
 	// DisableAllHooks is set when the file turns every hook off.
 	DisableAllHooks bool
 	// Plugins are the Claude Code plugins this file enables that run
@@ -119,6 +126,16 @@ func Inspect(settingsPath string) (Status, error) {
 		for _, p := range st.HookPaths {
 			st.HookExecutable = st.HookExecutable && isExecutable(p)
 		}
+	}
+	if hooks != nil && hooks.kind == kindObject {
+		forEachHandler(hooks.get(hookevents.PermissionRequest), func(_, h *node) {
+			if t := h.get("timeout"); isOurs(h) && t != nil {
+				var secs float64
+				if json.Unmarshal(t.raw, &secs) == nil {
+					st.DialogTimeout = int(secs)
+				}
+			}
+		})
 	}
 	st.Installed = len(st.MissingEvents) == 0
 	return st, nil

@@ -433,3 +433,22 @@ func TestConcurrentWriteIsNotUndone(t *testing.T) {
 		t.Errorf("the concurrent write or the hooks are missing:\n%s", b)
 	}
 }
+
+// TestInspectDialogTimeout: the PermissionRequest handler's timeout, which
+// bounds the hook's wait for the tray's answer; an install made before
+// answering existed has the short one, and `hud install` again gives it
+// room.
+func TestInspectDialogTimeout(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	old := `{"hooks":{"PermissionRequest":[{"matcher":"*","hooks":[{"type":"command","command":"/opt/hud-hook","timeout":5}]}]}}`
+	os.WriteFile(path, []byte(old), 0o644)
+	if st, err := Inspect(path); err != nil || st.DialogTimeout != 5 {
+		t.Errorf("an old install: DialogTimeout %d, %v", st.DialogTimeout, err)
+	}
+	if _, err := Install(Options{SettingsPath: path, HookPath: "/opt/hud-hook"}); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := Inspect(path); err != nil || st.DialogTimeout != DialogTimeout {
+		t.Errorf("after install: DialogTimeout %d, %v; want %d", st.DialogTimeout, err, DialogTimeout)
+	}
+}
