@@ -25,28 +25,29 @@ type Event struct {
 
 	// Source is SessionStart's (startup, resume, clear, compact) or
 	// UserPromptSubmit's (user, sdk, system, …: who wrote the prompt).
-	Source    string          `json:"source"`
-	Reason    string          `json:"reason"`  // SessionEnd
-	Trigger   string          `json:"trigger"` // Pre/PostCompact
-	Prompt    string          `json:"prompt"`  // UserPromptSubmit
-	ToolName  string          `json:"tool_name"`
-	ToolInput json.RawMessage `json:"tool_input"`
-	ToolUseID string          `json:"tool_use_id"`
-	// PermissionSuggestions is PermissionRequest's: what "Yes, and don't
-	// ask again" would add (kept as sent, for the decision output).
-	PermissionSuggestions json.RawMessage `json:"permission_suggestions"`
-	ToolResponse          json.RawMessage `json:"tool_response"`
-	Error                 json.RawMessage `json:"error"` // string (PostToolUseFailure) or object (StopFailure)
-	IsInterrupt           bool            `json:"is_interrupt"`
-	Message               string          `json:"message"`           // Notification
-	NotificationType      string          `json:"notification_type"` // Notification
-	StopHookActive        bool            `json:"stop_hook_active"`
-	OldCWD                string          `json:"old_cwd"` // CwdChanged
-	NewCWD                string          `json:"new_cwd"` // CwdChanged
+	Source           string          `json:"source"`
+	Reason           string          `json:"reason"`  // SessionEnd
+	Trigger          string          `json:"trigger"` // Pre/PostCompact
+	Prompt           string          `json:"prompt"`  // UserPromptSubmit
+	ToolName         string          `json:"tool_name"`
+	ToolInput        json.RawMessage `json:"tool_input"`
+	ToolUseID        string          `json:"tool_use_id"`
+	ToolResponse     json.RawMessage `json:"tool_response"`
+	Error            json.RawMessage `json:"error"` // string (PostToolUseFailure) or object (StopFailure)
+	IsInterrupt      bool            `json:"is_interrupt"`
+	Message          string          `json:"message"`           // Notification
+	NotificationType string          `json:"notification_type"` // Notification
+	StopHookActive   bool            `json:"stop_hook_active"`
+	OldCWD           string          `json:"old_cwd"` // CwdChanged
+	NewCWD           string          `json:"new_cwd"` // CwdChanged
 	// BackgroundTasks is Stop's list of work that runs on after the turn;
 	// nil when the client sends none (before 2.1.145).
 	BackgroundTasks *[]BackgroundTask `json:"background_tasks"`
 	MCPServerName   string            `json:"mcp_server_name"` // Elicitation
+
+	// PermissionSuggestions is PermissionRequest's: what "Yes, and don't
+	// ask again" would add (kept as sent, for the decision output).
+	PermissionSuggestions json.RawMessage `json:"permission_suggestions"`
 }
 
 // DecodeEvent parses one hook payload. It rejects what cannot be an event
