@@ -109,7 +109,7 @@ func Main(ctx context.Context, s Setup) error {
 		Notifier:     notifications,
 		Section: BreaksAndWork{
 			Breaks: breaks.NewSection(breaks.NewScheduler(layout, breaks.FromConfig(cfg.Breaks), logf), notifications.Say, logf),
-			Work:   worksession.NewSection(worksession.FromConfig(cfg.WorkSession), notifications.Say, logf),
+			Work:   worksession.NewSection(cfg.WorkSession, notifications.Say, logf),
 		},
 		Activity: func(id string) *activity.Facts { return view.ActivityOf(layout, id) },
 		Focus:    Focuser{Run: ExecRunner, Open: OpenPath}.Focus,
