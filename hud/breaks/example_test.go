@@ -25,7 +25,7 @@ func ExampleSection() {
 
 	next := section.Update(start, working)
 	fmt.Println("call again at", next.Format("15:04")) // the early window opens
-	next = section.Update(next, waiting)                  // a permission dialog
+	next = section.Update(next, waiting)               // a permission dialog
 	fmt.Println("call again at", next.Format("15:04")) // the due time
 	next = section.Update(next, waiting)
 	fmt.Println("held until the sessions change:", next.IsZero())
