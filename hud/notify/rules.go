@@ -1,6 +1,7 @@
 package notify
 
 import (
+	"cmp"
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/config"
@@ -179,31 +180,28 @@ func (t *Tracker) reminderTime(start time.Time) time.Time {
 }
 
 func waitingNotification(s view.Session) Notification {
-	name := s.Name()
-	body := s.WaitingFor
-	if body == "" {
-		body = "Claude is waiting for you."
-	}
-	return Notification{Kind: KindWaiting, SessionID: s.Key, Project: name,
-		Title: name + " needs you", Body: body}
+	return notification(KindWaiting, s, "needs you", cmp.Or(s.WaitingFor, "Claude is waiting for you."))
 }
 
 func stillWaitingNotification(s view.Session, waited time.Duration) Notification {
-	name := s.Name()
-	body := "Waiting for " + text.Duration(waited)
-	if s.WaitingFor != "" {
-		body += ": " + s.WaitingFor
-	}
-	return Notification{Kind: KindStillWaiting, SessionID: s.Key, Project: name,
-		Title: name + " is still waiting", Body: body}
+	return notification(KindStillWaiting, s, "is still waiting", withDetail("Waiting for "+text.Duration(waited), s.WaitingFor))
 }
 
 func doneNotification(s view.Session, took time.Duration) Notification {
+	return notification(KindDone, s, "is done", withDetail("Finished after "+text.Duration(took), s.WorkingOn))
+}
+
+// notification is about s, named by its one name in the title: "api ·
+// auth refactor needs you".
+func notification(kind Kind, s view.Session, title, body string) Notification {
 	name := s.Name()
-	body := "Finished after " + text.Duration(took)
-	if s.WorkingOn != "" {
-		body += ": " + s.WorkingOn
+	return Notification{Kind: kind, SessionID: s.Key, Project: name, Title: name + " " + title, Body: body}
+}
+
+// withDetail is lead, then ": " and detail when there is one.
+func withDetail(lead, detail string) string {
+	if detail == "" {
+		return lead
 	}
-	return Notification{Kind: KindDone, SessionID: s.Key, Project: name,
-		Title: name + " is done", Body: body}
+	return lead + ": " + detail
 }
