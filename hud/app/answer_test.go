@@ -9,6 +9,7 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/answer"
 	"github.com/capacitor-hud/hud/hud/config"
+	"github.com/capacitor-hud/hud/hud/notify"
 	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -122,5 +123,34 @@ func TestMenuAnswers(t *testing.T) {
 	x.Configure(config.Answer{Enabled: false})
 	if _, err := answer.Connect(home); err == nil {
 		t.Error("the socket is still served after answering was turned off")
+	}
+}
+
+type sentNotes struct{ titles []string }
+
+func (s *sentNotes) Send(n notify.Notification) error { s.titles = append(s.titles, n.Title); return nil }
+
+// TestHoldWaiting: with notification buttons, the plain "needs you" of a
+// session whose dialog gets its own notification is dropped; any other,
+// and every one without buttons, is sent.
+func TestHoldWaiting(t *testing.T) {
+	x := NewAnswers("", 0, t.Logf, nil)
+	var sent sentNotes
+	h := x.HoldWaiting(&sent)
+	waiting := func(key string) notify.Notification {
+		return notify.Notification{Kind: notify.KindWaiting, SessionID: key, Title: key + " needs you"}
+	}
+	h.Send(waiting("a")) // no buttons: sent at once
+	x.notes = &DialogNotes{}
+	x.noted = map[string]bool{"b": true}
+	start := time.Now()
+	h.Send(waiting("b")) // its dialog's notification shows: dropped
+	if took := time.Since(start); took > waitingHold/2 {
+		t.Errorf("a notification already replaced was held %v", took)
+	}
+	h.Send(waiting("c")) // no dialog came within the hold: sent
+	h.Send(notify.Notification{Kind: notify.KindDone, SessionID: "b", Title: "b done"})
+	if got := strings.Join(sent.titles, "|"); got != "a needs you|c needs you|b done" {
+		t.Errorf("sent %q", got)
 	}
 }
