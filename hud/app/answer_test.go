@@ -128,7 +128,10 @@ func TestMenuAnswers(t *testing.T) {
 
 type sentNotes struct{ titles []string }
 
-func (s *sentNotes) Send(n notify.Notification) error { s.titles = append(s.titles, n.Title); return nil }
+func (s *sentNotes) Send(n notify.Notification) error {
+	s.titles = append(s.titles, n.Title)
+	return nil
+}
 
 // TestHoldWaiting: with notification buttons, the plain "needs you" of a
 // session whose dialog gets its own notification is dropped; any other,
