@@ -204,30 +204,41 @@ func (d Dialog) alwaysLabel() string {
 	if json.Unmarshal(d.Suggestions, &sugs) != nil {
 		return ""
 	}
-	var rules, dirs []string
+	var rules, reads, dirs []string
 	for _, s := range sugs {
 		switch s.Type {
 		case "addRules":
 			for _, r := range s.Rules {
-				if r.RuleContent != "" {
+				switch {
+				case r.ToolName == "Read" && r.RuleContent != "":
+					// "//etc/**": reading under /etc.
+					reads = append(reads, dirLabel(strings.TrimSuffix(strings.TrimPrefix(r.RuleContent, "/"), "/**")))
+				case r.RuleContent != "":
 					rules = append(rules, r.RuleContent)
-				} else if r.ToolName != "" {
+				case r.ToolName != "":
 					rules = append(rules, r.ToolName)
 				}
 			}
 		case "addDirectories":
 			for _, dir := range s.Directories {
-				dirs = append(dirs, filepath.Base(dir)+"/")
+				dirs = append(dirs, dirLabel(dir))
 			}
 		}
 	}
 	switch {
 	case len(rules) > 0:
 		return text.Line("Yes, and don't ask again for: "+strings.Join(rules, ", "), 120)
+	case len(reads) > 0 && len(dirs) == 0:
+		return text.Line("Yes, allow reading from "+strings.Join(reads, ", ")+" from this project", 120)
 	case len(dirs) > 0:
-		return text.Line("Yes, and always allow access to "+strings.Join(dirs, ", ")+" from this project", 120)
+		return text.Line("Yes, and always allow access to "+strings.Join(append(dirs, reads...), ", ")+" from this project", 120)
 	}
 	return ""
+}
+
+// dirLabel is how the terminal names a directory in a choice: "proj/".
+func dirLabel(dir string) string {
+	return filepath.Base(filepath.Clean(dir)) + "/"
 }
 
 // Output is what the hook prints for Claude when the person chose key:
