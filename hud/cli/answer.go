@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -185,7 +184,12 @@ only, through Claude Code's PermissionRequest hook output.
 			fmt.Fprintf(tw, "\t\t  %s\t%s\n", c.Key, c.Label)
 		}
 	}
-	return errors.Join(tw.Flush())
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	first := pending[0]
+	fmt.Fprintf(w, "\nTo answer: hud answer SESSION CHOICE, e.g. hud answer %s %s\n", shortID(first.Session), first.Choices[0].Key)
+	return nil
 }
 
 // shortDialogTimeout says so when a settings file wires hud-hook on
