@@ -98,6 +98,7 @@ var checks = []check{
 	{"tray", checkTrayRunning},
 	{"autostart", checkAutostart},
 	{"notifications", checkNotifications},
+	{"answering", checkAnswering},
 	{"config", checkConfig},
 	{"permissions", checkPermissions},
 }
