@@ -101,27 +101,29 @@ func TestAnswerOnDesktop(t *testing.T) {
 	hookDone = api.sendAsync("08-PermissionRequest")
 	s := waitFor(t, item, "api waits again", func(s seen) bool { return s.icon == "waiting/1" && hasLabels(s, detailIndent+"↳ Yes") })
 	_ = s
-	menu, err := item.Menu()
-	if err != nil {
-		t.Fatal(err)
-	}
-	clicked := false
-	for _, m := range menu {
-		if m.Visible && m.Label == detailIndent+"↳ Yes" {
-			if err := item.Click(m.ID); err != nil {
-				t.Fatal(err)
-			}
-			clicked = true
-		}
-	}
-	if !clicked {
-		t.Fatal("no menu item ↳ Yes")
-	}
+	clickLabel(t, item, detailIndent+"↳ Yes")
 	expectDecision(t, hookDone, `"behavior":"allow"`)
 	api.send("10-PostToolUse")
 	waitFor(t, item, "allowed from the menu → working", func(s seen) bool {
 		return s.icon == "working/1" && !hasLabels(s, detailIndent+"↳ Yes")
 	})
+
+	// The menu's switch turns answering off: the next dialog is the
+	// terminal's alone, and its hook does not wait.
+	clickLabel(t, item, "Answer Claude's dialogs here: on")
+	waitFor(t, item, "answering switched off", func(s seen) bool { return hasLabels(s, "Answer Claude's dialogs here: off") })
+	select {
+	case reply := <-api.sendAsync("08-PermissionRequest"):
+		if !strings.HasPrefix(reply, "ok ") {
+			t.Errorf("with answering off the dialog's hook said: %s", reply)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("with answering off the dialog's hook still waits 2 s later")
+	}
+	waitFor(t, item, "api waits, no choices", func(s seen) bool {
+		return s.icon == "waiting/1" && !hasLabels(s, detailIndent+"↳ Yes")
+	})
+	api.send("10-PostToolUse")
 	quit(t, item, hud)
 }
 
@@ -172,4 +174,22 @@ func waitDisplayed(t *testing.T, n int, step string) {
 		}
 	}
 	t.Errorf("%s: dunst shows %s notifications, want %s", step, got, want)
+}
+
+// clickLabel clicks the visible menu item with label.
+func clickLabel(t *testing.T, item *sni.Item, label string) {
+	t.Helper()
+	menu, err := item.Menu()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range menu {
+		if m.Visible && m.Label == label {
+			if err := item.Click(m.ID); err != nil {
+				t.Fatal(err)
+			}
+			return
+		}
+	}
+	t.Fatalf("no menu item %q", label)
 }
