@@ -24,6 +24,7 @@ var glyphs = map[resolver.State]string{
 	resolver.StateCompacting: "◐",
 	resolver.StateReady:      "✓",
 	resolver.StateIdle:       "○",
+	stateDown:                "✕",
 }
 
 // tmuxColours are tmux colour names (256-colour palette) per state.
@@ -33,6 +34,7 @@ var tmuxColours = map[resolver.State]string{
 	resolver.StateCompacting: "colour141",
 	resolver.StateReady:      "colour70",
 	resolver.StateIdle:       "colour244",
+	stateDown:                "colour244",
 }
 
 // maxNamed is how many waiting sessions a one-line summary names before
@@ -64,11 +66,29 @@ func summaryParts(v *View) []summaryPart {
 		}
 		parts = append(parts, summaryPart{st, text})
 	}
+	if down := downHosts(v); len(down) > 0 {
+		parts = append(parts, summaryPart{stateDown, strings.Join(down, ", ") + " unreachable"})
+	}
 	return parts
 }
 
+// stateDown marks the summary's part about remote machines whose
+// sessions cannot be seen; it is no session's state.
+const stateDown resolver.State = "unreachable"
+
+// downHosts names the remote machines whose streams are not live.
+func downHosts(v *View) []string {
+	var down []string
+	for _, r := range v.Remotes {
+		if !r.Up {
+			down = append(down, text.Line(r.Host, 40))
+		}
+	}
+	return down
+}
+
 func displayName(s *Session) string {
-	return view.NameOf(s.ProjectDir, s.Name, s.SessionID)
+	return view.WithHost(s.Host, view.NameOf(s.ProjectDir, s.Name, s.SessionID))
 }
 
 // Summary is the plain one-line summary, glyphs included:
@@ -135,6 +155,11 @@ func WriteWaybar(w io.Writer, v *View) error {
 	}
 	if len(tip) == 0 {
 		tip = []string{NoSessions}
+	}
+	for _, r := range v.Remotes {
+		if !r.Up {
+			tip = append(tip, r.Status(v.Now))
+		}
 	}
 	out := waybarOutput{
 		Text:    pangoEscape(Summary(v)),

@@ -22,7 +22,6 @@ func WriteText(w io.Writer, v *View) error {
 	bw := bufio.NewWriter(w)
 	if len(v.Sessions) == 0 {
 		fmt.Fprintln(bw, NoSessions)
-		return bw.Flush()
 	}
 	rows := make([][4]string, len(v.Sessions))
 	for i := range v.Sessions {
@@ -30,6 +29,13 @@ func WriteText(w io.Writer, v *View) error {
 		rows[i][3] = v.Sessions[i].withAgents(rows[i][3])
 	}
 	writeRows(bw, rows)
+	// A machine whose sessions cannot be seen is said after the table, so
+	// nobody takes its silence for no sessions.
+	for _, r := range v.Remotes {
+		if !r.Up {
+			fmt.Fprintln(bw, r.Status(v.Now))
+		}
+	}
 	return bw.Flush()
 }
 

@@ -1,8 +1,10 @@
 package status
 
 import (
-	"github.com/capacitor-hud/hud/hud/view"
+	"slices"
 	"time"
+
+	"github.com/capacitor-hud/hud/hud/view"
 
 	"github.com/capacitor-hud/hud/hud/activity"
 	"github.com/capacitor-hud/hud/resolver"
@@ -21,6 +23,9 @@ type View struct {
 	// while no live session's events arrive (present.HooksDoubt): the
 	// tray's icon is then the unsure one. "" otherwise.
 	HooksProblem string
+	// Remotes are the remote machines (`hud remote add`) and how their
+	// streams stand; their sessions are in Sessions, with their Host.
+	Remotes []view.Remote
 }
 
 // Session is one live session as a person reads it.
@@ -48,6 +53,8 @@ type Session struct {
 	Since     time.Time
 	UpdatedAt time.Time
 	Source    resolver.Source
+	// Host is the remote machine the session runs on; "" for this one.
+	Host string
 	// Activity is what the session has done (todos, files, branch,
 	// commits); nil when the hook recorded nothing. See LoadActivity.
 	Activity *activity.Facts
@@ -63,9 +70,29 @@ func New(sessions []resolver.Session, now time.Time) *View {
 	return v
 }
 
-func newSession(s *resolver.Session) Session {
-	v := view.Of(s)
+func newSession(s *resolver.Session) Session { return fromView(view.Of(s)) }
+
+// AddRemotes puts the sessions of remote machines beside the local ones,
+// every session still in the order of how much it needs the person, and
+// records how each machine's stream stands.
+func (v *View) AddRemotes(remotes []view.Remote, sessions []view.Session) {
+	v.Remotes = append(v.Remotes, remotes...)
+	for _, s := range sessions {
+		v.Sessions = append(v.Sessions, fromView(s))
+		if s.State.Attention() > v.State.Attention() {
+			v.State = s.State
+		}
+	}
+	// Stable: within a state, local sessions first, each machine's in
+	// the order it sent them.
+	slices.SortStableFunc(v.Sessions, func(a, b Session) int {
+		return b.State.Attention() - a.State.Attention()
+	})
+}
+
+func fromView(v view.Session) Session {
 	return Session{
+		Host:       v.Host,
 		SessionID:  v.SessionID,
 		State:      v.State,
 		CWD:        v.CWD,

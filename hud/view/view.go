@@ -52,6 +52,10 @@ type Session struct {
 	// ByClaude is set when Claude's own session file decided the state
 	// rather than a hook event: a turn that ended so was interrupted (Esc).
 	ByClaude bool
+	// Host names the machine the session runs on, as the person named it
+	// with `hud remote add` ("devbox"); "" for this machine. Every
+	// surface puts it before the session's name (Name).
+	Host string
 }
 
 // Of computes the view of one resolved session.
@@ -99,7 +103,16 @@ func (s *Session) Project() string { return BaseName(s.ProjectDir) }
 // when no directory is known. Both parts are anyone's to choose (a
 // directory, a session renamed in Claude), so both are made plain text.
 func (s *Session) Name() string {
-	return NameOf(cmp.Or(s.ProjectDir, s.CWD), s.ClaudeName, s.Key)
+	return WithHost(s.Host, NameOf(cmp.Or(s.ProjectDir, s.CWD), s.ClaudeName, s.Key))
+}
+
+// WithHost puts the host of a remote session before its name ("devbox ·
+// api"); a local session's name (host "") is left as it is.
+func WithHost(host, name string) string {
+	if host == "" {
+		return name
+	}
+	return text.Line(host, 40) + " · " + name
 }
 
 // NameOf is Session.Name from its parts, for surfaces that keep their own
@@ -137,3 +150,56 @@ func ShortID(id string) string {
 // Shown are the states every surface lists and counts, in the order of how
 // much they need the person: a summary reads "1 waiting · 2 working".
 var Shown = []resolver.State{resolver.StateWaiting, resolver.StateWorking, resolver.StateCompacting, resolver.StateReady}
+
+// Remote is how one remote machine's stream stands, for the surfaces that
+// show sessions: its sessions come as Sessions with its Host, and this
+// says whether they can be trusted (the machine is reachable) and, when
+// not, why and since when.
+type Remote struct {
+	// Host is the name the person gave the machine ("devbox").
+	Host string
+	// Up is set while the machine's stream is live.
+	Up bool
+	// Since is when the machine became reachable or unreachable.
+	Since time.Time
+	// Problem says what is wrong with the remote's hud and what to do
+	// about it ("hud not found on the remote — install it, or …"); ""
+	// while Up or when the machine is merely unreachable.
+	Problem string
+	// Detail is ssh's own word on the last failure ("Connection
+	// refused"), made plain text; "" for none.
+	Detail string
+}
+
+// Status is the remote's state as one line, for menus and tables:
+// "devbox: unreachable since 10:42 (Connection refused)".
+func (r *Remote) Status(now time.Time) string {
+	host := text.Line(r.Host, 40)
+	switch {
+	case r.Up:
+		return host + ": connected"
+	case r.Problem != "":
+		return host + ": " + r.Problem
+	}
+	line := host + ": unreachable"
+	if !r.Since.IsZero() {
+		line += " since " + clock(r.Since, now)
+	}
+	if d := text.Line(r.Detail, 80); d != "" {
+		line += " (" + d + ")"
+	}
+	return line
+}
+
+// clock is a moment as a person reads it in a status: "10:42" today,
+// "Mon 10:42" within the week, else the date.
+func clock(t, now time.Time) string {
+	t = t.In(now.Location())
+	switch {
+	case t.YearDay() == now.YearDay() && t.Year() == now.Year():
+		return t.Format("15:04")
+	case now.Sub(t) < 6*24*time.Hour:
+		return t.Format("Mon 15:04")
+	}
+	return t.Format("2006-01-02 15:04")
+}
