@@ -38,7 +38,7 @@ func watchStatusLines(env *Env, f status.Format, project string) error {
 // none when a file changed without changing it.
 func streamLines(ctx context.Context, env *Env, render status.Render, alive resolver.Liveness) error {
 	layout := env.Layout()
-	return follow(ctx, env, false, func(now time.Time) (watchFrame, error) {
+	return follow(ctx, env, false, nil, func(now time.Time) (watchFrame, error) {
 		// A corrupt store reads as no sessions until the hook replaces
 		// it: a status bar shows "idle" rather than an error message.
 		snap, _ := resolver.LoadSnapshot(layout, claudeProcessStart)

@@ -15,6 +15,8 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/capacitor-hud/hud/hud/present"
+	"github.com/capacitor-hud/hud/hud/remote"
+	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/hud/status"
 	"github.com/capacitor-hud/hud/hud/watch"
 	"github.com/capacitor-hud/hud/lockholder"
@@ -26,6 +28,8 @@ import (
 func runWatch(env *Env, args []string) error {
 	fs := newFlagSet(env, "watch", "watch [--once] [--format NAME]")
 	once := fs.Bool("once", false, "print the state once and exit")
+	local := fs.Bool("local", false, "leave out the remote machines ('hud remote')")
+	remoteTimeout := fs.Duration("remote-timeout", 3*time.Second, "with --once, how long to wait for each remote machine")
 	format := fs.String("format", status.Formats[0].Name, "output format: "+status.FormatNames(nil))
 	if err := parseFlags(env, fs, args); err != nil {
 		return err
@@ -39,12 +43,23 @@ func runWatch(env *Env, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return watchSessions(ctx, env, watchSettings{
+	ws := watchSettings{
 		render:   f.Render,
 		once:     *once,
 		terminal: isTerminal(env.Stdout),
 		alive:    lockholder.Alive,
-	})
+	}
+	if !*local {
+		if *once {
+			remotes, sessions := fetchRemotes(env, *remoteTimeout)
+			ws.remotes = func() ([]view.Remote, []view.Session) { return remotes, sessions }
+		} else if list, opts := remoteOptions(env); len(list) > 0 {
+			set := remote.Start(ctx, list, opts)
+			defer set.Stop()
+			ws.remotes, ws.remoteChanged = set.State, set.Changed()
+		}
+	}
+	return watchSessions(ctx, env, ws)
 }
 
 // watchSettings is how watchSessions prints.
@@ -56,6 +71,11 @@ type watchSettings struct {
 	// reads as a log in a file or a pipe.
 	terminal bool
 	alive    resolver.Liveness
+	// remotes returns the remote machines' state and sessions to show
+	// beside the local ones; nil for none. remoteChanged fires when they
+	// changed.
+	remotes       func() ([]view.Remote, []view.Session)
+	remoteChanged <-chan struct{}
 }
 
 // Escape sequences: cursor home, then clear to the end of the screen.
@@ -73,7 +93,7 @@ func watchSessions(ctx context.Context, env *Env, ws watchSettings) error {
 	// On a terminal every frame is written (the header's clock moves);
 	// elsewhere only a frame that shows something new, or a pipe would
 	// fill with copies.
-	err := follow(ctx, env, ws.terminal, func(now time.Time) (watchFrame, error) {
+	err := follow(ctx, env, ws.terminal, ws.remoteChanged, func(now time.Time) (watchFrame, error) {
 		return frame(env, ws, layout, now), nil
 	})
 	if err == nil && ws.terminal {
@@ -85,10 +105,10 @@ func watchSessions(ctx context.Context, env *Env, ws watchSettings) error {
 // follow draws the state now, then again on every file change and at the
 // moment the last drawing said the output changes by the clock alone,
 // writing each drawing whose body differs from the last one written (every
-// drawing, with always). It returns nil when ctx ends or the reader of
+// drawing, with always), and again when also fires. It returns nil when ctx ends or the reader of
 // stdout went away (a closed pipe). The watcher starts before the first
 // read, so a change between the two is never missed.
-func follow(ctx context.Context, env *Env, always bool, draw func(now time.Time) (watchFrame, error)) error {
+func follow(ctx context.Context, env *Env, always bool, also <-chan struct{}, draw func(now time.Time) (watchFrame, error)) error {
 	layout := env.Layout()
 	first, _ := resolver.LoadSnapshot(layout, claudeProcessStart)
 	w, err := watch.New(watch.Options{Layout: layout, Files: shownFiles(layout), LockDirs: first.LockDirs})
@@ -134,6 +154,7 @@ func follow(ctx context.Context, env *Env, always bool, draw func(now time.Time)
 				return fmt.Errorf("watching %s: the watcher stopped", layout.StoreDir())
 			}
 		case <-timer.C:
+		case <-also:
 		}
 	}
 }
@@ -161,7 +182,11 @@ func frame(env *Env, ws watchSettings, layout resolver.Layout, now time.Time) wa
 		fmt.Fprintf(&body, "hud watch: %v\n", err)
 	}
 	sessions := resolver.ResolveAll(snap, now, ws.alive)
-	if err := ws.render(&body, status.New(sessions, now)); err != nil {
+	v := status.New(sessions, now)
+	if ws.remotes != nil {
+		v.AddRemotes(ws.remotes())
+	}
+	if err := ws.render(&body, v); err != nil {
 		fmt.Fprintf(&body, "hud watch: %v\n", err)
 	}
 	next = nextChangeByClock(snap, sessions, now, ws.terminal)

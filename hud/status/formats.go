@@ -80,7 +80,7 @@ const stateDown resolver.State = "unreachable"
 func downHosts(v *View) []string {
 	var down []string
 	for _, r := range v.Remotes {
-		if !r.Up {
+		if !r.Up && !r.Connecting {
 			down = append(down, text.Line(r.Host, 40))
 		}
 	}

@@ -33,8 +33,10 @@ type JSON struct {
 type JSONRemote struct {
 	Host string `json:"host"`
 	// Reachable is set while the machine's stream is live.
-	Reachable bool               `json:"reachable"`
-	Since     resolver.Timestamp `json:"since"`
+	Reachable bool `json:"reachable"`
+	// Connecting is set until the machine first answered or failed.
+	Connecting bool               `json:"connecting"`
+	Since      resolver.Timestamp `json:"since"`
 	// Problem is what to do about the remote's hud; Detail is ssh's word
 	// on the last failure.
 	Problem string `json:"problem"`
@@ -101,7 +103,7 @@ func newJSONView(v *View) JSON {
 	}
 	for _, r := range v.Remotes {
 		doc.Remotes = append(doc.Remotes, JSONRemote{
-			Host: r.Host, Reachable: r.Up, Since: resolver.At(r.Since), Problem: r.Problem, Detail: r.Detail,
+			Host: r.Host, Reachable: r.Up, Connecting: r.Connecting, Since: resolver.At(r.Since), Problem: r.Problem, Detail: r.Detail,
 		})
 	}
 	return doc

@@ -160,6 +160,9 @@ type Remote struct {
 	Host string
 	// Up is set while the machine's stream is live.
 	Up bool
+	// Connecting is set until the machine first answers or fails: neither
+	// its sessions nor an alarm yet.
+	Connecting bool
 	// Since is when the machine became reachable or unreachable.
 	Since time.Time
 	// Problem says what is wrong with the remote's hud and what to do
@@ -178,6 +181,8 @@ func (r *Remote) Status(now time.Time) string {
 	switch {
 	case r.Up:
 		return host + ": connected"
+	case r.Connecting:
+		return host + ": connecting…"
 	case r.Problem != "":
 		return host + ": " + r.Problem
 	}
