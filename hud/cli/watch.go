@@ -16,8 +16,8 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/present"
 	"github.com/capacitor-hud/hud/hud/remote"
-	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/hud/status"
+	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/hud/watch"
 	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/capacitor-hud/hud/resolver"
