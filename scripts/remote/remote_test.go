@@ -1,0 +1,343 @@
+package remote
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// rig is what every test shares: the binaries under test.
+type rig struct {
+	hud, hook, claude string
+}
+
+func setUp(t *testing.T) rig {
+	t.Helper()
+	if os.Getenv("HUD_REMOTE_TEST") != "1" {
+		t.Skip("needs sshd: run scripts/remote/run.sh (make remote-test)")
+	}
+	bin, err := filepath.Abs(filepath.Join("..", "..", "bin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rig{hud: filepath.Join(bin, "hud"), hook: filepath.Join(bin, "hud-hook")}
+	r.claude = filepath.Join(t.TempDir(), "claude")
+	if out, err := exec.Command("go", "build", "-o", r.claude, "../desktop/claude").CombinedOutput(); err != nil {
+		t.Fatalf("building the stand-in Claude: %v\n%s", err, out)
+	}
+	return r
+}
+
+// status is what `hud status --json` prints, the parts this test reads.
+type status struct {
+	Sessions []struct {
+		SessionID  string `json:"session_id"`
+		State      string `json:"state"`
+		Project    string `json:"project"`
+		WaitingFor string `json:"waiting_for"`
+		Host       string `json:"host"`
+		PID        *int   `json:"pid"`
+	} `json:"sessions"`
+	Remotes []struct {
+		Host      string `json:"host"`
+		Reachable bool   `json:"reachable"`
+		Problem   string `json:"problem"`
+		Detail    string `json:"detail"`
+	} `json:"remotes"`
+}
+
+// session finds the session of project on host ("" for this machine).
+func (s *status) session(host, project string) (state, waitingFor string, ok bool) {
+	for _, x := range s.Sessions {
+		if x.Host == host && x.Project == project {
+			return x.State, x.WaitingFor, true
+		}
+	}
+	return "", "", false
+}
+
+func (s *status) reachable(host string) (bool, string) {
+	for _, r := range s.Remotes {
+		if r.Host == host {
+			return r.Reachable, r.Problem + r.Detail
+		}
+	}
+	return false, "not listed"
+}
+
+func TestRemoteSessionsOverSSH(t *testing.T) {
+	r := setUp(t)
+	server := newSSHD(t)
+	remoteHome, localHome := t.TempDir(), t.TempDir()
+
+	// On the "remote": a session waiting for a permission. Here: one at
+	// work.
+	api := startClaude(t, r, remoteHome, "api", "11111111-aaaa-4bbb-8ccc-000000000001")
+	for _, ev := range []string{"05-SessionStart-startup", "06-UserPromptSubmit", "07-PreToolUse", "08-PermissionRequest"} {
+		api.send(ev)
+	}
+	web := startClaude(t, r, localHome, "web", "22222222-aaaa-4bbb-8ccc-000000000002")
+	for _, ev := range []string{"05-SessionStart-startup", "06-UserPromptSubmit"} {
+		web.send(ev)
+	}
+
+	env := append(personEnv(localHome), "HUD_SSH_COMMAND="+server.sshCommand)
+	hud := func(args ...string) (string, error) {
+		cmd := exec.Command(r.hud, args...)
+		cmd.Env = env
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			return string(out), fmt.Errorf("hud %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+		}
+		return string(out), nil
+	}
+	// The remote's hud is told its HOME the way a person gives the path of
+	// a hud that is not on ssh's PATH: the remote command.
+	remoteCommand := fmt.Sprintf("env HOME=%s %s", remoteHome, r.hud)
+	if out, err := hud("remote", "add", "--name", "devbox", "--command", remoteCommand, "127.0.0.1"); err != nil {
+		t.Fatal(err)
+	} else if !strings.Contains(out, "added devbox") {
+		t.Fatalf("remote add said %q", out)
+	}
+	if _, err := hud("remote", "add", "--name", "nohud", "--command", "/nonexistent/bin/hud", "127.0.0.1"); err != nil {
+		t.Fatal(err)
+	}
+	statusJSON := func() (status, time.Duration) {
+		t.Helper()
+		start := time.Now()
+		out, err := hud("status", "--json", "--remote-timeout", "5s")
+		took := time.Since(start)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s status
+		if err := json.Unmarshal([]byte(out), &s); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		return s, took
+	}
+
+	// A person watching: `hud watch` follows the remote's stream.
+	watch := startWatch(t, r.hud, env)
+
+	s, _ := statusJSON()
+	if state, waiting, ok := s.session("devbox", "api"); !ok || state != "waiting" || !strings.HasPrefix(waiting, "Bash: ") {
+		t.Errorf("remote session: %q %q %v, want waiting for Bash\n%+v", state, waiting, ok, s)
+	}
+	if state, _, ok := s.session("", "web"); !ok || state != "working" {
+		t.Errorf("local session: %q %v\n%+v", state, ok, s)
+	}
+	for _, x := range s.Sessions {
+		if x.Host == "devbox" && x.PID != nil {
+			t.Errorf("a remote session has a pid here: %d", *x.PID)
+		}
+	}
+	if ok, why := s.reachable("devbox"); !ok {
+		t.Errorf("devbox unreachable: %s", why)
+	}
+	if ok, why := s.reachable("nohud"); ok || !strings.Contains(why, "hud not found on the remote") {
+		t.Errorf("nohud: reachable %v, %q", ok, why)
+	}
+	for _, format := range []string{"text", "tmux", "waybar"} {
+		out, _ := hud("status", "--format", format)
+		t.Logf("hud status --format %s:\n%s", format, out)
+	}
+	watch.waitFor(t, "the remote's session", func(s *status) bool {
+		state, _, ok := s.session("devbox", "api")
+		return ok && state == "waiting"
+	})
+
+	// The machine goes away: shown unreachable at once, local sessions as
+	// they were, and the one-shot status does not wait for it.
+	server.kill()
+	s, took := statusJSON()
+	if ok, why := s.reachable("devbox"); ok || why == "" {
+		t.Errorf("devbox after sshd died: reachable %v (%q)", ok, why)
+	}
+	if _, _, ok := s.session("devbox", "api"); ok {
+		t.Errorf("the unreachable machine's session is still listed")
+	}
+	if state, _, ok := s.session("", "web"); !ok || state != "working" {
+		t.Errorf("local session after sshd died: %q %v", state, ok)
+	}
+	if took > 5*time.Second {
+		t.Errorf("hud status took %s with the machine down", took)
+	}
+	watch.waitFor(t, "devbox unreachable, web still working", func(s *status) bool {
+		up, _ := s.reachable("devbox")
+		state, _, ok := s.session("", "web")
+		_, _, remote := s.session("devbox", "api")
+		return !up && ok && state == "working" && !remote
+	})
+	if out, err := hud("status"); err != nil || !strings.Contains(out, "devbox: unreachable since") {
+		t.Errorf("hud status: %q %v", out, err)
+	} else {
+		t.Logf("hud status, devbox down:\n%s", out)
+	}
+	for _, format := range []string{"tmux", "waybar"} {
+		out, _ := hud("status", "--format", format)
+		t.Logf("hud status --format %s, devbox down:\n%s", format, out)
+	}
+
+	// It comes back: so do its sessions, in the one-shot status and in the
+	// watch (after the backoff).
+	server.start()
+	s, _ = statusJSON()
+	if state, _, ok := s.session("devbox", "api"); !ok || state != "waiting" {
+		t.Errorf("after sshd restarted: %q %v\n%+v", state, ok, s)
+	}
+	watch.waitFor(t, "the remote's session back", func(s *status) bool {
+		state, _, ok := s.session("devbox", "api")
+		up, _ := s.reachable("devbox")
+		return ok && up && state == "waiting"
+	})
+}
+
+// watcher is a running `hud watch --format json`, its blocks collected.
+type watcher struct {
+	mu  sync.Mutex
+	out bytes.Buffer
+}
+
+func startWatch(t *testing.T, hud string, env []string) *watcher {
+	t.Helper()
+	cmd := exec.Command(hud, "watch", "--format", "json")
+	cmd.Env = env
+	w := &watcher{}
+	cmd.Stdout = w
+	cmd.Stderr = &prefixWriter{t: t, prefix: "hud watch: "}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	t.Cleanup(func() {
+		cmd.Process.Signal(os.Interrupt)
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			t.Errorf("hud watch did not stop on SIGINT in 10s (its ssh?)")
+			cmd.Process.Kill()
+			<-done
+		}
+	})
+	return w
+}
+
+func (w *watcher) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.out.Write(p)
+}
+
+// last is the last complete block: each starts with "-- HH:MM:SS".
+func (w *watcher) last() (status, bool) {
+	w.mu.Lock()
+	text := w.out.String()
+	w.mu.Unlock()
+	blocks := strings.Split(text, "\n-- ")
+	for i := len(blocks) - 1; i >= 0; i-- {
+		_, doc, _ := strings.Cut(blocks[i], "\n")
+		var s status
+		if json.Unmarshal([]byte(doc), &s) == nil {
+			return s, true
+		}
+	}
+	return status{}, false
+}
+
+func (w *watcher) waitFor(t *testing.T, what string, ok func(*status) bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		if s, found := w.last(); found && ok(&s) {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	s, _ := w.last()
+	t.Fatalf("hud watch never showed %s; last: %+v", what, s)
+}
+
+// standIn is one stand-in Claude process (scripts/desktop/claude) running
+// the real hook.
+type standIn struct {
+	t       *testing.T
+	id, dir string
+	scratch string
+	cmd     *exec.Cmd
+	in      io.WriteCloser
+	out     *bufio.Scanner
+}
+
+func startClaude(t *testing.T, r rig, home, name, id string) *standIn {
+	t.Helper()
+	dir := filepath.Join(home, "src", name)
+	if err := os.MkdirAll(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s := &standIn{t: t, id: id, dir: dir, scratch: t.TempDir()}
+	s.cmd = exec.Command(r.claude)
+	s.cmd.Dir = dir
+	s.cmd.Env = append(personEnv(home), "HUD_HOOK_COMMAND="+r.hook)
+	s.cmd.Stderr = os.Stderr
+	var err error
+	if s.in, err = s.cmd.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := s.cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.out = bufio.NewScanner(stdout)
+	if err := s.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.in.Close(); s.cmd.Wait() })
+	return s
+}
+
+// send plays a recorded event through the hook, rewritten for this
+// session, and returns when the hook has exited.
+func (s *standIn) send(event string) {
+	s.t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "desktop", "testdata", "events", event+".json"))
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	var ev map[string]any
+	if err := json.Unmarshal(b, &ev); err != nil {
+		s.t.Fatal(err)
+	}
+	ev["session_id"] = s.id
+	ev["cwd"] = s.dir
+	ev["transcript_path"] = filepath.Join(s.scratch, s.id+".jsonl")
+	b, _ = json.Marshal(ev)
+	path := filepath.Join(s.scratch, event+".json")
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		s.t.Fatal(err)
+	}
+	fmt.Fprintln(s.in, path)
+	if !s.out.Scan() {
+		s.t.Fatalf("stand-in died: %v", s.out.Err())
+	}
+	if reply := s.out.Text(); !strings.HasPrefix(reply, "ok ") {
+		s.t.Fatalf("%s: %s", event, reply)
+	}
+}
+
+// personEnv is a minimal environment of a person whose home is home.
+func personEnv(home string) []string {
+	return []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8"}
+}
