@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io/fs"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/config"
@@ -98,12 +97,13 @@ type Section interface {
 	Configure(config.Config)
 }
 
-// App is the running tray application.
+// App is the running tray application. Its state belongs to the
+// goroutine that runs Run: every other part reaches it through the loop's
+// channels (watcher changes, UI events, the section's signal), never by
+// sharing a field, so it needs no lock.
 type App struct {
 	opts Options
 
-	// The loop's own state: Run's goroutine is the only one that reads or
-	// writes these, so they need no lock.
 	ui       UI
 	settings Settings
 	snap     resolver.Snapshot
@@ -114,9 +114,6 @@ type App struct {
 	// menuOpenUntil is when the menu is taken to be closed again (the
 	// host says when it opens a menu, not when it closes it).
 	menuOpenUntil time.Time
-
-	mu   sync.Mutex   // guards view, which View hands to other goroutines
-	view present.View // the last computed view
 }
 
 // New returns an App; Run starts it.
@@ -182,13 +179,6 @@ func (a *App) Run(ctx context.Context, ui UI) error {
 			}
 		}
 	}
-}
-
-// View returns the last computed view.
-func (a *App) View() present.View {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.view
 }
 
 // reloadSettings reads the settings file and hands each part its table.

@@ -68,9 +68,6 @@ func (a *App) render() {
 	}
 
 	a.focus = focus
-	a.mu.Lock()
-	a.view = view
-	a.mu.Unlock()
 	a.draw(view, menu)
 	a.schedule(now, next)
 }
