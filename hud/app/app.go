@@ -9,6 +9,7 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/present"
+	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/hud/watch"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -53,6 +54,12 @@ type Options struct {
 	// Activity sums up what a session has done ("3/7 todos · 12 files");
 	// nil or "" shows no activity line.
 	Activity func(sessionID string) string
+	// Remotes are the remote machines' streams (remote.Set); nil for
+	// none. Their sessions show and notify beside the local ones.
+	Remotes Remotes
+	// ReloadRemotes rereads the list of machines, when a watched file
+	// changed; nil never does.
+	ReloadRemotes func()
 }
 
 // Settings are the parts of the settings file the loop itself uses.
@@ -68,9 +75,10 @@ var DefaultSettings = Settings{ShowTitle: true, MaxRows: present.DefaultMaxRows}
 
 // Notifier turns what the sessions do into desktop notifications.
 type Notifier interface {
-	// Update looks at the live sessions at now, sends what became due, and
-	// returns when it next needs to look (a reminder), or the zero time.
-	Update(now time.Time, sessions []resolver.Session) time.Time
+	// Update looks at the live sessions at now, local and remote, sends
+	// what became due, and returns when it next needs to look (a
+	// reminder), or the zero time.
+	Update(now time.Time, sessions []view.Session) time.Time
 	// Say sends a plain message, for news with no other place to go (no
 	// tray on this desktop).
 	Say(title, body string)
@@ -148,9 +156,12 @@ func (a *App) Run(ctx context.Context, ui UI) error {
 	a.reloadSettings()
 	a.reload()
 
-	var sectionChanged <-chan struct{}
+	var sectionChanged, remotesChanged <-chan struct{}
 	if a.opts.Section != nil {
 		sectionChanged = a.opts.Section.Changed()
+	}
+	if a.opts.Remotes != nil {
+		remotesChanged = a.opts.Remotes.Changed()
 	}
 	for {
 		select {
@@ -165,6 +176,9 @@ func (a *App) Run(ctx context.Context, ui UI) error {
 			if ch.Config || ch.Rescan {
 				a.reloadSettings()
 			}
+			if a.opts.ReloadRemotes != nil && (ch.Config || ch.Files || ch.Rescan) {
+				a.opts.ReloadRemotes()
+			}
 			a.reload()
 		case <-a.timer.C:
 			// Something changes by itself now: a label, a fresh record's
@@ -172,6 +186,8 @@ func (a *App) Run(ctx context.Context, ui UI) error {
 			// snapshot we have again is enough.
 			a.render()
 		case <-sectionChanged:
+			a.render()
+		case <-remotesChanged:
 			a.render()
 		case ev := <-ui.Events():
 			if a.handle(ev) {

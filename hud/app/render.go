@@ -7,6 +7,7 @@ import (
 
 	"github.com/capacitor-hud/hud/assets"
 	"github.com/capacitor-hud/hud/hud/present"
+	viewpkg "github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -38,8 +39,9 @@ func (a *App) render() {
 	if a.opts.HooksProblem != nil {
 		hooksProblem = a.opts.HooksProblem()
 	}
+	remotes, remoteSessions := a.remoteState()
 	view := present.Present(present.Input{
-		Sessions:     toPresent(sessions, now, a.opts.Activity),
+		Sessions:     append(toPresent(sessions, now, a.opts.Activity), presentRemote(remoteSessions)...),
 		Now:          now,
 		HooksProblem: hooksProblem,
 		ShowTitle:    settings.ShowTitle,
@@ -49,12 +51,13 @@ func (a *App) render() {
 	menuOpen := now.Before(a.menuOpenUntil)
 	nextLabel := view.NextLabel
 	if a.opts.Notifier != nil {
-		next = present.Earliest(next, a.opts.Notifier.Update(now, sessions))
+		next = present.Earliest(next, a.opts.Notifier.Update(now, append(viewpkg.All(sessions), remoteSessions...)))
 	}
 	if a.opts.Section != nil {
 		next = present.Earliest(next, a.opts.Section.Update(now, sessions))
 	}
 	menu, focus := menuOf(view)
+	menu.Sessions = append(menu.Sessions, remoteRows(remotes, now)...)
 	if a.opts.Section != nil {
 		rows, rowsNext := a.opts.Section.Rows(now)
 		menu.Section = rows

@@ -76,7 +76,7 @@ func runRemote(env *Env, args []string) error {
 			return err
 		}
 		fmt.Fprintf(env.Stdout, "%s %s (ssh %s, runs %q there)\n", verb, r.Name, r.Destination, remote.StreamCommand(r))
-		fmt.Fprintln(env.Stdout, "'hud status' shows its sessions; a running tray picks it up when restarted.")
+		fmt.Fprintln(env.Stdout, "The tray, 'hud status' and 'hud watch' show its sessions; 'hud status' says if it cannot be reached.")
 		return nil
 	case "remove", "rm":
 		if len(rest) != 1 {

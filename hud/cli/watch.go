@@ -55,7 +55,8 @@ func runWatch(env *Env, args []string) error {
 			remotes, sessions := fetchRemotes(env, *remoteTimeout)
 			ws.remotes = func() ([]view.Remote, []view.Session) { return remotes, sessions }
 		} else if list, opts := remoteOptions(env); len(list) > 0 {
-			set := remote.Start(ctx, list, opts)
+			set := remote.NewSet(ctx, opts)
+			set.Follow(list)
 			defer set.Stop()
 			ws.remotes, ws.remoteChanged = set.State, set.Changed()
 		}

@@ -31,15 +31,21 @@ type Session struct {
 	// own status said so, not a Stop hook: the person pressed Esc, so
 	// there is nothing to announce.
 	Interrupted bool
+	// Host is the remote machine the session runs on; "" for this one.
+	// Notifications name it first: "devbox · api needs you".
+	Host string
 }
 
 // FromResolved converts the resolver's live sessions.
-func FromResolved(sessions []resolver.Session) []Session {
-	out := make([]Session, 0, len(sessions))
-	for _, v := range view.All(sessions) {
+func FromResolved(sessions []resolver.Session) []Session { return FromViews(view.All(sessions)) }
+
+// FromViews converts sessions as every surface sees them, local or remote.
+func FromViews(views []view.Session) []Session {
+	out := make([]Session, 0, len(views))
+	for _, v := range views {
 		out = append(out, Session{ID: v.Key, Project: v.ProjectDir, Name: v.ClaudeName, State: v.State, Since: v.Since,
 			WaitingFor: v.WaitingFor, WorkingOn: v.WorkingOn, TurnStartedAt: v.TurnStartedAt,
-			Interrupted: v.ByClaude && v.State == resolver.StateReady})
+			Interrupted: v.ByClaude && v.State == resolver.StateReady, Host: v.Host})
 	}
 	return out
 }
@@ -210,7 +216,7 @@ func (t *Tracker) reminderTime(start time.Time) time.Time {
 // projectName names the session in a notification by its one name
 // (view.NameOf: "api · auth refactor").
 func projectName(s Session) string {
-	return view.NameOf(s.Project, s.Name, s.ID)
+	return view.WithHost(s.Host, view.NameOf(s.Project, s.Name, s.ID))
 }
 
 func waitingNotification(s Session) Notification {

@@ -44,6 +44,10 @@ type Session struct {
 	// Activity sums up what the session has done ("3/7 todos · 12 files ·
 	// main* · 2 commits"); empty when nothing is known.
 	Activity string
+	// Host is the remote machine the session runs on (view.Session.Host);
+	// "" for this one. Its folder is over there: a click opens nothing
+	// here.
+	Host string
 }
 
 // Input is everything the presenter looks at.
@@ -151,7 +155,7 @@ func Present(in Input) View {
 				Label:   label,
 				Tooltip: rowTooltip(s),
 				Detail:  text.Line(s.Activity, 0),
-				Focus:   Focus{TmuxPane: s.TmuxPane, Dir: cmp.Or(s.CWD, s.Project)},
+				Focus:   focusOf(s),
 			})
 			tooltip = append(tooltip, label)
 		}
@@ -265,14 +269,26 @@ func detailOf(s Session) string {
 	return ""
 }
 
+// focusOf is what a click on s brings forward: its pane or folder here;
+// nothing for a session on another machine.
+func focusOf(s Session) Focus {
+	if s.Host != "" {
+		return Focus{}
+	}
+	return Focus{TmuxPane: s.TmuxPane, Dir: cmp.Or(s.CWD, s.Project)}
+}
+
 func rowTooltip(s Session) string {
 	lines := []string{text.Line(cmp.Or(s.CWD, s.Project), 0)}
 	if s.WorkingOn != "" {
 		lines = append(lines, "Prompt: "+text.Line(s.WorkingOn, 200))
 	}
-	if s.TmuxPane != "" {
+	switch {
+	case s.Host != "":
+		lines[0] = text.Line(s.Host, 40) + ":" + lines[0]
+	case s.TmuxPane != "":
 		lines = append(lines, "Click to switch to tmux pane "+s.TmuxPane)
-	} else {
+	default:
 		lines = append(lines, "Click to open the project folder")
 	}
 	return strings.Join(lines, "\n")
@@ -285,7 +301,7 @@ func labelNames(sorted []Session) []string {
 	names := make([]string, len(sorted))
 	seen := map[string]int{}
 	for i, s := range sorted {
-		name := view.NameOf(cmp.Or(s.Project, s.CWD), s.Name, s.ID)
+		name := view.WithHost(s.Host, view.NameOf(cmp.Or(s.Project, s.CWD), s.Name, s.ID))
 		seen[name]++
 		if n := seen[name]; n > 1 {
 			name = fmt.Sprintf("%s (%d)", name, n)

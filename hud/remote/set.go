@@ -2,6 +2,7 @@ package remote
 
 import (
 	"context"
+	"slices"
 	"sync"
 
 	"github.com/capacitor-hud/hud/hud/config"
@@ -14,21 +15,39 @@ import (
 // replaced by the next, so a chatty or stuck remote can never stall the
 // tray or the local sessions.
 type Set struct {
-	order   []string // machine names, in the list's order
+	ctx     context.Context
+	o       Options
 	changed chan struct{}
-	cancel  context.CancelFunc
 	wg      sync.WaitGroup
 
-	mu   sync.Mutex
-	last map[string]Update
+	mu     sync.Mutex
+	list   []config.Remote
+	gen    int // counts Follow calls: a stopped stream's late news is dropped
+	cancel context.CancelFunc
+	last   map[string]Update
 }
 
-// Start follows each machine of list until Stop.
-func Start(ctx context.Context, list []config.Remote, o Options) *Set {
-	ctx, cancel := context.WithCancel(ctx)
-	s := &Set{changed: make(chan struct{}, 1), cancel: cancel, last: map[string]Update{}}
+// NewSet returns a Set following nothing until Follow; it stops with ctx
+// or Stop.
+func NewSet(ctx context.Context, o Options) *Set {
+	return &Set{ctx: ctx, o: o, changed: make(chan struct{}, 1), cancel: func() {}, last: map[string]Update{}}
+}
+
+// Follow makes the set follow exactly list: when it differs from what the
+// set follows, every stream starts anew (ssh is sent SIGTERM; Follow does
+// not wait for it to exit).
+func (s *Set) Follow(list []config.Remote) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if slices.Equal(list, s.list) && s.gen > 0 {
+		return
+	}
+	s.cancel()
+	s.gen++
+	gen := s.gen
+	ctx, cancel := context.WithCancel(s.ctx)
+	s.cancel, s.list, s.last = cancel, slices.Clone(list), map[string]Update{}
 	for _, r := range list {
-		s.order = append(s.order, r.Name)
 		// Until the first answer the machine shows as connecting: neither
 		// its sessions nor an alarm.
 		s.last[r.Name] = Update{Remote: view.Remote{Host: r.Name, Connecting: true}}
@@ -37,22 +56,34 @@ func Start(ctx context.Context, list []config.Remote, o Options) *Set {
 		go func() {
 			defer s.wg.Done()
 			defer close(updates)
-			Watch(ctx, r, o, updates)
+			Watch(ctx, r, s.o, updates)
 		}()
 		go func() {
 			defer s.wg.Done()
 			for u := range updates {
-				s.mu.Lock()
-				s.last[r.Name] = u
-				s.mu.Unlock()
-				select {
-				case s.changed <- struct{}{}:
-				default: // a signal is pending already
-				}
+				s.put(gen, r.Name, u)
 			}
 		}()
 	}
-	return s
+	s.signal()
+}
+
+func (s *Set) put(gen int, name string, u Update) {
+	s.mu.Lock()
+	if gen != s.gen {
+		s.mu.Unlock()
+		return
+	}
+	s.last[name] = u
+	s.mu.Unlock()
+	s.signal()
+}
+
+func (s *Set) signal() {
+	select {
+	case s.changed <- struct{}{}:
+	default: // a signal is pending already
+	}
 }
 
 // Changed fires after a machine's state changed; read State then.
@@ -67,16 +98,19 @@ func (s *Set) State() ([]view.Remote, []view.Session) {
 		remotes  []view.Remote
 		sessions []view.Session
 	)
-	for _, name := range s.order {
-		u := s.last[name]
+	for _, r := range s.list {
+		u := s.last[r.Name]
 		remotes = append(remotes, u.Remote)
 		sessions = append(sessions, u.Sessions...)
 	}
 	return remotes, sessions
 }
 
-// Stop ends every stream (ssh is sent SIGTERM) and waits for them.
+// Stop ends every stream and waits for them (and their ssh) to end.
 func (s *Set) Stop() {
+	s.mu.Lock()
 	s.cancel()
+	s.gen++
+	s.mu.Unlock()
 	s.wg.Wait()
 }

@@ -44,10 +44,13 @@ type SSH struct {
 	ConnectTimeout time.Duration
 }
 
-// SSHCommand picks the ssh command: the environment's, else the file's.
+// SSHCommand picks the ssh command: the environment's (getenv may be
+// nil), else the file's.
 func SSHCommand(getenv func(string) string, rs config.Remotes) string {
-	if c := strings.TrimSpace(getenv(EnvSSHCommand)); c != "" {
-		return c
+	if getenv != nil {
+		if c := strings.TrimSpace(getenv(EnvSSHCommand)); c != "" {
+			return c
+		}
 	}
 	return strings.TrimSpace(rs.SSHCommand)
 }
