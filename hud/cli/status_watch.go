@@ -3,10 +3,14 @@ package cli
 import (
 	"bytes"
 	"context"
+	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/capacitor-hud/hud/hud/status"
 	"github.com/capacitor-hud/hud/lockholder"
@@ -31,6 +35,18 @@ func watchStatusLines(env *Env, f status.Format, project string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if gone := readerGone(env.Stdout); gone != nil {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		go func() {
+			select {
+			case <-gone:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+	}
 	return streamLines(ctx, env, f.Line, lockholder.Alive)
 }
 
@@ -54,4 +70,37 @@ func streamLines(ctx context.Context, env *Env, render status.Render, alive reso
 		next := nextChangeByClock(snap, sessions, now, false)
 		return watchFrame{text: line.Bytes(), body: line.Bytes(), next: next, lockDirs: snap.LockDirs}, nil
 	})
+}
+
+// readerGone returns a channel closed when nobody can read w any more:
+// when w is a pipe or socket whose other end closed. Over ssh that is the
+// connection ending (the tray quit, the laptop slept): sshd leaves a
+// command without a terminal running, and a stream with nothing new to
+// print would never find out by writing. Nil (never) for anything else.
+func readerGone(w io.Writer) <-chan struct{} {
+	f, ok := w.(*os.File)
+	if !ok {
+		return nil
+	}
+	fi, err := f.Stat()
+	if err != nil || fi.Mode()&(fs.ModeNamedPipe|fs.ModeSocket) == 0 {
+		return nil
+	}
+	gone := make(chan struct{})
+	go func() {
+		// No events asked for: poll reports POLLHUP and POLLERR anyway,
+		// and only those. The goroutine lives as long as the stream.
+		fds := []unix.PollFd{{Fd: int32(f.Fd())}}
+		for {
+			n, err := unix.Poll(fds, -1)
+			if err == unix.EINTR {
+				continue
+			}
+			if err != nil || n > 0 && fds[0].Revents&(unix.POLLHUP|unix.POLLERR|unix.POLLNVAL) != 0 {
+				close(gone)
+				return
+			}
+		}
+	}()
+	return gone
 }

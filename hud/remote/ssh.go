@@ -89,9 +89,12 @@ func (s SSH) Dial(ctx context.Context, r config.Remote) (Conn, error) {
 	}
 	args := s.Args(r)
 	cmd := exec.CommandContext(ctx, args[0], args[1:]...)
-	// SIGTERM lets ssh close the connection properly; a stuck one is
-	// killed after WaitDelay.
-	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	// A group of its own, signalled whole: with a replaced ssh command
+	// the process started is sh, and ssh its child. SIGTERM lets ssh
+	// close the connection properly; a stuck one is killed after
+	// WaitDelay.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) }
 	cmd.WaitDelay = 3 * time.Second
 	c := &sshConn{cmd: cmd}
 	cmd.Stderr = &c.stderr

@@ -9,8 +9,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -340,4 +343,62 @@ func (s *standIn) send(event string) {
 // personEnv is a minimal environment of a person whose home is home.
 func personEnv(home string) []string {
 	return []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8"}
+}
+
+// TestRemoteStreamEndsWithItsConnection: when the local side goes away
+// (the tray quits, the laptop sleeps), the remote hud's stream ends too,
+// rather than waiting there for the next change to find nobody reading.
+func TestRemoteStreamEndsWithItsConnection(t *testing.T) {
+	r := setUp(t)
+	server := newSSHD(t)
+	remoteHome := t.TempDir()
+	cmd := exec.Command("sh", "-c", server.sshCommand+` "$@"`, "ssh", "-T", "--", "127.0.0.1",
+		fmt.Sprintf("env HOME=%s %s status --watch --json", remoteHome, r.hud))
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stderr = &prefixWriter{t: t, prefix: "ssh: "}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.WaitDelay = 5 * time.Second
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// sh and its ssh: the connection ends as when the laptop goes away.
+	kill := func() { syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); cmd.Wait() }
+	t.Cleanup(kill)
+	if !bufio.NewScanner(out).Scan() {
+		t.Fatal("no first line from the remote")
+	}
+	// Every process on the machine, not sshd's descendants: a stream
+	// left behind is an orphan.
+	streams := func() []int {
+		var pids []int
+		entries, _ := os.ReadDir("/proc")
+		for _, e := range entries {
+			b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+			if err == nil && strings.HasPrefix(string(b), r.hud+"\x00status\x00--watch") && environHas(e.Name(), "HOME="+remoteHome) {
+				pid, _ := strconv.Atoi(e.Name())
+				pids = append(pids, pid)
+			}
+		}
+		return pids
+	}
+	if len(streams()) != 1 {
+		t.Fatalf("remote streams %v, want one", streams())
+	}
+	kill()
+	deadline := time.Now().Add(10 * time.Second)
+	for len(streams()) > 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the remote hud %v still runs 10s after its connection ended", streams())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// environHas reports whether process pid's environment holds kv.
+func environHas(pid, kv string) bool {
+	b, err := os.ReadFile(filepath.Join("/proc", pid, "environ"))
+	return err == nil && slices.Contains(strings.Split(string(b), "\x00"), kv)
 }
