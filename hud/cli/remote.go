@@ -9,6 +9,7 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/remote"
+	"github.com/capacitor-hud/hud/hud/status"
 	"github.com/capacitor-hud/hud/hud/view"
 )
 
@@ -152,4 +153,30 @@ func fetchRemotes(env *Env, timeout time.Duration) ([]view.Remote, []view.Sessio
 		sessions = append(sessions, u.Sessions...)
 	}
 	return remotes, sessions
+}
+
+// remoteFeed is the remote machines as a loop follows them (remote.Set):
+// their state, and a signal when it changed. The zero feed is none.
+type remoteFeed struct {
+	state   func() ([]view.Remote, []view.Session)
+	changed <-chan struct{}
+}
+
+// addTo puts the machines' state and sessions into v.
+func (f remoteFeed) addTo(v *status.View) {
+	if f.state != nil {
+		v.AddRemotes(f.state())
+	}
+}
+
+// followRemotes follows every machine of the list until stop (or ctx
+// ends); with none, the feed is the zero one.
+func followRemotes(ctx context.Context, env *Env) (feed remoteFeed, stop func()) {
+	list, opts := remoteOptions(env)
+	if len(list) == 0 {
+		return remoteFeed{}, func() {}
+	}
+	set := remote.NewSet(ctx, opts)
+	set.Follow(list)
+	return remoteFeed{state: set.State, changed: set.Changed()}, set.Stop
 }

@@ -46,7 +46,7 @@ func runStatus(env *Env, args []string) error {
 	}
 
 	if *watchLines {
-		return watchStatusLines(env, f, *project)
+		return watchStatusLines(env, f, *project, *local)
 	}
 
 	snap, err := loadSnapshot(env.Layout())

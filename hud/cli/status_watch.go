@@ -21,7 +21,12 @@ import (
 // changes, until SIGINT or SIGTERM. Unlike `hud watch` (a screen for a
 // person), it writes bare lines for programs: no header, no clearing, and
 // nothing when a file changed without changing the state.
-func watchStatusLines(env *Env, f status.Format, project string) error {
+//
+// The JSON stream is this machine's sessions alone: it is what remote
+// machines are read from (docs/remote.md), and two machines following each
+// other must not loop. Other streams (waybar) show the remote machines too,
+// unless local.
+func watchStatusLines(env *Env, f status.Format, project string, local bool) error {
 	if f.Name == status.Formats[0].Name {
 		// The flag's default, a table, is no line: --watch alone means
 		// JSON lines.
@@ -47,14 +52,20 @@ func watchStatusLines(env *Env, f status.Format, project string) error {
 			}
 		}()
 	}
-	return streamLines(ctx, env, f.Line, lockholder.Alive)
+	var remotes remoteFeed
+	if f.Name != "json" && !local {
+		var stop func()
+		remotes, stop = followRemotes(ctx, env)
+		defer stop()
+	}
+	return streamLines(ctx, env, f.Line, lockholder.Alive, remotes)
 }
 
 // streamLines is the loop of watchStatusLines: one line per state, and
 // none when a file changed without changing it.
-func streamLines(ctx context.Context, env *Env, render status.Render, alive resolver.Liveness) error {
+func streamLines(ctx context.Context, env *Env, render status.Render, alive resolver.Liveness, remotes remoteFeed) error {
 	layout := env.Layout()
-	return follow(ctx, env, false, nil, func(now time.Time) (watchFrame, error) {
+	return follow(ctx, env, false, remotes.changed, func(now time.Time) (watchFrame, error) {
 		// A corrupt store reads as no sessions until the hook replaces
 		// it: a status bar shows "idle" rather than an error message.
 		snap, _ := resolver.LoadSnapshot(layout, lockholder.StartTicks)
@@ -62,6 +73,7 @@ func streamLines(ctx context.Context, env *Env, render status.Render, alive reso
 		var line bytes.Buffer
 		v := status.New(sessions, now)
 		v.HooksProblem = hooksDoubt(layout, sessions)
+		remotes.addTo(v)
 		if err := render(&line, v); err != nil {
 			return watchFrame{}, err
 		}

@@ -108,7 +108,7 @@ func TestStatusWatchStreamsLines(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- streamLines(ctx, env, status.WriteJSONLine, func(int, int64) bool { return true })
+		done <- streamLines(ctx, env, status.WriteJSONLine, func(int, int64) bool { return true }, remoteFeed{})
 	}()
 	waitFor := func(n int) []string {
 		t.Helper()

@@ -16,7 +16,6 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/app"
 	"github.com/capacitor-hud/hud/hud/present"
-	"github.com/capacitor-hud/hud/hud/remote"
 	"github.com/capacitor-hud/hud/hud/status"
 	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/hud/watch"
@@ -50,16 +49,15 @@ func runWatch(env *Env, args []string) error {
 		terminal: isTerminal(env.Stdout),
 		alive:    lockholder.Alive,
 	}
-	if !*local {
-		if *once {
-			remotes, sessions := fetchRemotes(env, *remoteTimeout)
-			ws.remotes = func() ([]view.Remote, []view.Session) { return remotes, sessions }
-		} else if list, opts := remoteOptions(env); len(list) > 0 {
-			set := remote.NewSet(ctx, opts)
-			set.Follow(list)
-			defer set.Stop()
-			ws.remotes, ws.remoteChanged = set.State, set.Changed()
-		}
+	switch {
+	case *local:
+	case *once:
+		remotes, sessions := fetchRemotes(env, *remoteTimeout)
+		ws.remotes.state = func() ([]view.Remote, []view.Session) { return remotes, sessions }
+	default:
+		var stop func()
+		ws.remotes, stop = followRemotes(ctx, env)
+		defer stop()
 	}
 	return watchSessions(ctx, env, ws)
 }
@@ -73,11 +71,8 @@ type watchSettings struct {
 	// reads as a log in a file or a pipe.
 	terminal bool
 	alive    resolver.Liveness
-	// remotes returns the remote machines' state and sessions to show
-	// beside the local ones; nil for none. remoteChanged fires when they
-	// changed.
-	remotes       func() ([]view.Remote, []view.Session)
-	remoteChanged <-chan struct{}
+	// remotes are the remote machines to show beside the local sessions.
+	remotes remoteFeed
 }
 
 // Escape sequences: cursor home, then clear to the end of the screen.
@@ -95,7 +90,7 @@ func watchSessions(ctx context.Context, env *Env, ws watchSettings) error {
 	// On a terminal every frame is written (the header's clock moves);
 	// elsewhere only a frame that shows something new, or a pipe would
 	// fill with copies.
-	err := follow(ctx, env, ws.terminal, ws.remoteChanged, func(now time.Time) (watchFrame, error) {
+	err := follow(ctx, env, ws.terminal, ws.remotes.changed, func(now time.Time) (watchFrame, error) {
 		return frame(env, ws, layout, now), nil
 	})
 	if err == nil && ws.terminal {
@@ -185,13 +180,16 @@ func frame(env *Env, ws watchSettings, layout resolver.Layout, now time.Time) wa
 	}
 	sessions := resolver.ResolveAll(snap, now, ws.alive)
 	v := status.New(sessions, now)
-	if ws.remotes != nil {
-		v.AddRemotes(ws.remotes())
-	}
+	ws.remotes.addTo(v)
 	if err := ws.render(&body, v); err != nil {
 		fmt.Fprintf(&body, "hud watch: %v\n", err)
 	}
 	next = nextChangeByClock(snap, sessions, now, ws.terminal)
+	for _, s := range v.Sessions {
+		if s.Host != "" && ws.terminal && !s.Since.IsZero() {
+			next = present.Earliest(next, nextAgeTick(s.Since, now)) // a remote session's age
+		}
+	}
 
 	var text bytes.Buffer
 	stamp := now.Format("15:04:05")

@@ -153,7 +153,7 @@ func TestRemoteSessionsOverSSH(t *testing.T) {
 		t.Errorf("nohud: reachable %v, %q", ok, why)
 	}
 	for _, format := range []string{"text", "tmux", "waybar"} {
-		out, _ := hud("status", "--format", format)
+		out, _ := hud("status", "--format", format, "--remote-timeout", "10s")
 		t.Logf("hud status --format %s:\n%s", format, out)
 	}
 	watch.waitFor(t, "the remote's session", func(s *status) bool {
@@ -189,7 +189,7 @@ func TestRemoteSessionsOverSSH(t *testing.T) {
 		t.Logf("hud status, devbox down:\n%s", out)
 	}
 	for _, format := range []string{"tmux", "waybar"} {
-		out, _ := hud("status", "--format", format)
+		out, _ := hud("status", "--format", format, "--remote-timeout", "10s")
 		t.Logf("hud status --format %s, devbox down:\n%s", format, out)
 	}
 
