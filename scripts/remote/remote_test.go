@@ -119,7 +119,7 @@ func TestRemoteSessionsOverSSH(t *testing.T) {
 	statusJSON := func() (status, time.Duration) {
 		t.Helper()
 		start := time.Now()
-		out, err := hud("status", "--json", "--remote-timeout", "5s")
+		out, err := hud("status", "--json", "--remote-timeout", "15s")
 		took := time.Since(start)
 		if err != nil {
 			t.Fatal(err)
