@@ -34,21 +34,27 @@ func (a *App) remoteState() ([]view.Remote, []view.Session) {
 func presentRemote(sessions []view.Session) []present.Session {
 	out := make([]present.Session, 0, len(sessions))
 	for _, v := range sessions {
-		out = append(out, present.Session{
-			ID:         v.Key,
-			State:      v.State,
-			Since:      v.Since,
-			CWD:        v.CWD,
-			Name:       v.ClaudeName,
-			Project:    v.ProjectDir,
-			WaitingFor: v.WaitingFor,
-			WorkingOn:  v.WorkingOn,
-			Agents:     v.Agents,
-			Hooked:     v.Hooked,
-			Host:       v.Host,
-		})
+		out = append(out, presentOf(v))
 	}
 	return out
+}
+
+// presentOf is a session as the presenter takes it, local or remote.
+func presentOf(v view.Session) present.Session {
+	return present.Session{
+		ID:         v.Key,
+		State:      v.State,
+		Since:      v.Since,
+		CWD:        v.CWD,
+		Name:       v.ClaudeName,
+		Project:    v.ProjectDir,
+		WaitingFor: v.WaitingFor,
+		WorkingOn:  v.WorkingOn,
+		Agents:     v.Agents,
+		TmuxPane:   v.TmuxPane,
+		Hooked:     v.Hooked,
+		Host:       v.Host,
+	}
 }
 
 // remoteRows are the menu's lines about machines whose sessions cannot be

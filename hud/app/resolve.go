@@ -21,19 +21,7 @@ func toPresent(sessions []resolver.Session, now time.Time, activity func(session
 	out := make([]present.Session, 0, len(sessions))
 	for _, s := range sessions {
 		v := view.Of(&s)
-		p := present.Session{
-			ID:         v.Key,
-			State:      v.State,
-			Since:      v.Since,
-			CWD:        v.CWD,
-			Name:       v.ClaudeName,
-			Project:    v.ProjectDir,
-			WaitingFor: v.WaitingFor,
-			WorkingOn:  v.WorkingOn,
-			Agents:     v.Agents,
-			TmuxPane:   v.TmuxPane,
-			Hooked:     v.Hooked,
-		}
+		p := presentOf(v)
 		if activity != nil && s.SessionID != "" {
 			p.Activity = activity(s.SessionID)
 		}
