@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -115,12 +114,9 @@ func ReadStoreFile(path string) (b []byte, info fs.FileInfo, notStore bool, err 
 // record fallback covers a session in those moments. A missing dir holds
 // no locks.
 func LoadLocks(dir string) ([]Lock, error) {
-	entries, err := os.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
+	entries, err := safefile.ListDir(dir, "locks")
 	if err != nil {
-		return nil, fmt.Errorf("listing locks: %w", err)
+		return nil, err
 	}
 	var locks []Lock
 	for _, e := range entries {
@@ -150,12 +146,9 @@ func LoadLocks(dir string) ([]Lock, error) {
 // Lock directories and anything unparseable are skipped; a missing dir
 // holds none.
 func LoadClaudeSessions(dir string, procStart ProcessStart) ([]ClaudeSession, error) {
-	entries, err := os.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
+	entries, err := safefile.ListDir(dir, "Claude sessions")
 	if err != nil {
-		return nil, fmt.Errorf("listing Claude sessions: %w", err)
+		return nil, err
 	}
 	var out []ClaudeSession
 	for _, e := range entries {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/capacitor-hud/hud/hud/activity"
 	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/present"
 	"github.com/capacitor-hud/hud/hud/view"
@@ -51,9 +52,9 @@ type Options struct {
 	Open func(path string) error
 	// Section fills the menu's section for other parts (break reminders).
 	Section Section
-	// Activity sums up what a session has done ("3/7 todos · 12 files");
-	// nil or "" shows no activity line.
-	Activity func(sessionID string) string
+	// Activity reads what a session has done (view.ActivityOf), shown as
+	// a line under its row; nil, or a nil answer, shows none.
+	Activity func(sessionID string) *activity.Facts
 	// Remotes are the remote machines' streams (remote.Set); nil for
 	// none. Their sessions show and notify beside the local ones.
 	Remotes Remotes
@@ -75,9 +76,8 @@ var DefaultSettings = Settings{ShowTitle: true, MaxRows: present.DefaultMaxRows}
 
 // Notifier turns what the sessions do into desktop notifications.
 type Notifier interface {
-	// Update looks at the live sessions at now, local and remote, sends
-	// what became due, and returns when it next needs to look (a
-	// reminder), or the zero time.
+	// Update looks at the live sessions at now, sends what became due, and
+	// returns when it next needs to look (a reminder), or the zero time.
 	Update(now time.Time, sessions []view.Session) time.Time
 	// Say sends a plain message, for news with no other place to go (no
 	// tray on this desktop).

@@ -46,7 +46,7 @@ func (n *Notifications) Configure(cfg config.Notifications) {
 
 // Update implements Notifier.
 func (n *Notifications) Update(now time.Time, sessions []view.Session) time.Time {
-	out, next := n.tracker.Update(notify.FromViews(sessions), now)
+	out, next := n.tracker.Update(sessions, now)
 	for _, msg := range out {
 		n.enqueue(msg)
 	}

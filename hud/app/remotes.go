@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/config"
-	"github.com/capacitor-hud/hud/hud/present"
 	"github.com/capacitor-hud/hud/hud/remote"
 	"github.com/capacitor-hud/hud/hud/view"
 )
@@ -27,34 +26,6 @@ func (a *App) remoteState() ([]view.Remote, []view.Session) {
 		return nil, nil
 	}
 	return a.opts.Remotes.State()
-}
-
-// presentRemote turns remote sessions into the presenter's; a click on one
-// opens nothing here (present.Session.Host).
-func presentRemote(sessions []view.Session) []present.Session {
-	out := make([]present.Session, 0, len(sessions))
-	for _, v := range sessions {
-		out = append(out, presentOf(v))
-	}
-	return out
-}
-
-// presentOf is a session as the presenter takes it, local or remote.
-func presentOf(v view.Session) present.Session {
-	return present.Session{
-		ID:         v.Key,
-		State:      v.State,
-		Since:      v.Since,
-		CWD:        v.CWD,
-		Name:       v.ClaudeName,
-		Project:    v.ProjectDir,
-		WaitingFor: v.WaitingFor,
-		WorkingOn:  v.WorkingOn,
-		Agents:     v.Agents,
-		TmuxPane:   v.TmuxPane,
-		Hooked:     v.Hooked,
-		Host:       v.Host,
-	}
 }
 
 // remoteRows are the menu's lines about machines whose sessions cannot be

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/capacitor-hud/hud/hud/activity"
+	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -64,15 +65,15 @@ type JSONSession struct {
 	Activity *activity.Facts `json:"activity"`
 }
 
-func toJSON(s *Session) JSONSession {
+func toJSON(s *view.Session) JSONSession {
 	j := JSONSession{
 		Host:       s.Host,
 		SessionID:  s.SessionID,
 		State:      s.State,
 		CWD:        s.CWD,
 		ProjectDir: s.ProjectDir,
-		Project:    s.Project,
-		Name:       s.Name,
+		Project:    s.Project(),
+		Name:       s.ClaudeName,
 		WorkingOn:  s.WorkingOn,
 		WaitingFor: s.WaitingFor,
 		Agents:     s.Agents,

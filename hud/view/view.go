@@ -2,15 +2,21 @@
 // what the resolver found, for every surface that shows sessions: the
 // menu (hud/present), every `hud status` format and the status line
 // (hud/status), and the notifications (hud/notify). Each surface picks
-// what it shows from the same Session, so a session has one name and one
-// waiting reason everywhere.
+// what it shows from the same Session, so a session has one name, one
+// waiting reason, one activity line and one doubt everywhere, and a line
+// that sums sessions up (Summary) reads the same in the tray and in a
+// status bar.
 package view
 
 import (
 	"cmp"
+	"fmt"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
+	"github.com/capacitor-hud/hud/hud/activity"
 	"github.com/capacitor-hud/hud/hud/text"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -52,6 +58,10 @@ type Session struct {
 	// ByClaude is set when Claude's own session file decided the state
 	// rather than a hook event: a turn that ended so was interrupted (Esc).
 	ByClaude bool
+	// Activity is what the session has done (todos, files, branch,
+	// commits); nil when the hook recorded nothing or the surface did not
+	// load it (LoadActivity).
+	Activity *activity.Facts
 	// Host names the machine the session runs on, as the person named it
 	// with `hud remote add` ("devbox"); "" for this machine. Every
 	// surface puts it before the session's name (Name).
@@ -94,6 +104,53 @@ func All(sessions []resolver.Session) []Session {
 	return out
 }
 
+// LoadActivity fills each session's Activity with ActivityOf.
+func LoadActivity(sessions []Session, l resolver.Layout) {
+	for i := range sessions {
+		sessions[i].Activity = ActivityOf(l, sessions[i].SessionID)
+	}
+}
+
+// ActivityOf is what the hook recorded of session id
+// (~/.capacitor/activity/<id>.json); nil for none, or an unreadable
+// record: the facts are a bonus, never a reason to fail.
+func ActivityOf(l resolver.Layout, id string) *activity.Facts {
+	if id == "" {
+		return nil
+	}
+	a, err := activity.Load(l, id)
+	if err != nil || a == nil {
+		return nil
+	}
+	facts := activity.FactsOf(a)
+	return &facts
+}
+
+// LockGrace is how long a session may run on a fresh record alone before
+// it is doubted: the hook starts the lock holder at SessionStart, so a
+// lock is normally there within milliseconds. Past this, the holder
+// failed to start (or the hooks are old) and the session disappears
+// silently when its record goes stale.
+const LockGrace = 10 * time.Second
+
+// Doubt says why the session's State cannot be trusted at now ("no lock
+// holder", "no hook event recorded"), "" when it can, and when that
+// answer changes by itself (zero: never).
+func (s *Session) Doubt(now time.Time) (doubt string, changesAt time.Time) {
+	if !s.Hooked {
+		return "no hook event recorded", time.Time{}
+	}
+	if s.Source != resolver.SourceFresh {
+		return "", time.Time{}
+	}
+	if doubtAt := s.UpdatedAt.Add(LockGrace); now.Before(doubtAt) {
+		return "", doubtAt
+	}
+	// The resolver keeps a record of age exactly FreshTTL; it drops it the
+	// next millisecond (store resolution).
+	return "no lock holder", s.UpdatedAt.Add(resolver.FreshTTL + time.Millisecond)
+}
+
 // Project is the name a person knows the project by: the last element of
 // ProjectDir ("/" for the root itself), "" when none is known.
 func (s *Session) Project() string { return BaseName(s.ProjectDir) }
@@ -115,8 +172,7 @@ func WithHost(host, name string) string {
 	return text.Line(host, 40) + " · " + name
 }
 
-// NameOf is Session.Name from its parts, for surfaces that keep their own
-// copy of them (the notifications' rules).
+// NameOf is Session.Name from its parts.
 func NameOf(projectDir, claudeName, key string) string {
 	label := text.Line(BaseName(projectDir), 60)
 	if label == "" {
@@ -151,60 +207,45 @@ func ShortID(id string) string {
 // much they need the person: a summary reads "1 waiting · 2 working".
 var Shown = []resolver.State{resolver.StateWaiting, resolver.StateWorking, resolver.StateCompacting, resolver.StateReady}
 
-// Remote is how one remote machine's stream stands, for the surfaces that
-// show sessions: its sessions come as Sessions with its Host, and this
-// says whether they can be trusted (the machine is reachable) and, when
-// not, why and since when.
-type Remote struct {
-	// Host is the name the person gave the machine ("devbox").
-	Host string
-	// Up is set while the machine's stream is live.
-	Up bool
-	// Connecting is set until the machine first answers or fails: neither
-	// its sessions nor an alarm yet.
-	Connecting bool
-	// Since is when the machine became reachable or unreachable.
-	Since time.Time
-	// Problem says what is wrong with the remote's hud and what to do
-	// about it ("hud not found on the remote — install it, or …"); ""
-	// while Up or when the machine is merely unreachable.
-	Problem string
-	// Detail is ssh's own word on the last failure ("Connection
-	// refused"), made plain text; "" for none.
-	Detail string
+// Part is one state's share of a summary: "2 working", or the waiting
+// sessions by name while few wait ("api waiting"). State is "" for the
+// sessions in a state outside Shown ("1 unknown").
+type Part struct {
+	State resolver.State
+	Text  string
 }
 
-// Status is the remote's state as one line, for menus and tables:
-// "devbox: unreachable since 10:42 (Connection refused)".
-func (r *Remote) Status(now time.Time) string {
-	host := text.Line(r.Host, 40)
-	switch {
-	case r.Up:
-		return host + ": connected"
-	case r.Connecting:
-		return host + ": connecting…"
-	case r.Problem != "":
-		return host + ": " + r.Problem
+// Summary sums sessions up by state, attention first ("1 waiting", "2
+// working"), naming the waiting sessions instead of counting them when no
+// more than nameWaiting wait. Every surface that sums sessions up in a
+// line words it so: the tray's title and tooltip, and `hud status`'s
+// one-line formats.
+func Summary(sessions []Session, nameWaiting int) []Part {
+	var parts []Part
+	shown := 0
+	for _, st := range Shown {
+		var names []string
+		for i := range sessions {
+			if sessions[i].State == st {
+				names = append(names, sessions[i].Name())
+			}
+		}
+		if len(names) == 0 {
+			continue
+		}
+		shown += len(names)
+		part := Part{st, fmt.Sprintf("%d %s", len(names), st)}
+		if st == resolver.StateWaiting && len(names) <= nameWaiting {
+			part.Text = strings.Join(names, ", ") + " " + string(st)
+		}
+		parts = append(parts, part)
 	}
-	line := host + ": unreachable"
-	if !r.Since.IsZero() {
-		line += " since " + clock(r.Since, now)
+	if other := len(sessions) - shown; other > 0 {
+		parts = append(parts, Part{"", fmt.Sprintf("%d unknown", other)})
 	}
-	if d := text.Line(r.Detail, 80); d != "" {
-		line += " (" + d + ")"
-	}
-	return line
+	return parts
 }
 
-// clock is a moment as a person reads it in a status: "10:42" today,
-// "Mon 10:42" within the week, else the date.
-func clock(t, now time.Time) string {
-	t = t.In(now.Location())
-	switch {
-	case t.YearDay() == now.YearDay() && t.Year() == now.Year():
-		return t.Format("15:04")
-	case now.Sub(t) < 6*24*time.Hour:
-		return t.Format("Mon 15:04")
-	}
-	return t.Format("2006-01-02 15:04")
-}
+// IsShown reports whether st is one of the states every surface names;
+// any other is "unknown" to a person.
+func IsShown(st resolver.State) bool { return slices.Contains(Shown, st) }
