@@ -45,6 +45,10 @@ func newSSHD(t *testing.T) *sshd {
 	}
 	s := &sshd{t: t, dir: dir, config: filepath.Join(dir, "sshd_config"), port: freePort(t)}
 	// LogLevel FATAL: the readiness probe's bare connections are no error.
+	// SHLVL=1: bash, the login shell of root on CI, reads ~/.bashrc for a
+	// command sshd runs only as a top-level shell; this one counts as
+	// nested, so the test user's startup files (on a developer's machine,
+	// a pyenv rehash that waited 60s on a lock) stay out of the test.
 	// Only what this test needs: the test's keys, no password, no PAM (a
 	// non-root sshd cannot use it), and StrictModes off because the test's
 	// directories are whatever TMPDIR gives.
@@ -61,6 +65,7 @@ StrictModes no
 UsePAM no
 PrintMotd no
 LogLevel FATAL
+SetEnv SHLVL=1
 `, s.port, filepath.Join(dir, "host_key"), filepath.Join(dir, "sshd.pid"), filepath.Join(dir, "authorized_keys"))
 	if err := os.WriteFile(s.config, []byte(config), 0o600); err != nil {
 		t.Fatal(err)
