@@ -60,7 +60,10 @@ func (o *Options) defaults() {
 func Watch(ctx context.Context, r config.Remote, o Options, out chan<- Update) {
 	o.defaults()
 	backoff := o.MinBackoff
-	var downSince time.Time
+	var (
+		downSince time.Time
+		lastSaid  string // the log says each failure once, not once a minute
+	)
 	for ctx.Err() == nil {
 		live, err := stream(ctx, r, o, out)
 		if ctx.Err() != nil {
@@ -68,13 +71,16 @@ func Watch(ctx context.Context, r config.Remote, o Options, out chan<- Update) {
 		}
 		if live {
 			backoff = o.MinBackoff
-			downSince = time.Time{}
+			downSince, lastSaid = time.Time{}, ""
 		}
 		if downSince.IsZero() {
 			downSince = o.Now()
 		}
 		down := Down(r, err, downSince)
-		o.Logf("remote %s: %v (next try in %s)", r.Name, err, backoff)
+		if said := err.Error(); said != lastSaid {
+			o.Logf("remote %s: %v (retrying from %s on, at most every %s)", r.Name, err, backoff, o.MaxBackoff)
+			lastSaid = said
+		}
 		if !send(ctx, out, Update{Remote: down}) {
 			return
 		}
