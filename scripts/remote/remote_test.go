@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/capacitor-hud/hud/scripts/claudestandin"
 )
 
 // rig is what every test shares: the binaries under test.
@@ -33,10 +34,7 @@ func setUp(t *testing.T) rig {
 		t.Fatal(err)
 	}
 	r := rig{hud: filepath.Join(bin, "hud"), hook: filepath.Join(bin, "hud-hook")}
-	r.claude = filepath.Join(t.TempDir(), "claude")
-	if out, err := exec.Command("go", "build", "-o", r.claude, "../desktop/claude").CombinedOutput(); err != nil {
-		t.Fatalf("building the stand-in Claude: %v\n%s", err, out)
-	}
+	r.claude = claudestandin.Build(t, "../desktop/claude")
 	return r
 }
 
@@ -273,71 +271,19 @@ func (w *watcher) waitFor(t *testing.T, what string, ok func(*status) bool) {
 	t.Fatalf("hud watch never showed %s; last: %+v", what, s)
 }
 
-// standIn is one stand-in Claude process (scripts/desktop/claude) running
-// the real hook.
-type standIn struct {
-	t       *testing.T
-	id, dir string
-	scratch string
-	cmd     *exec.Cmd
-	in      io.WriteCloser
-	out     *bufio.Scanner
-}
-
+// startClaude starts a stand-in Claude in home's src/name, running the
+// real hook.
 func startClaude(t *testing.T, r rig, home, name, id string) *standIn {
 	t.Helper()
-	dir := filepath.Join(home, "src", name)
-	if err := os.MkdirAll(filepath.Join(dir, ".git"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	s := &standIn{t: t, id: id, dir: dir, scratch: t.TempDir()}
-	s.cmd = exec.Command(r.claude)
-	s.cmd.Dir = dir
-	s.cmd.Env = append(personEnv(home), "HUD_HOOK_COMMAND="+r.hook)
-	s.cmd.Stderr = os.Stderr
-	var err error
-	if s.in, err = s.cmd.StdinPipe(); err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := s.cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.out = bufio.NewScanner(stdout)
-	if err := s.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.in.Close(); s.cmd.Wait() })
-	return s
+	return &standIn{claudestandin.Start(t, r.claude, r.hook, personEnv(home), filepath.Join(home, "src", name), id)}
 }
 
-// send plays a recorded event through the hook, rewritten for this
-// session, and returns when the hook has exited.
-func (s *standIn) send(event string) {
-	s.t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "desktop", "testdata", "events", event+".json"))
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	var ev map[string]any
-	if err := json.Unmarshal(b, &ev); err != nil {
-		s.t.Fatal(err)
-	}
-	ev["session_id"] = s.id
-	ev["cwd"] = s.dir
-	ev["transcript_path"] = filepath.Join(s.scratch, s.id+".jsonl")
-	b, _ = json.Marshal(ev)
-	path := filepath.Join(s.scratch, event+".json")
-	if err := os.WriteFile(path, b, 0o600); err != nil {
-		s.t.Fatal(err)
-	}
-	fmt.Fprintln(s.in, path)
-	if !s.out.Scan() {
-		s.t.Fatalf("stand-in died: %v", s.out.Err())
-	}
-	if reply := s.out.Text(); !strings.HasPrefix(reply, "ok ") {
-		s.t.Fatalf("%s: %s", event, reply)
-	}
+// standIn is a stand-in Claude that plays the desktop test's recorded
+// events.
+type standIn struct{ *claudestandin.Process }
+
+func (s standIn) send(event string) {
+	s.Send(filepath.Join("..", "desktop", "testdata", "events", event+".json"), nil)
 }
 
 // personEnv is a minimal environment of a person whose home is home.
