@@ -35,6 +35,7 @@ GIT_SSH_COMMAND does for git: e.g. HUD_SSH_COMMAND='ssh -F ~/.ssh/work'.
 func runRemote(env *Env, args []string) error {
 	fs := newFlagSet(env, "remote", remoteUsage)
 	name := fs.String("name", "", "the `NAME` the machine's sessions are labelled with (default: its host)")
+	check := fs.Bool("check", true, "with add: connect once and say what the tray will find (-check=false: don't)")
 	command := fs.String("command", "", "how hud is started on the machine, as its shell reads it, when it is not on the PATH\nof a non-interactive ssh (`HUD`: ~/.local/bin/hud)")
 	if err := parseFlags(env, fs, args); err != nil {
 		return err
@@ -77,7 +78,19 @@ func runRemote(env *Env, args []string) error {
 			return err
 		}
 		fmt.Fprintf(env.Stdout, "%s %s (ssh %s, runs %q there)\n", verb, r.Name, r.Destination, remote.StreamCommand(r))
-		fmt.Fprintln(env.Stdout, "The tray, 'hud status' and 'hud watch' show its sessions; 'hud status' says if it cannot be reached.")
+		if *check {
+			// What the tray will meet, said now, while the person is here
+			// to fix it. The machine stays added either way: it may be
+			// off for now.
+			_, opts := remoteOptions(env)
+			u := remote.Fetch(context.Background(), r, opts, 10*time.Second)
+			if u.Remote.Up {
+				fmt.Fprintf(env.Stdout, "%s: connected, %d live session(s)\n", r.Name, len(u.Sessions))
+			} else {
+				fmt.Fprintln(env.Stdout, u.Remote.Status(env.Now()))
+			}
+		}
+		fmt.Fprintln(env.Stdout, "The tray, 'hud status' and 'hud watch' show its sessions.")
 		return nil
 	case "remove", "rm":
 		if len(rest) != 1 {
