@@ -21,7 +21,8 @@ the tray, 'hud status' and 'hud watch': hud runs the machine's own
 agent). The machine needs hud and its hook installed; run 'ssh DESTINATION'
 once to accept its host key, since hud's ssh cannot ask.
 
-  add DESTINATION   add a machine (or change the one of that name);
+  add DESTINATION   add a machine (or change the one of that name) and
+                    connect once to say what the tray will find;
                     DESTINATION is what you give ssh: devbox, me@devbox,
                     ssh://me@devbox:2222
   remove NAME       stop following a machine
