@@ -64,68 +64,85 @@ func runRemote(env *Env, args []string) error {
 		if r.Name == "" {
 			r.Name = config.RemoteName(r.Destination)
 		}
-		if err := r.Check(); err != nil {
-			return usagef("%v", err)
-		}
-		verb := "added"
-		if i := rs.Find(r.Name); i >= 0 {
-			rs.Remotes[i], verb = r, "changed"
-		} else if len(rs.Remotes) >= config.MaxRemotes {
-			return fmt.Errorf("hud follows at most %d machines; remove one first", config.MaxRemotes)
-		} else {
-			rs.Remotes = append(rs.Remotes, r)
-		}
-		if err := config.SaveRemotes(path, rs); err != nil {
-			return err
-		}
-		fmt.Fprintf(env.Stdout, "%s %s (ssh %s, runs %q there)\n", verb, r.Name, r.Destination, remote.StreamCommand(r))
-		if *check {
-			// What the tray will meet, said now, while the person is here
-			// to fix it. The machine stays added either way: it may be
-			// off for now.
-			_, opts := remoteOptions(env)
-			u := remote.Fetch(context.Background(), r, opts, 10*time.Second)
-			if u.Remote.Up {
-				fmt.Fprintf(env.Stdout, "%s: connected, %d live session(s)\n", r.Name, len(u.Sessions))
-			} else {
-				fmt.Fprintln(env.Stdout, u.Remote.Status(env.Now()))
-			}
-		}
-		fmt.Fprintln(env.Stdout, "The tray, 'hud status' and 'hud watch' show its sessions.")
-		return nil
+		return addRemote(env, path, rs, r, *check)
 	case "remove", "rm":
 		if len(rest) != 1 {
 			return usagef("remove takes the name of one machine")
 		}
-		i := rs.Find(rest[0])
-		if i < 0 {
-			return withHint(fmt.Errorf("no remote called %q", rest[0]), "'hud remote list' lists them")
-		}
-		rs.Remotes = append(rs.Remotes[:i], rs.Remotes[i+1:]...)
-		if err := config.SaveRemotes(path, rs); err != nil {
-			return err
-		}
-		fmt.Fprintf(env.Stdout, "removed %s\n", rest[0])
-		return nil
+		return removeRemote(env, path, rs, rest[0])
 	case "list", "ls":
 		if len(rest) != 0 {
 			return usagef("list takes no argument")
 		}
-		if len(rs.Remotes) == 0 {
-			fmt.Fprintln(env.Stdout, "no remote machines (add one with 'hud remote add DESTINATION')")
-			return nil
-		}
-		tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "NAME\tDESTINATION\tCOMMAND")
-		for _, r := range rs.Remotes {
-			fmt.Fprintf(tw, "%s\t%s\t%s\n", r.Name, r.Destination, remote.StreamCommand(r))
-		}
-		if c := remote.SSHCommand(env.Getenv, rs); c != "" {
-			fmt.Fprintf(tw, "\nssh command: %s\n", c)
-		}
-		return tw.Flush()
+		return listRemotes(env, rs)
 	}
 	return usagef("unknown subcommand %q (want add, remove or list)", sub)
+}
+
+// addRemote adds r to the list at path, or changes the machine of its
+// name, and with check connects once to say what the tray will find.
+func addRemote(env *Env, path string, rs config.Remotes, r config.Remote, check bool) error {
+	if err := r.Check(); err != nil {
+		return usagef("%v", err)
+	}
+	verb := "added"
+	switch i := rs.Find(r.Name); {
+	case i >= 0:
+		rs.Remotes[i], verb = r, "changed"
+	case len(rs.Remotes) >= config.MaxRemotes:
+		return fmt.Errorf("hud follows at most %d machines; remove one first", config.MaxRemotes)
+	default:
+		rs.Remotes = append(rs.Remotes, r)
+	}
+	if err := config.SaveRemotes(path, rs); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "%s %s (ssh %s, runs %q there)\n", verb, r.Name, r.Destination, remote.StreamCommand(r))
+	if check {
+		// What the tray will meet, said now, while the person is here to
+		// fix it. The machine stays added either way: it may be off for
+		// now.
+		_, opts := remoteOptions(env)
+		u := remote.Fetch(context.Background(), r, opts, 10*time.Second)
+		if u.Remote.Up {
+			fmt.Fprintf(env.Stdout, "%s: connected, %d live session(s)\n", r.Name, len(u.Sessions))
+		} else {
+			fmt.Fprintln(env.Stdout, u.Remote.Status(env.Now()))
+		}
+	}
+	fmt.Fprintln(env.Stdout, "The tray, 'hud status' and 'hud watch' show its sessions.")
+	return nil
+}
+
+// removeRemote takes the machine called name off the list at path.
+func removeRemote(env *Env, path string, rs config.Remotes, name string) error {
+	i := rs.Find(name)
+	if i < 0 {
+		return withHint(fmt.Errorf("no remote called %q", name), "'hud remote list' lists them")
+	}
+	rs.Remotes = append(rs.Remotes[:i], rs.Remotes[i+1:]...)
+	if err := config.SaveRemotes(path, rs); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "removed %s\n", name)
+	return nil
+}
+
+// listRemotes prints the machines and the ssh command in use.
+func listRemotes(env *Env, rs config.Remotes) error {
+	if len(rs.Remotes) == 0 {
+		fmt.Fprintln(env.Stdout, "no remote machines (add one with 'hud remote add DESTINATION')")
+		return nil
+	}
+	tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tDESTINATION\tCOMMAND")
+	for _, r := range rs.Remotes {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", r.Name, r.Destination, remote.StreamCommand(r))
+	}
+	if c := remote.SSHCommand(env.Getenv, rs); c != "" {
+		fmt.Fprintf(tw, "\nssh command: %s\n", c)
+	}
+	return tw.Flush()
 }
 
 // remotesPath is remotes.json beside the settings file.

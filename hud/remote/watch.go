@@ -133,10 +133,12 @@ func stream(ctx context.Context, r config.Remote, o Options, out chan<- Update) 
 	}
 	waitErr := conn.Wait()
 	// A bad line says more than how ssh ended after it was stopped.
-	return live, cmpErr(readErr, waitErr)
+	return live, firstErr(readErr, waitErr)
 }
 
-func cmpErr(errs ...error) error {
+// firstErr is the first error of errs that is one; a stream that ended
+// with none of them still ended.
+func firstErr(errs ...error) error {
 	for _, err := range errs {
 		if err != nil {
 			return err
