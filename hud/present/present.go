@@ -87,7 +87,8 @@ func Present(in Input) View {
 	maxRows := cmp.Or(in.MaxRows, DefaultMaxRows)
 
 	v := View{Count: len(sessions), HooksProblem: in.HooksProblem}
-	doubt := HooksDoubt(in.HooksProblem, slices.ContainsFunc(sessions, func(s view.Session) bool { return s.Hooked }))
+	// A remote session's events say nothing of this machine's hooks.
+	doubt := HooksDoubt(in.HooksProblem, slices.ContainsFunc(sessions, func(s view.Session) bool { return s.Hooked && s.Host == "" }))
 	v.Icon = iconFor(sessions, in.Now, doubt == "")
 	summary := summarize(sessions)
 	if in.ShowTitle {
