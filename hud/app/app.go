@@ -58,6 +58,12 @@ type Options struct {
 	// Answers serves the hooks' dialogs while answering is on and puts
 	// their choices in the menu; nil leaves answering out.
 	Answers *Answers
+	// Remotes are the remote machines' streams (remote.Set); nil for
+	// none. Their sessions show and notify beside the local ones.
+	Remotes Remotes
+	// ReloadRemotes rereads the list of machines, when a watched file
+	// changed; nil never does.
+	ReloadRemotes func()
 }
 
 // Settings are the parts of the settings file the loop itself uses.
@@ -153,9 +159,12 @@ func (a *App) Run(ctx context.Context, ui UI) error {
 	a.reloadSettings()
 	a.reload()
 
-	var sectionChanged <-chan struct{}
+	var sectionChanged, remotesChanged <-chan struct{}
 	if a.opts.Section != nil {
 		sectionChanged = a.opts.Section.Changed()
+	}
+	if a.opts.Remotes != nil {
+		remotesChanged = a.opts.Remotes.Changed()
 	}
 	for {
 		select {
@@ -170,6 +179,9 @@ func (a *App) Run(ctx context.Context, ui UI) error {
 			if ch.Config || ch.Rescan {
 				a.reloadSettings()
 			}
+			if a.opts.ReloadRemotes != nil && (ch.Config || ch.Files || ch.Rescan) {
+				a.opts.ReloadRemotes()
+			}
 			a.reload()
 		case <-a.timer.C:
 			// Something changes by itself now: a label, a fresh record's
@@ -179,6 +191,8 @@ func (a *App) Run(ctx context.Context, ui UI) error {
 		case <-sectionChanged:
 			a.render()
 		case <-a.opts.Answers.Changed():
+			a.render()
+		case <-remotesChanged:
 			a.render()
 		case ev := <-ui.Events():
 			if a.handle(ev) {

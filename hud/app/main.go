@@ -89,7 +89,10 @@ func Main(ctx context.Context, s Setup) error {
 	// starts on them all before the loop reads again, so nothing between
 	// the two is missed.
 	first, _ := resolver.LoadSnapshot(layout, lockholder.StartTicks)
-	watcher, err := watch.New(watch.Options{Layout: layout, Files: WatchedFiles(layout), LockDirs: first.LockDirs,
+	// The remotes file sits beside the settings file: an edit (hud remote
+	// add) changes the machines followed without a restart.
+	files := append(WatchedFiles(layout), config.RemotesPath(s.ConfigPath))
+	watcher, err := watch.New(watch.Options{Layout: layout, Files: files, LockDirs: first.LockDirs,
 		ConfigPath: s.ConfigPath, Logf: logf})
 	if err != nil {
 		return &Error{fmt.Errorf("watching for changes: %w", err),
@@ -112,6 +115,8 @@ func Main(ctx context.Context, s Setup) error {
 	notifications := NewNotifications(notify.NewTracker(cfg.Notifications), answers.HoldWaiting(sender), logf)
 	defer notifications.Close()
 	hooks := &install.Checker{Paths: func() []string { return install.UserSettingsPaths(layout) }}
+	remotes, reloadRemotes, stopRemotes := followRemotes(ctx, s)
+	defer stopRemotes()
 	a := New(Options{
 		Layout:       layout,
 		Now:          s.Now,
@@ -128,10 +133,12 @@ func Main(ctx context.Context, s Setup) error {
 			Breaks: breaks.NewSection(breaks.NewScheduler(layout, breaks.FromConfig(cfg.Breaks), logf), notifications.Say, logf),
 			Work:   worksession.NewSection(cfg.WorkSession, notifications.Say, logf),
 		},
-		Activity: func(id string) *activity.Facts { return view.ActivityOf(layout, id) },
-		Answers:  answers,
-		Focus:    Focuser{Run: ExecRunner, Open: OpenPath}.Focus,
-		Open:     OpenPath,
+		Activity:      func(id string) *activity.Facts { return view.ActivityOf(layout, id) },
+		Answers:       answers,
+		Focus:         Focuser{Run: ExecRunner, Open: OpenPath}.Focus,
+		Open:          OpenPath,
+		Remotes:       remotes,
+		ReloadRemotes: reloadRemotes,
 	})
 
 	err = s.Show(func(ui UI) {

@@ -44,6 +44,8 @@ func (a *App) render() {
 		}
 	}
 	a.opts.Answers.Attach(views)
+	remotes, remoteSessions := a.remoteState()
+	views = append(views, remoteSessions...)
 	hooksProblem := ""
 	if a.opts.HooksProblem != nil {
 		hooksProblem = a.opts.HooksProblem()
@@ -66,6 +68,7 @@ func (a *App) render() {
 	}
 	menu, focus := menuOf(picture)
 	menu.Sessions = withChoices(menu.Sessions, views)
+	menu.Sessions = append(menu.Sessions, remoteRows(remotes, now)...)
 	if a.opts.Section != nil {
 		rows, rowsNext := a.opts.Section.Rows(now)
 		menu.Section = rows

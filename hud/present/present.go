@@ -87,7 +87,8 @@ func Present(in Input) View {
 	maxRows := cmp.Or(in.MaxRows, DefaultMaxRows)
 
 	v := View{Count: len(sessions), HooksProblem: in.HooksProblem}
-	doubt := HooksDoubt(in.HooksProblem, slices.ContainsFunc(sessions, func(s view.Session) bool { return s.Hooked }))
+	// A remote session's events say nothing of this machine's hooks.
+	doubt := HooksDoubt(in.HooksProblem, slices.ContainsFunc(sessions, func(s view.Session) bool { return s.Hooked && s.Host == "" }))
 	v.Icon = iconFor(sessions, in.Now, doubt == "")
 	summary := summarize(sessions)
 	if in.ShowTitle {
@@ -122,7 +123,7 @@ func Present(in Input) View {
 				Label:   label,
 				Tooltip: rowTooltip(s),
 				Detail:  activityLine(s.Activity),
-				Focus:   Focus{TmuxPane: s.TmuxPane, Dir: cmp.Or(s.CWD, s.ProjectDir)},
+				Focus:   focusOf(&s),
 			})
 			tooltip = append(tooltip, label)
 		}
@@ -224,14 +225,27 @@ func activityLine(f *activity.Facts) string {
 	return text.Line(f.Summary(), 0)
 }
 
+// focusOf is what a click on s brings forward: its pane or folder here;
+// nothing for a session on another machine (view.Session.Host), whose
+// folder and terminal are over there.
+func focusOf(s *view.Session) Focus {
+	if s.Host != "" {
+		return Focus{}
+	}
+	return Focus{TmuxPane: s.TmuxPane, Dir: cmp.Or(s.CWD, s.ProjectDir)}
+}
+
 func rowTooltip(s view.Session) string {
 	lines := []string{text.Line(cmp.Or(s.CWD, s.ProjectDir), 0)}
 	if s.WorkingOn != "" {
 		lines = append(lines, "Prompt: "+text.Line(s.WorkingOn, 200))
 	}
-	if s.TmuxPane != "" {
+	switch {
+	case s.Host != "":
+		lines[0] = text.Line(s.Host, 40) + ":" + lines[0]
+	case s.TmuxPane != "":
 		lines = append(lines, "Click to switch to tmux pane "+s.TmuxPane)
-	} else {
+	default:
 		lines = append(lines, "Click to open the project folder")
 	}
 	return strings.Join(lines, "\n")

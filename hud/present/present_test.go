@@ -29,6 +29,11 @@ func withName(s view.Session, name string) view.Session {
 
 // unhooked is s with no hook event recorded: Claude's own files alone
 // know of it.
+func onHost(s view.Session, host string) view.Session {
+	s.Host = host
+	return s
+}
+
 func unhooked(s view.Session) view.Session {
 	s.Hooked = false
 	return s
@@ -153,6 +158,15 @@ func TestPresent(t *testing.T) {
 				`web — working 40s — "fix the login form and the tests" (unsure: no hook event recorded)`},
 			next:      8 * time.Second,
 			tooltipHa: "Hooks not installed in your user settings: only sessions with hooks of their own report",
+		},
+		{
+			// A remote machine's events say nothing of this one's hooks.
+			name: "a remote session's events do not vouch for the hooks here",
+			in:   Input{HooksProblem: "Hooks not installed", Sessions: []view.Session{onHost(waitingAPI, "devbox")}},
+			icon: assets.IconUnsure, install: "Hooks not installed",
+			rows:      []string{"devbox · api — waiting 2m — Bash: npm test"},
+			next:      55 * time.Second,
+			tooltipHa: "Hooks not installed: states may be missing or stale",
 		},
 	}
 	for _, tt := range tests {

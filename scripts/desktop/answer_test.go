@@ -134,16 +134,15 @@ const detailIndent = "      "
 // channel gets the stand-in's reply line, which carries what the hook
 // printed.
 func (s *standIn) sendAsync(event string) <-chan string {
-	s.t.Helper()
-	path := s.prepare(event)
+	path := s.Prepare(s.eventFile(event), s.edit)
 	done := make(chan string, 1)
 	go func() {
-		s.writeLine(path)
-		if !s.out.Scan() {
-			done <- "stand-in died"
-			return
+		s.Play(path)
+		reply, err := s.Reply()
+		if err != nil {
+			reply = err.Error()
 		}
-		done <- s.out.Text()
+		done <- reply
 	}()
 	return done
 }
