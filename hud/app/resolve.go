@@ -31,7 +31,8 @@ func toPresent(sessions []resolver.Session, now time.Time, activity func(session
 			WaitingFor: v.WaitingFor,
 			WorkingOn:  v.WorkingOn,
 			Agents:     v.Agents,
-			TmuxPane:   v.TmuxPane,
+			PID:        v.PID,
+			Terminal:   v.Terminal,
 			Hooked:     v.Hooked,
 		}
 		if activity != nil && s.SessionID != "" {

@@ -16,6 +16,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/app"
 	"github.com/capacitor-hud/hud/hud/breaks"
 	"github.com/capacitor-hud/hud/hud/config"
+	"github.com/capacitor-hud/hud/hud/focus"
 	"github.com/capacitor-hud/hud/hud/install"
 	"github.com/capacitor-hud/hud/hud/notify"
 	"github.com/capacitor-hud/hud/hud/watch"
@@ -88,7 +89,7 @@ func runTray(env *Env, args []string) error {
 		Work:   worksession.NewSection(worksession.FromConfig(settings.cfg.WorkSession), notifications.Say, logf),
 	}
 	hooks := &hookCheck{paths: func() []string { return userSettingsPaths(layout) }}
-	focus := app.Focuser{Run: app.ExecRunner, Open: app.OpenPath}
+	focuser := focus.New(logf, app.OpenPath)
 	a := app.New(app.Options{
 		Layout:       layout,
 		Now:          env.Now,
@@ -117,7 +118,7 @@ func runTray(env *Env, args []string) error {
 			}
 			return activity.FactsOf(s).Summary()
 		},
-		Focus: focus.Focus,
+		Focus: focuser.Start,
 		Open:  app.OpenPath,
 	})
 

@@ -27,8 +27,10 @@ type Session struct {
 	WaitingFor string
 	// Agents is how many subagents run now.
 	Agents int
-	// TmuxPane is the pane Claude runs in ("%3"), when it runs in tmux.
-	TmuxPane string
+	// PID is the Claude process (0: unknown) and Terminal where it runs:
+	// what a click brings forward.
+	PID int
+	resolver.Terminal
 	// Doubt says why State cannot be trusted (no lock holder, an unknown
 	// state); empty when it can.
 	Doubt string
@@ -103,11 +105,16 @@ type Row struct {
 	Focus Focus
 }
 
-// Focus is where a session can be brought forward: its tmux pane, else its
-// project folder.
+// Focus is where a session can be brought forward: its terminal (a tmux
+// pane, a terminal's tab or window, found from what the hook recorded and
+// from the Claude process's ancestry), else its project folder.
 type Focus struct {
-	TmuxPane string
+	// PID is the Claude process, 0 when unknown.
+	PID      int
+	Terminal resolver.Terminal
 	Dir      string
+	// Host is the machine the session runs on; "" for this one.
+	Host string
 }
 
 // Present computes the view of in.
@@ -151,7 +158,7 @@ func Present(in Input) View {
 				Label:   label,
 				Tooltip: rowTooltip(s),
 				Detail:  text.Line(s.Activity, 0),
-				Focus:   Focus{TmuxPane: s.TmuxPane, Dir: cmp.Or(s.CWD, s.Project)},
+				Focus:   Focus{PID: s.PID, Terminal: s.Terminal, Dir: cmp.Or(s.CWD, s.Project)},
 			})
 			tooltip = append(tooltip, label)
 		}
@@ -270,9 +277,12 @@ func rowTooltip(s Session) string {
 	if s.WorkingOn != "" {
 		lines = append(lines, "Prompt: "+text.Line(s.WorkingOn, 200))
 	}
-	if s.TmuxPane != "" {
+	switch {
+	case s.TmuxPane != "":
 		lines = append(lines, "Click to switch to tmux pane "+s.TmuxPane)
-	} else {
+	case s.PID != 0 || s.Terminal != resolver.Terminal{}:
+		lines = append(lines, "Click to bring its terminal forward")
+	default:
 		lines = append(lines, "Click to open the project folder")
 	}
 	return strings.Join(lines, "\n")

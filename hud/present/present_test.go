@@ -196,7 +196,7 @@ func TestRowsCarryFocusAndKey(t *testing.T) {
 	s.TmuxPane = "%7"
 	s.CWD = "/home/dev/api/src"
 	v := Present(Input{Now: now, Sessions: []Session{s}})
-	want := Row{Key: "abc", Focus: Focus{TmuxPane: "%7", Dir: "/home/dev/api/src"}}
+	want := Row{Key: "abc", Focus: Focus{Terminal: resolver.Terminal{TmuxPane: "%7"}, Dir: "/home/dev/api/src"}}
 	if got := v.Rows[0]; got.Key != want.Key || got.Focus != want.Focus {
 		t.Errorf("row = %+v, want key and focus of %+v", got, want)
 	}
