@@ -83,6 +83,7 @@ var commands = []command{
 	{"status", "print what each live Claude Code session is doing", runStatus},
 	{"statusline", "one line for Claude Code's statusLine setting", runStatusline},
 	{"watch", "print the live sessions again on every change, until Ctrl-C", runWatch},
+	{"focus", "bring a session's terminal forward, as a click in the tray does", runFocus},
 	{"activity", "show what a session has done: todos, files, commits, agents", runActivity},
 	{"checkpoint", "write the project's checkpoint (.claude/.project-state.json) now", runCheckpoint},
 	{"break", "break reminders: status, now, snooze, skip, pause, resume", runBreak},
