@@ -52,6 +52,17 @@ func Alive(pid int, started int64) bool {
 	return started == 0 || sameStart(p.Started, started)
 }
 
+// StartTicks is resolver.ProcessStart over the real processes: the start
+// time of pid in clock ticks since boot, and whether it runs. A process we
+// may not inspect counts as running, with no start time to compare.
+func StartTicks(pid int) (ticks uint64, running bool) {
+	p, err := Inspect(pid)
+	if err != nil {
+		return 0, !errors.Is(err, ErrNoProcess)
+	}
+	return p.StartTicks, true
+}
+
 // shells are the programs Claude Code (or a user's wrapper) may put between
 // itself and the hook.
 var shells = map[string]bool{

@@ -2,9 +2,9 @@
 
 package main
 
-import "github.com/capacitor-hud/hud/hud/cli"
+import "github.com/capacitor-hud/hud/hud/app"
 
 // trayRunner is nil in a macOS build without cgo (a cross-compile from
 // Linux, as `make dist` does): the menu bar needs Cocoa, which only cgo
 // reaches. Every other command works; `hud` alone says what to do.
-var trayRunner cli.TrayRunner
+var trayRunner app.ShowFunc

@@ -5,11 +5,12 @@ import (
 	"errors"
 	"io/fs"
 	"strings"
-	"sync"
 	"time"
 
+	"github.com/capacitor-hud/hud/hud/activity"
 	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/present"
+	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/hud/watch"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -52,9 +53,9 @@ type Options struct {
 	Open func(path string) error
 	// Section fills the menu's section for other parts (break reminders).
 	Section Section
-	// Activity sums up what a session has done ("3/7 todos · 12 files");
-	// nil or "" shows no activity line.
-	Activity func(sessionID string) string
+	// Activity reads what a session has done (view.ActivityOf), shown as
+	// a line under its row; nil, or a nil answer, shows none.
+	Activity func(sessionID string) *activity.Facts
 }
 
 // Settings are the parts of the settings file the loop itself uses.
@@ -72,7 +73,7 @@ var DefaultSettings = Settings{ShowTitle: true, MaxRows: present.DefaultMaxRows}
 type Notifier interface {
 	// Update looks at the live sessions at now, sends what became due, and
 	// returns when it next needs to look (a reminder), or the zero time.
-	Update(now time.Time, sessions []resolver.Session) time.Time
+	Update(now time.Time, sessions []view.Session) time.Time
 	// Say sends a plain message, for news with no other place to go (no
 	// tray on this desktop).
 	Say(title, body string)
@@ -99,12 +100,13 @@ type Section interface {
 	Configure(config.Config)
 }
 
-// App is the running tray application.
+// App is the running tray application. Its state belongs to the
+// goroutine that runs Run: every other part reaches it through the loop's
+// channels (watcher changes, UI events, the section's signal), never by
+// sharing a field, so it needs no lock.
 type App struct {
 	opts Options
 
-	// The loop's own state: Run's goroutine is the only one that reads or
-	// writes these, so they need no lock.
 	ui       UI
 	settings Settings
 	snap     resolver.Snapshot
@@ -115,9 +117,6 @@ type App struct {
 	// menuOpenUntil is when the menu is taken to be closed again (the
 	// host says when it opens a menu, not when it closes it).
 	menuOpenUntil time.Time
-
-	mu   sync.Mutex   // guards view, which View hands to other goroutines
-	view present.View // the last computed view
 }
 
 // New returns an App; Run starts it.
@@ -183,13 +182,6 @@ func (a *App) Run(ctx context.Context, ui UI) error {
 			}
 		}
 	}
-}
-
-// View returns the last computed view.
-func (a *App) View() present.View {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.view
 }
 
 // reloadSettings reads the settings file and hands each part its table.

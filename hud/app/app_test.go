@@ -12,9 +12,11 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/assets"
+	"github.com/capacitor-hud/hud/hud/activity"
 	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/notify"
 	"github.com/capacitor-hud/hud/hud/present"
+	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/hud/watch"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -183,13 +185,13 @@ func TestActivityLineUnderItsSession(t *testing.T) {
 		w := &world{}
 		w.put(record("s1", "/home/dev/api", resolver.StateWorking, 100, now.Add(-time.Minute)),
 			record("s2", "/home/dev/web", resolver.StateReady, 101, now.Add(-2*time.Minute)))
-		activity := func(id string) string {
+		facts := func(id string) *activity.Facts {
 			if id == "s1" {
-				return "3/7 todos · 12 files · main* · 2 commits"
+				return &activity.Facts{TodosDone: 3, TodosTotal: 7, FilesEdited: 12, Branch: "main", Dirty: true, Commits: 2}
 			}
-			return ""
+			return nil
 		}
-		h := start(t, Options{Activity: activity}, w)
+		h := start(t, Options{Activity: facts}, w)
 		defer h.stop(t)
 		want := []string{"api — working 1m", detailIndent + "3/7 todos · 12 files · main* · 2 commits", "web — ready 2m"}
 		if got := h.ui.labels(); strings.Join(got, "|") != strings.Join(want, "|") {
@@ -248,14 +250,14 @@ func TestTimerRefreshesLabelsAndDoubtsLocklessSessions(t *testing.T) {
 		defer h.stop(t)
 		h.ui.iconIs(t, assets.IconWorking, 1)
 
-		time.Sleep(lockGrace)
+		time.Sleep(view.LockGrace)
 		synctest.Wait()
 		h.ui.iconIs(t, assets.IconUnsure, 1)
 		if got := h.ui.labels(); len(got) != 1 || got[0] != "api — working 10s (unsure: no lock holder)" {
 			t.Errorf("menu %q", got)
 		}
 
-		time.Sleep(resolver.FreshTTL - lockGrace + time.Millisecond)
+		time.Sleep(resolver.FreshTTL - view.LockGrace + time.Millisecond)
 		synctest.Wait()
 		h.ui.iconIs(t, assets.IconIdle, 0)
 	})

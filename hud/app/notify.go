@@ -5,7 +5,7 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/notify"
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/hud/view"
 )
 
 // Notifications is the Notifier of the real tray: hud/notify's rules,
@@ -45,8 +45,8 @@ func (n *Notifications) Configure(cfg config.Notifications) {
 }
 
 // Update implements Notifier.
-func (n *Notifications) Update(now time.Time, sessions []resolver.Session) time.Time {
-	out, next := n.tracker.Update(notify.FromResolved(sessions), now)
+func (n *Notifications) Update(now time.Time, sessions []view.Session) time.Time {
+	out, next := n.tracker.Update(sessions, now)
 	for _, msg := range out {
 		n.enqueue(msg)
 	}

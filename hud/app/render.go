@@ -7,6 +7,7 @@ import (
 
 	"github.com/capacitor-hud/hud/assets"
 	"github.com/capacitor-hud/hud/hud/present"
+	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -34,27 +35,35 @@ func (a *App) render() {
 	snap, settings := a.snap, a.settings
 
 	sessions := resolver.ResolveAll(snap, now, a.opts.Alive)
+	views := view.All(sessions)
+	if a.opts.Activity != nil {
+		for i := range views {
+			if id := views[i].SessionID; id != "" {
+				views[i].Activity = a.opts.Activity(id)
+			}
+		}
+	}
 	hooksProblem := ""
 	if a.opts.HooksProblem != nil {
 		hooksProblem = a.opts.HooksProblem()
 	}
-	view := present.Present(present.Input{
-		Sessions:     toPresent(sessions, now, a.opts.Activity),
+	picture := present.Present(present.Input{
+		Sessions:     views,
 		Now:          now,
 		HooksProblem: hooksProblem,
 		ShowTitle:    settings.ShowTitle,
 		MaxRows:      settings.MaxRows,
 	})
-	next := present.Earliest(view.NextChange, resolver.NextChange(snap, sessions, now))
+	next := present.Earliest(picture.NextChange, resolver.NextChange(snap, sessions, now))
 	menuOpen := now.Before(a.menuOpenUntil)
-	nextLabel := view.NextLabel
+	nextLabel := picture.NextLabel
 	if a.opts.Notifier != nil {
-		next = present.Earliest(next, a.opts.Notifier.Update(now, sessions))
+		next = present.Earliest(next, a.opts.Notifier.Update(now, views))
 	}
 	if a.opts.Section != nil {
 		next = present.Earliest(next, a.opts.Section.Update(now, sessions))
 	}
-	menu, focus := menuOf(view)
+	menu, focus := menuOf(picture)
 	if a.opts.Section != nil {
 		rows, rowsNext := a.opts.Section.Rows(now)
 		menu.Section = rows
@@ -68,10 +77,7 @@ func (a *App) render() {
 	}
 
 	a.focus = focus
-	a.mu.Lock()
-	a.view = view
-	a.mu.Unlock()
-	a.draw(view, menu)
+	a.draw(picture, menu)
 	a.schedule(now, next)
 }
 

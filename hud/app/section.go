@@ -46,5 +46,5 @@ func (s BreaksAndWork) Changed() <-chan struct{} { return s.Breaks.Changed() }
 // Configure implements Section.
 func (s BreaksAndWork) Configure(cfg config.Config) {
 	s.Breaks.SetSettings(breaks.FromConfig(cfg.Breaks))
-	s.Work.SetSettings(worksession.FromConfig(cfg.WorkSession))
+	s.Work.SetSettings(cfg.WorkSession)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/notify"
 	"github.com/capacitor-hud/hud/hud/present"
 	"github.com/capacitor-hud/hud/hud/status"
+	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -39,7 +40,7 @@ func TestEverySurfaceSaysTheSame(t *testing.T) {
 		{bare, "session 01234567", "Bash: make"},
 	} {
 		sessions := []resolver.Session{tt.s, me}
-		menu := present.Present(present.Input{Now: now, Sessions: toPresent(sessions, now, nil)})
+		menu := present.Present(present.Input{Now: now, Sessions: view.All(sessions)})
 
 		v := status.New(sessions, now)
 		var table, line, waybar strings.Builder
@@ -55,7 +56,7 @@ func TestEverySurfaceSaysTheSame(t *testing.T) {
 
 		tracker := notify.NewTracker(config.Default().Notifications)
 		tracker.Update(nil, now.Add(-time.Hour))
-		sent, _ := tracker.Update(notify.FromResolved(sessions), now)
+		sent, _ := tracker.Update(view.All(sessions), now)
 		if len(sent) != 1 {
 			t.Fatalf("%s: notifications %+v", tt.name, sent)
 		}

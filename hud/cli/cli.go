@@ -24,17 +24,11 @@ type Env struct {
 	Home   string
 	Getenv func(string) string
 	Now    func() time.Time
-	// Tray shows the tray and runs the app's loop on it (see run.go). It
-	// is nil where the binary was built without one (tests,
-	// cross-compiles); the adapter lives in hud/tray, the only package
-	// importing systray.
-	Tray TrayRunner
+	// Tray is the systray adapter the tray application shows itself
+	// through (hud/tray.Run, the only package importing systray). It is
+	// nil where the binary was built without one (tests, cross-compiles).
+	Tray app.ShowFunc
 }
-
-// TrayRunner shows the tray icon, calls loop with its UI in a goroutine,
-// and returns once loop has returned and the tray is gone. It must run on
-// the main goroutine. hud/tray.Run is the real one.
-type TrayRunner func(loop func(ui app.UI)) error
 
 // Layout is the file layout under env's home directory, for the Claude
 // config directory CLAUDE_CONFIG_DIR names (readers follow it besides
@@ -48,7 +42,7 @@ func (e *Env) Layout() resolver.Layout {
 }
 
 // OSEnv is the real environment of the running process.
-func OSEnv(tray TrayRunner) *Env {
+func OSEnv(tray app.ShowFunc) *Env {
 	home, err := os.UserHomeDir()
 	if err != nil {
 		home = ""

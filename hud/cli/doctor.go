@@ -8,6 +8,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/autostart"
 	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/doctor"
+	"github.com/capacitor-hud/hud/hud/install"
 	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -69,12 +70,12 @@ func runDoctor(env *Env, args []string) error {
 // sessions, whose settings may be where the hooks are.
 func followConfigDirs(env *Env, denv *doctor.Env) {
 	l := env.Layout()
-	for _, p := range userSettingsPaths(l) {
+	for _, p := range install.UserSettingsPaths(l) {
 		if p != denv.UserSettings {
 			denv.ConfigDirSettings = append(denv.ConfigDirSettings, p)
 		}
 	}
-	snap, _ := resolver.LoadSnapshot(l, claudeProcessStart)
+	snap, _ := resolver.LoadSnapshot(l, lockholder.StartTicks)
 	denv.LockDirs = snap.LockDirs
 	for _, s := range resolver.ResolveAll(snap, env.Now(), lockholder.Alive) {
 		if s.Record != nil && !slices.Contains(denv.SessionProjects, s.Record.Project()) {

@@ -15,17 +15,15 @@ import (
 // release's (the commit's time, for a reproducible page).
 func ManPage(w io.Writer, version string, date time.Time) error {
 	var b strings.Builder
-	manHeader(&b, "hud", "what your Claude Code sessions are doing, in the system tray", version, date)
-	b.WriteString(".SH SYNOPSIS\n.B hud\n[\\fIcommand\\fR] [\\fIflags\\fR]\n")
-	b.WriteString(".SH DESCRIPTION\n" + roffText(
+	manHead(&b, "hud", "what your Claude Code sessions are doing, in the system tray", version, date,
+		".B hud\n[\\fIcommand\\fR] [\\fIflags\\fR]\n",
 		"hud shows in one tray icon (the menu bar on macOS) whether any Claude Code session "+
 			"is waiting for you, working, compacting or ready, lists every session in its menu, "+
 			"notifies you and reminds you to take breaks. Claude Code runs hud-hook(1) on every "+
-			"hook event; hud only reads what it recorded. Without a command, hud starts the tray.") + "\n")
-	b.WriteString(".PP\n" + roffText(
+			"hook event; hud only reads what it recorded. Without a command, hud starts the tray.",
 		"Getting started: 'hud install' wires the hook into Claude Code (or install the Claude Code "+
 			"plugin: 'claude plugin install hud@hud'), 'hud' starts the tray, 'hud autostart on' starts "+
-			"it at login, 'hud doctor' says what is wrong when nothing shows.") + "\n")
+			"it at login, 'hud doctor' says what is wrong when nothing shows.")
 	b.WriteString(".SH COMMANDS\n")
 	for _, c := range commands {
 		var usage bytes.Buffer
@@ -46,27 +44,34 @@ func ManPage(w io.Writer, version string, date time.Time) error {
 // HookManPage writes hud-hook(1).
 func HookManPage(w io.Writer, version string, date time.Time) error {
 	var b strings.Builder
-	manHeader(&b, "hud-hook", "the Claude Code hook of hud", version, date)
-	b.WriteString(".SH SYNOPSIS\n.B hud-hook\n< \\fIevent.json\\fR\n.br\n.B hud-hook \\-\\-version\n")
-	b.WriteString(".SH DESCRIPTION\n" + roffText(
+	manHead(&b, "hud-hook", "the Claude Code hook of hud", version, date,
+		".B hud-hook\n< \\fIevent.json\\fR\n.br\n.B hud-hook \\-\\-version\n",
 		"Claude Code runs hud-hook on every hook event, with the event as JSON on standard input. "+
 			"It records the session's state in ~/.capacitor/sessions.json for hud(1), keeps a lock "+
 			"directory in ~/.claude/sessions/ while the Claude Code process lives (a detached helper "+
 			"of its own), prints nothing and exits 0 whatever happens; problems go to "+
-			"~/.claude/hud-hook-debug.log. It is not meant to be run by hand.") + "\n")
-	b.WriteString(".PP\n" + roffText(
+			"~/.claude/hud-hook-debug.log. It is not meant to be run by hand.",
 		"'hud install' wires it into ~/.claude/settings.json and 'hud uninstall' takes it out; "+
-			"the Claude Code plugin (hud@hud) wires it without touching that file.") + "\n")
+			"the Claude Code plugin (hud@hud) wires it without touching that file.")
 	b.WriteString(".SH SEE ALSO\nhud(1)\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// manHeader writes a page's title line and NAME section; date is the
-// release's, for a reproducible page.
-func manHeader(b *strings.Builder, name, what, version string, date time.Time) {
+// manHead writes a page's title line, its NAME, its SYNOPSIS (roff as
+// given) and its DESCRIPTION, one paragraph each; date is the release's,
+// for a reproducible page.
+func manHead(b *strings.Builder, name, what, version string, date time.Time, synopsis string, description ...string) {
 	fmt.Fprintf(b, ".TH %s 1 %q %q \"User Commands\"\n", strings.ToUpper(name), date.UTC().Format("2006-01-02"), "hud "+version)
 	fmt.Fprintf(b, ".SH NAME\n%s \\- %s\n", name, what)
+	b.WriteString(".SH SYNOPSIS\n" + synopsis)
+	b.WriteString(".SH DESCRIPTION\n")
+	for i, p := range description {
+		if i > 0 {
+			b.WriteString(".PP\n")
+		}
+		b.WriteString(roffText(p) + "\n")
+	}
 }
 
 // roffText escapes running text: backslashes, a leading . or ' that roff

@@ -62,7 +62,7 @@ func runSession(env *Env, args []string) error {
 	}
 	project := resolver.ProjectRoot(absPath(env, cwd), claudeProject)
 	cfg := loadConfig(env)
-	set := worksession.FromConfig(cfg.WorkSession)
+	set := cfg.WorkSession
 	files := worksession.Files{Layout: env.Layout()}
 	now := env.Now()
 	noSessionHint := func(err error) error {

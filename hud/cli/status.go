@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/capacitor-hud/hud/hud/install"
 	"github.com/capacitor-hud/hud/hud/present"
 	"github.com/capacitor-hud/hud/hud/status"
 	"github.com/capacitor-hud/hud/lockholder"
@@ -69,13 +70,13 @@ func hooksDoubt(l resolver.Layout, sessions []resolver.Session) string {
 	if arrive {
 		return ""
 	}
-	return present.HooksDoubt(hooksProblem(userSettingsPaths(l), settingsProblem), false)
+	return present.HooksDoubt(install.HooksProblem(install.UserSettingsPaths(l), install.SettingsProblem), false)
 }
 
 // loadSnapshot reads what the resolver needs, turning a corrupt store into
 // an error that says where it is and what will happen to it.
 func loadSnapshot(l resolver.Layout) (resolver.Snapshot, error) {
-	snap, err := resolver.LoadSnapshot(l, claudeProcessStart)
+	snap, err := resolver.LoadSnapshot(l, lockholder.StartTicks)
 	switch {
 	case errors.Is(err, resolver.ErrCorruptStore):
 		return snap, withHint(err, fmt.Sprintf(
@@ -85,13 +86,4 @@ func loadSnapshot(l resolver.Layout) (resolver.Snapshot, error) {
 		return snap, withHint(err, "check the permissions of "+l.StoreDir()+" and "+l.LockDir())
 	}
 	return snap, nil
-}
-
-// claudeProcessStart is resolver.ProcessStart over the real processes.
-func claudeProcessStart(pid int) (uint64, bool) {
-	p, err := lockholder.Inspect(pid)
-	if err != nil {
-		return 0, !errors.Is(err, lockholder.ErrNoProcess)
-	}
-	return p.StartTicks, true
 }

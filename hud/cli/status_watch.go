@@ -41,7 +41,7 @@ func streamLines(ctx context.Context, env *Env, render status.Render, alive reso
 	return follow(ctx, env, false, func(now time.Time) (watchFrame, error) {
 		// A corrupt store reads as no sessions until the hook replaces
 		// it: a status bar shows "idle" rather than an error message.
-		snap, _ := resolver.LoadSnapshot(layout, claudeProcessStart)
+		snap, _ := resolver.LoadSnapshot(layout, lockholder.StartTicks)
 		sessions := resolver.ResolveAll(snap, now, alive)
 		var line bytes.Buffer
 		v := status.New(sessions, now)

@@ -53,7 +53,7 @@ func runStatusline(env *Env, args []string) error {
 	}
 	// A store that cannot be read shows as no sessions: the status line
 	// is no place for an error message (hud doctor is).
-	snap, _ := resolver.LoadSnapshot(env.Layout(), claudeProcessStart)
+	snap, _ := resolver.LoadSnapshot(env.Layout(), lockholder.StartTicks)
 	now := env.Now()
 	sessions := resolver.ResolveAll(snap, now, lockholder.Alive)
 	// Claude Code (2.1.x) runs the command with CLAUDE_PID set to its own

@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/capacitor-hud/hud/hud/app"
 	"github.com/capacitor-hud/hud/hud/present"
 	"github.com/capacitor-hud/hud/hud/status"
 	"github.com/capacitor-hud/hud/hud/watch"
@@ -90,8 +91,8 @@ func watchSessions(ctx context.Context, env *Env, ws watchSettings) error {
 // read, so a change between the two is never missed.
 func follow(ctx context.Context, env *Env, always bool, draw func(now time.Time) (watchFrame, error)) error {
 	layout := env.Layout()
-	first, _ := resolver.LoadSnapshot(layout, claudeProcessStart)
-	w, err := watch.New(watch.Options{Layout: layout, Files: shownFiles(layout), LockDirs: first.LockDirs})
+	first, _ := resolver.LoadSnapshot(layout, lockholder.StartTicks)
+	w, err := watch.New(watch.Options{Layout: layout, Files: app.WatchedFiles(layout), LockDirs: first.LockDirs})
 	if err != nil {
 		return withHint(err, "check the permissions of "+layout.StoreDir()+" and "+layout.LockDir())
 	}

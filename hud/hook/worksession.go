@@ -33,7 +33,7 @@ func trackWorkSession(ctx *Context) error {
 	if fi, err := os.Lstat(worksession.Path(project)); err != nil || !fi.Mode().IsRegular() {
 		return nil
 	}
-	set := worksession.FromConfig(ctx.Config().WorkSession)
+	set := ctx.Config().WorkSession
 	act := workActivity(ctx)
 	var timedOut bool
 	var task string
@@ -49,7 +49,7 @@ func trackWorkSession(ctx *Context) error {
 		return err
 	}
 	if timedOut && set.Strict && ev.HookEventName == EventUserPromptSubmit {
-		ctx.Block(set.TimeoutMessage(task))
+		ctx.Block(worksession.TimeoutMessage(task, set.TimeoutAt))
 	}
 	return nil
 }

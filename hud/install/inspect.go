@@ -40,7 +40,7 @@ func (s Status) Problem() string {
 	case len(s.Events) == 0 && s.pluginInstalled():
 		return ""
 	case len(s.Events) == 0:
-		return "Hooks not installed"
+		return NotInstalled
 	case !s.HookExecutable:
 		return "Hook binary missing: " + s.HookPath
 	case len(s.MissingEvents) > 0:

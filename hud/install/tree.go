@@ -284,41 +284,37 @@ func (n *node) render(b *bytes.Buffer, st style, depth int) {
 	case kindScalar:
 		b.Write(n.raw)
 	case kindObject:
-		if len(n.members) == 0 {
-			b.WriteString("{}")
-			return
-		}
-		b.WriteByte('{')
-		for i, m := range n.members {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			newline(b, st, depth+1)
+		renderList(b, st, depth, '{', '}', len(n.members), func(i int) {
+			m := n.members[i]
 			b.Write(m.rawKey)
 			b.WriteByte(':')
 			if st.space {
 				b.WriteByte(' ')
 			}
 			m.value.render(b, st, depth+1)
-		}
-		newline(b, st, depth)
-		b.WriteByte('}')
+		})
 	case kindArray:
-		if len(n.elems) == 0 {
-			b.WriteString("[]")
-			return
-		}
-		b.WriteByte('[')
-		for i, e := range n.elems {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			newline(b, st, depth+1)
-			e.render(b, st, depth+1)
-		}
-		newline(b, st, depth)
-		b.WriteByte(']')
+		renderList(b, st, depth, '[', ']', len(n.elems), func(i int) { n.elems[i].render(b, st, depth+1) })
 	}
+}
+
+// renderList writes the count items of an object or an array between open
+// and end, one a line at depth+1; an empty one stays on its line ("{}").
+func renderList(b *bytes.Buffer, st style, depth int, open, end byte, count int, item func(i int)) {
+	b.WriteByte(open)
+	if count == 0 {
+		b.WriteByte(end)
+		return
+	}
+	for i := range count {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		newline(b, st, depth+1)
+		item(i)
+	}
+	newline(b, st, depth)
+	b.WriteByte(end)
 }
 
 func newline(b *bytes.Buffer, st style, depth int) {

@@ -1,48 +1,14 @@
 package notify
 
 import (
-	"github.com/capacitor-hud/hud/hud/text"
+	"cmp"
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/config"
+	"github.com/capacitor-hud/hud/hud/text"
 	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/resolver"
 )
-
-// Session is what the rules need to know of one live session.
-type Session struct {
-	ID string
-	// Project is the project directory; its base name names the session.
-	Project string
-	// Name is Claude's name for the session (resolver.Session.Name),
-	// said beside the project; "" for none.
-	Name  string
-	State resolver.State
-	// Since is when the session entered State (zero: unknown, taken as
-	// the moment the Tracker first sees it).
-	Since time.Time
-	// WaitingFor is what a waiting session waits for ("Bash: npm test").
-	WaitingFor string
-	// WorkingOn is the prompt of the current or last turn.
-	WorkingOn string
-	// TurnStartedAt is when the current turn began (zero: unknown).
-	TurnStartedAt time.Time
-	// Interrupted is true when the session is ready because Claude Code's
-	// own status said so, not a Stop hook: the person pressed Esc, so
-	// there is nothing to announce.
-	Interrupted bool
-}
-
-// FromResolved converts the resolver's live sessions.
-func FromResolved(sessions []resolver.Session) []Session {
-	out := make([]Session, 0, len(sessions))
-	for _, v := range view.All(sessions) {
-		out = append(out, Session{ID: v.Key, Project: v.ProjectDir, Name: v.ClaudeName, State: v.State, Since: v.Since,
-			WaitingFor: v.WaitingFor, WorkingOn: v.WorkingOn, TurnStartedAt: v.TurnStartedAt,
-			Interrupted: v.ByClaude && v.State == resolver.StateReady})
-	}
-	return out
-}
 
 // Kind is what a notification is about.
 type Kind string
@@ -111,14 +77,17 @@ func (t *Tracker) SetConfig(cfg config.Notifications) {
 // waiting when the tray started are not announced (a restart of the tray
 // must not repeat them), but their reminder still comes if it is not yet
 // due.
-func (t *Tracker) Update(sessions []Session, now time.Time) (out []Notification, next time.Time) {
+//
+// A session's Since may be zero (unknown): it is then taken as the moment
+// the Tracker first saw it in that state.
+func (t *Tracker) Update(sessions []view.Session, now time.Time) (out []Notification, next time.Time) {
 	seen := make(map[string]bool, len(sessions))
 	for _, s := range sessions {
-		seen[s.ID] = true
-		prev, known := t.sessions[s.ID]
+		seen[s.Key] = true
+		prev, known := t.sessions[s.Key]
 		if !known {
 			prev = &tracked{}
-			t.sessions[s.ID] = prev
+			t.sessions[s.Key] = prev
 		}
 		out = append(out, t.step(prev, s, now)...)
 	}
@@ -139,7 +108,7 @@ func (t *Tracker) Update(sessions []Session, now time.Time) (out []Notification,
 
 // step applies the rules to one session; prev is what the Tracker knew of
 // it (the zero tracked for a session seen for the first time).
-func (t *Tracker) step(prev *tracked, s Session, now time.Time) []Notification {
+func (t *Tracker) step(prev *tracked, s view.Session, now time.Time) []Notification {
 	since := s.Since
 	switch {
 	case since.IsZero() && prev.state == s.State && !prev.since.IsZero():
@@ -181,7 +150,10 @@ func (t *Tracker) step(prev *tracked, s Session, now time.Time) []Notification {
 		}
 	case resolver.StateReady:
 		prev.remindAt = time.Time{}
-		if prev.state == resolver.StateWorking && t.cfg.Done && !s.Interrupted {
+		// Ready by Claude Code's own status rather than a Stop hook: the
+		// person pressed Esc, so there is nothing to announce.
+		interrupted := s.ByClaude
+		if prev.state == resolver.StateWorking && t.cfg.Done && !interrupted {
 			start := s.TurnStartedAt
 			if start.IsZero() {
 				start = prev.workStart
@@ -207,38 +179,29 @@ func (t *Tracker) reminderTime(start time.Time) time.Time {
 	return start.Add(t.cfg.StillWaitingAfter)
 }
 
-// projectName names the session in a notification by its one name
-// (view.NameOf: "api · auth refactor").
-func projectName(s Session) string {
-	return view.NameOf(s.Project, s.Name, s.ID)
+func waitingNotification(s view.Session) Notification {
+	return notification(KindWaiting, s, "needs you", cmp.Or(s.WaitingFor, "Claude is waiting for you."))
 }
 
-func waitingNotification(s Session) Notification {
-	name := projectName(s)
-	body := s.WaitingFor
-	if body == "" {
-		body = "Claude is waiting for you."
-	}
-	return Notification{Kind: KindWaiting, SessionID: s.ID, Project: name,
-		Title: name + " needs you", Body: body}
+func stillWaitingNotification(s view.Session, waited time.Duration) Notification {
+	return notification(KindStillWaiting, s, "is still waiting", withDetail("Waiting for "+text.Duration(waited), s.WaitingFor))
 }
 
-func stillWaitingNotification(s Session, waited time.Duration) Notification {
-	name := projectName(s)
-	body := "Waiting for " + text.Duration(waited)
-	if s.WaitingFor != "" {
-		body += ": " + s.WaitingFor
-	}
-	return Notification{Kind: KindStillWaiting, SessionID: s.ID, Project: name,
-		Title: name + " is still waiting", Body: body}
+func doneNotification(s view.Session, took time.Duration) Notification {
+	return notification(KindDone, s, "is done", withDetail("Finished after "+text.Duration(took), s.WorkingOn))
 }
 
-func doneNotification(s Session, took time.Duration) Notification {
-	name := projectName(s)
-	body := "Finished after " + text.Duration(took)
-	if s.WorkingOn != "" {
-		body += ": " + s.WorkingOn
+// notification is about s, named by its one name in the title: "api ·
+// auth refactor needs you".
+func notification(kind Kind, s view.Session, title, body string) Notification {
+	name := s.Name()
+	return Notification{Kind: kind, SessionID: s.Key, Project: name, Title: name + " " + title, Body: body}
+}
+
+// withDetail is lead, then ": " and detail when there is one.
+func withDetail(lead, detail string) string {
+	if detail == "" {
+		return lead
 	}
-	return Notification{Kind: KindDone, SessionID: s.ID, Project: name,
-		Title: name + " is done", Body: body}
+	return lead + ": " + detail
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/config"
+	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -15,27 +16,27 @@ var t0 = time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
 // at is t0 plus seconds.
 func at(sec int) time.Time { return t0.Add(time.Duration(sec) * time.Second) }
 
-func waiting(id string, since int, what string) Session {
-	return Session{ID: id, Project: "/home/u/" + id, State: resolver.StateWaiting, Since: at(since), WaitingFor: what}
+func waiting(id string, since int, what string) view.Session {
+	return view.Session{Key: id, SessionID: id, ProjectDir: "/home/u/" + id, State: resolver.StateWaiting, Since: at(since), WaitingFor: what}
 }
 
-func working(id string, since, turn int) Session {
-	return Session{ID: id, Project: "/home/u/" + id, State: resolver.StateWorking, Since: at(since), TurnStartedAt: at(turn), WorkingOn: "fix the tests"}
+func working(id string, since, turn int) view.Session {
+	return view.Session{Key: id, SessionID: id, ProjectDir: "/home/u/" + id, State: resolver.StateWorking, Since: at(since), TurnStartedAt: at(turn), WorkingOn: "fix the tests"}
 }
 
-func named(s Session, name string) Session {
-	s.Name = name
+func named(s view.Session, name string) view.Session {
+	s.ClaudeName = name
 	return s
 }
 
-func ready(id string, since, turn int) Session {
-	return Session{ID: id, Project: "/home/u/" + id, State: resolver.StateReady, Since: at(since), TurnStartedAt: at(turn), WorkingOn: "fix the tests"}
+func ready(id string, since, turn int) view.Session {
+	return view.Session{Key: id, SessionID: id, ProjectDir: "/home/u/" + id, State: resolver.StateReady, Since: at(since), TurnStartedAt: at(turn), WorkingOn: "fix the tests"}
 }
 
 // step is one Update: the sessions at a moment, and what must come out.
 type step struct {
 	now      int
-	sessions []Session
+	sessions []view.Session
 	// want lists the notifications as "kind title | body".
 	want []string
 	// next is the deadline returned, in seconds after t0; -1 for none.
@@ -52,39 +53,39 @@ func TestTracker(t *testing.T) {
 		{
 			name: "waiting is announced at once, reminded once after 2m",
 			steps: []step{
-				{now: 0, sessions: []Session{working("api", 0, 0)}, next: -1},
-				{now: 10, sessions: []Session{waiting("api", 10, "Bash: npm test")},
+				{now: 0, sessions: []view.Session{working("api", 0, 0)}, next: -1},
+				{now: 10, sessions: []view.Session{waiting("api", 10, "Bash: npm test")},
 					want: []string{"waiting api needs you | Bash: npm test"}, next: 130},
-				{now: 60, sessions: []Session{waiting("api", 10, "Bash: npm test")}, next: 130},
-				{now: 130, sessions: []Session{waiting("api", 10, "Bash: npm test")},
+				{now: 60, sessions: []view.Session{waiting("api", 10, "Bash: npm test")}, next: 130},
+				{now: 130, sessions: []view.Session{waiting("api", 10, "Bash: npm test")},
 					want: []string{"still-waiting api is still waiting | Waiting for 2m: Bash: npm test"}, next: -1},
-				{now: 400, sessions: []Session{waiting("api", 10, "Bash: npm test")}, next: -1},
+				{now: 400, sessions: []view.Session{waiting("api", 10, "Bash: npm test")}, next: -1},
 			},
 		},
 		{
 			name: "Claude's name for the session is said beside the project",
 			steps: []step{
-				{now: 0, sessions: []Session{named(working("api", 0, 0), "auth refactor")}, next: -1},
-				{now: 10, sessions: []Session{named(waiting("api", 10, "Bash: npm test"), "auth refactor")},
+				{now: 0, sessions: []view.Session{named(working("api", 0, 0), "auth refactor")}, next: -1},
+				{now: 10, sessions: []view.Session{named(waiting("api", 10, "Bash: npm test"), "auth refactor")},
 					want: []string{"waiting api · auth refactor needs you | Bash: npm test"}, next: 130},
 			},
 		},
 		{
 			name: "answered before the reminder: no reminder",
 			steps: []step{
-				{now: 0, sessions: []Session{working("api", 0, 0)}, next: -1},
-				{now: 5, sessions: []Session{waiting("api", 5, "Edit")}, want: []string{"waiting api needs you | Edit"}, next: 125},
-				{now: 20, sessions: []Session{working("api", 20, 0)}, next: -1},
-				{now: 125, sessions: []Session{working("api", 20, 0)}, next: -1},
+				{now: 0, sessions: []view.Session{working("api", 0, 0)}, next: -1},
+				{now: 5, sessions: []view.Session{waiting("api", 5, "Edit")}, want: []string{"waiting api needs you | Edit"}, next: 125},
+				{now: 20, sessions: []view.Session{working("api", 20, 0)}, next: -1},
+				{now: 125, sessions: []view.Session{working("api", 20, 0)}, next: -1},
 			},
 		},
 		{
 			name: "the next request after working is announced again",
 			steps: []step{
-				{now: 0, sessions: []Session{working("api", 0, 0)}, next: -1},
-				{now: 5, sessions: []Session{waiting("api", 5, "Bash: ls")}, want: []string{"waiting api needs you | Bash: ls"}, next: 125},
-				{now: 7, sessions: []Session{working("api", 7, 0)}, next: -1},
-				{now: 9, sessions: []Session{waiting("api", 9, "Bash: rm")}, want: []string{"waiting api needs you | Bash: rm"}, next: 129},
+				{now: 0, sessions: []view.Session{working("api", 0, 0)}, next: -1},
+				{now: 5, sessions: []view.Session{waiting("api", 5, "Bash: ls")}, want: []string{"waiting api needs you | Bash: ls"}, next: 125},
+				{now: 7, sessions: []view.Session{working("api", 7, 0)}, next: -1},
+				{now: 9, sessions: []view.Session{waiting("api", 9, "Bash: rm")}, want: []string{"waiting api needs you | Bash: rm"}, next: 129},
 			},
 		},
 		{
@@ -92,10 +93,10 @@ func TestTracker(t *testing.T) {
 			// takes over with a later Since and a better text: one request.
 			name: "still one request when Since and text move while waiting",
 			steps: []step{
-				{now: 0, sessions: []Session{working("api", 0, 0)}, next: -1},
-				{now: 5, sessions: []Session{waiting("api", 5, "permission prompt")}, want: []string{"waiting api needs you | permission prompt"}, next: 125},
-				{now: 6, sessions: []Session{waiting("api", 6, "Bash: rm -rf build")}, next: 125},
-				{now: 125, sessions: []Session{waiting("api", 6, "Bash: rm -rf build")},
+				{now: 0, sessions: []view.Session{working("api", 0, 0)}, next: -1},
+				{now: 5, sessions: []view.Session{waiting("api", 5, "permission prompt")}, want: []string{"waiting api needs you | permission prompt"}, next: 125},
+				{now: 6, sessions: []view.Session{waiting("api", 6, "Bash: rm -rf build")}, next: 125},
+				{now: 125, sessions: []view.Session{waiting("api", 6, "Bash: rm -rf build")},
 					want: []string{"still-waiting api is still waiting | Waiting for 2m: Bash: rm -rf build"}, next: -1},
 			},
 		},
@@ -103,22 +104,22 @@ func TestTracker(t *testing.T) {
 			name: "the reminder timer is late: it still comes once",
 			steps: []step{
 				{now: 0, sessions: nil, next: -1},
-				{now: 5, sessions: []Session{waiting("api", 5, "")}, want: []string{"waiting api needs you | Claude is waiting for you."}, next: 125},
-				{now: 300, sessions: []Session{waiting("api", 5, "")}, want: []string{"still-waiting api is still waiting | Waiting for 4m"}, next: -1},
+				{now: 5, sessions: []view.Session{waiting("api", 5, "")}, want: []string{"waiting api needs you | Claude is waiting for you."}, next: 125},
+				{now: 300, sessions: []view.Session{waiting("api", 5, "")}, want: []string{"still-waiting api is still waiting | Waiting for 4m"}, next: -1},
 			},
 		},
 		{
 			name: "seen late: announced, and no second word at the same moment",
 			steps: []step{
 				{now: 0, sessions: nil, next: -1},
-				{now: 200, sessions: []Session{waiting("api", 10, "Bash: make")}, want: []string{"waiting api needs you | Bash: make"}, next: -1},
+				{now: 200, sessions: []view.Session{waiting("api", 10, "Bash: make")}, want: []string{"waiting api needs you | Bash: make"}, next: -1},
 			},
 		},
 		{
 			name: "at start: already waiting is not announced, its reminder still comes",
 			steps: []step{
-				{now: 60, sessions: []Session{waiting("api", 0, "Bash: make"), waiting("web", -600, "Bash: go")}, next: 120},
-				{now: 120, sessions: []Session{waiting("api", 0, "Bash: make"), waiting("web", -600, "Bash: go")},
+				{now: 60, sessions: []view.Session{waiting("api", 0, "Bash: make"), waiting("web", -600, "Bash: go")}, next: 120},
+				{now: 120, sessions: []view.Session{waiting("api", 0, "Bash: make"), waiting("web", -600, "Bash: go")},
 					want: []string{"still-waiting api is still waiting | Waiting for 2m: Bash: make"}, next: -1},
 			},
 		},
@@ -126,11 +127,11 @@ func TestTracker(t *testing.T) {
 			name: "several sessions: the earliest deadline, each reminder once",
 			steps: []step{
 				{now: 0, sessions: nil, next: -1},
-				{now: 10, sessions: []Session{waiting("a", 10, "x"), waiting("b", 0, "y")},
+				{now: 10, sessions: []view.Session{waiting("a", 10, "x"), waiting("b", 0, "y")},
 					want: []string{"waiting a needs you | x", "waiting b needs you | y"}, next: 120},
-				{now: 120, sessions: []Session{waiting("a", 10, "x"), waiting("b", 0, "y")},
+				{now: 120, sessions: []view.Session{waiting("a", 10, "x"), waiting("b", 0, "y")},
 					want: []string{"still-waiting b is still waiting | Waiting for 2m: y"}, next: 130},
-				{now: 130, sessions: []Session{waiting("a", 10, "x"), waiting("b", 0, "y")},
+				{now: 130, sessions: []view.Session{waiting("a", 10, "x"), waiting("b", 0, "y")},
 					want: []string{"still-waiting a is still waiting | Waiting for 2m: x"}, next: -1},
 			},
 		},
@@ -138,63 +139,63 @@ func TestTracker(t *testing.T) {
 			name: "a session that ends takes its reminder with it",
 			steps: []step{
 				{now: 0, sessions: nil, next: -1},
-				{now: 1, sessions: []Session{waiting("a", 1, "x")}, want: []string{"waiting a needs you | x"}, next: 121},
+				{now: 1, sessions: []view.Session{waiting("a", 1, "x")}, want: []string{"waiting a needs you | x"}, next: 121},
 				{now: 2, sessions: nil, next: -1},
 			},
 		},
 		{
 			name: "a long turn ends: done",
 			steps: []step{
-				{now: 0, sessions: []Session{ready("api", 0, 0)}, next: -1},
-				{now: 10, sessions: []Session{working("api", 10, 10)}, next: -1},
-				{now: 40, sessions: []Session{ready("api", 40, 10)}, want: []string{"done api is done | Finished after 30s: fix the tests"}, next: -1},
+				{now: 0, sessions: []view.Session{ready("api", 0, 0)}, next: -1},
+				{now: 10, sessions: []view.Session{working("api", 10, 10)}, next: -1},
+				{now: 40, sessions: []view.Session{ready("api", 40, 10)}, want: []string{"done api is done | Finished after 30s: fix the tests"}, next: -1},
 			},
 		},
 		{
 			name: "a short turn ends: nothing",
 			steps: []step{
-				{now: 0, sessions: []Session{ready("api", 0, 0)}, next: -1},
-				{now: 10, sessions: []Session{working("api", 10, 10)}, next: -1},
-				{now: 39, sessions: []Session{ready("api", 39, 10)}, next: -1},
+				{now: 0, sessions: []view.Session{ready("api", 0, 0)}, next: -1},
+				{now: 10, sessions: []view.Session{working("api", 10, 10)}, next: -1},
+				{now: 39, sessions: []view.Session{ready("api", 39, 10)}, next: -1},
 			},
 		},
 		{
 			name: "the turn counts from its start, waits included",
 			steps: []step{
-				{now: 0, sessions: []Session{working("api", 0, 0)}, next: -1},
-				{now: 10, sessions: []Session{waiting("api", 10, "Edit")}, want: []string{"waiting api needs you | Edit"}, next: 130},
-				{now: 20, sessions: []Session{working("api", 20, 0)}, next: -1},
-				{now: 35, sessions: []Session{ready("api", 35, 0)}, want: []string{"done api is done | Finished after 35s: fix the tests"}, next: -1},
+				{now: 0, sessions: []view.Session{working("api", 0, 0)}, next: -1},
+				{now: 10, sessions: []view.Session{waiting("api", 10, "Edit")}, want: []string{"waiting api needs you | Edit"}, next: 130},
+				{now: 20, sessions: []view.Session{working("api", 20, 0)}, next: -1},
+				{now: 35, sessions: []view.Session{ready("api", 35, 0)}, want: []string{"done api is done | Finished after 35s: fix the tests"}, next: -1},
 			},
 		},
 		{
 			name: "no turn start recorded: the Tracker's own",
 			steps: []step{
-				{now: 0, sessions: []Session{{ID: "x", Project: "/p/x", State: resolver.StateReady, Since: at(0)}}, next: -1},
-				{now: 5, sessions: []Session{{ID: "x", Project: "/p/x", State: resolver.StateWorking, Since: at(5)}}, next: -1},
-				{now: 100, sessions: []Session{{ID: "x", Project: "/p/x", State: resolver.StateReady, Since: at(100)}},
+				{now: 0, sessions: []view.Session{{Key: "x", ProjectDir: "/p/x", State: resolver.StateReady, Since: at(0)}}, next: -1},
+				{now: 5, sessions: []view.Session{{Key: "x", ProjectDir: "/p/x", State: resolver.StateWorking, Since: at(5)}}, next: -1},
+				{now: 100, sessions: []view.Session{{Key: "x", ProjectDir: "/p/x", State: resolver.StateReady, Since: at(100)}},
 					want: []string{"done x is done | Finished after 1m"}, next: -1},
 			},
 		},
 		{
 			name: "interrupted with Esc: no done",
 			steps: []step{
-				{now: 0, sessions: []Session{working("api", 0, 0)}, next: -1},
-				{now: 100, sessions: []Session{func() Session { s := ready("api", 95, 0); s.Interrupted = true; return s }()}, next: -1},
+				{now: 0, sessions: []view.Session{working("api", 0, 0)}, next: -1},
+				{now: 100, sessions: []view.Session{func() view.Session { s := ready("api", 95, 0); s.ByClaude = true; return s }()}, next: -1},
 			},
 		},
 		{
 			name: "working at start then ready: done (the turn start is recorded)",
 			steps: []step{
-				{now: 60, sessions: []Session{working("api", 0, 0)}, next: -1},
-				{now: 90, sessions: []Session{ready("api", 90, 0)}, want: []string{"done api is done | Finished after 1m: fix the tests"}, next: -1},
+				{now: 60, sessions: []view.Session{working("api", 0, 0)}, next: -1},
+				{now: 90, sessions: []view.Session{ready("api", 90, 0)}, want: []string{"done api is done | Finished after 1m: fix the tests"}, next: -1},
 			},
 		},
 		{
 			name: "compacting then ready: no done",
 			steps: []step{
-				{now: 0, sessions: []Session{{ID: "c", State: resolver.StateCompacting, Since: at(0)}}, next: -1},
-				{now: 100, sessions: []Session{{ID: "c", State: resolver.StateReady, Since: at(100)}}, next: -1},
+				{now: 0, sessions: []view.Session{{Key: "c", State: resolver.StateCompacting, Since: at(0)}}, next: -1},
+				{now: 100, sessions: []view.Session{{Key: "c", State: resolver.StateReady, Since: at(100)}}, next: -1},
 			},
 		},
 		{
@@ -203,10 +204,10 @@ func TestTracker(t *testing.T) {
 				c.Permission, c.Done, c.StillWaitingAfter = false, false, 0
 			},
 			steps: []step{
-				{now: 0, sessions: []Session{working("api", 0, 0)}, next: -1},
-				{now: 10, sessions: []Session{waiting("api", 10, "Bash")}, next: -1},
-				{now: 200, sessions: []Session{working("api", 200, 0)}, next: -1},
-				{now: 300, sessions: []Session{ready("api", 300, 0)}, next: -1},
+				{now: 0, sessions: []view.Session{working("api", 0, 0)}, next: -1},
+				{now: 10, sessions: []view.Session{waiting("api", 10, "Bash")}, next: -1},
+				{now: 200, sessions: []view.Session{working("api", 200, 0)}, next: -1},
+				{now: 300, sessions: []view.Session{ready("api", 300, 0)}, next: -1},
 			},
 		},
 		{
@@ -214,8 +215,8 @@ func TestTracker(t *testing.T) {
 			cfg:  func(c *config.Notifications) { c.Permission = false },
 			steps: []step{
 				{now: 0, sessions: nil, next: -1},
-				{now: 10, sessions: []Session{waiting("api", 10, "Bash")}, next: 130},
-				{now: 130, sessions: []Session{waiting("api", 10, "Bash")}, want: []string{"still-waiting api is still waiting | Waiting for 2m: Bash"}, next: -1},
+				{now: 10, sessions: []view.Session{waiting("api", 10, "Bash")}, next: 130},
+				{now: 130, sessions: []view.Session{waiting("api", 10, "Bash")}, want: []string{"still-waiting api is still waiting | Waiting for 2m: Bash"}, next: -1},
 			},
 		},
 		{
@@ -224,17 +225,17 @@ func TestTracker(t *testing.T) {
 				c.StillWaitingAfter, c.DoneAfterTurn = 10*time.Second, 5*time.Second
 			},
 			steps: []step{
-				{now: 0, sessions: []Session{working("api", 0, 0)}, next: -1},
-				{now: 5, sessions: []Session{ready("api", 5, 0)}, want: []string{"done api is done | Finished after 5s: fix the tests"}, next: -1},
-				{now: 6, sessions: []Session{waiting("api", 6, "q")}, want: []string{"waiting api needs you | q"}, next: 16},
+				{now: 0, sessions: []view.Session{working("api", 0, 0)}, next: -1},
+				{now: 5, sessions: []view.Session{ready("api", 5, 0)}, want: []string{"done api is done | Finished after 5s: fix the tests"}, next: -1},
+				{now: 6, sessions: []view.Session{waiting("api", 6, "q")}, want: []string{"waiting api needs you | q"}, next: 16},
 			},
 		},
 		{
 			name: "no Since: the moment it is first seen",
 			steps: []step{
 				{now: 0, sessions: nil, next: -1},
-				{now: 7, sessions: []Session{{ID: "0123456789", State: resolver.StateWaiting}}, want: []string{"waiting session 01234567 needs you | Claude is waiting for you."}, next: 127},
-				{now: 20, sessions: []Session{{ID: "0123456789", State: resolver.StateWaiting}}, next: 127},
+				{now: 7, sessions: []view.Session{{Key: "0123456789", State: resolver.StateWaiting}}, want: []string{"waiting session 01234567 needs you | Claude is waiting for you."}, next: 127},
+				{now: 20, sessions: []view.Session{{Key: "0123456789", State: resolver.StateWaiting}}, next: 127},
 			},
 		},
 	}
@@ -269,52 +270,19 @@ func TestTracker(t *testing.T) {
 func TestSetConfigMovesPendingReminder(t *testing.T) {
 	tr := NewTracker(config.Default().Notifications)
 	tr.Update(nil, at(0))
-	if _, next := tr.Update([]Session{waiting("a", 0, "x")}, at(0)); !next.Equal(at(120)) {
+	if _, next := tr.Update([]view.Session{waiting("a", 0, "x")}, at(0)); !next.Equal(at(120)) {
 		t.Fatalf("next = %v", next)
 	}
 	cfg := config.Default().Notifications
 	cfg.StillWaitingAfter = 5 * time.Minute
 	tr.SetConfig(cfg)
-	if _, next := tr.Update([]Session{waiting("a", 0, "x")}, at(1)); !next.Equal(at(300)) {
+	if _, next := tr.Update([]view.Session{waiting("a", 0, "x")}, at(1)); !next.Equal(at(300)) {
 		t.Errorf("after SetConfig next = %v, want t0+5m", next)
 	}
 	cfg.StillWaitingAfter = 0
 	tr.SetConfig(cfg)
-	if _, next := tr.Update([]Session{waiting("a", 0, "x")}, at(2)); !next.IsZero() {
+	if _, next := tr.Update([]view.Session{waiting("a", 0, "x")}, at(2)); !next.IsZero() {
 		t.Errorf("reminders off: next = %v", next)
-	}
-}
-
-func TestFromResolved(t *testing.T) {
-	rec := &resolver.Record{SessionID: "s1", State: resolver.StateWaiting, CWD: "/p/api/sub", ProjectDir: "/p/api",
-		WaitingFor: "Bash: npm test", WorkingOn: "run the tests"}
-	rec.TurnStartedAt.Time = at(-30)
-	got := FromResolved([]resolver.Session{
-		{SessionID: "s1", State: resolver.StateWaiting, Since: at(0), CWD: "/p/api/sub", Record: rec},
-		{SessionID: "s2", State: resolver.StateWaiting, Since: at(1), CWD: "/p/web",
-			Record:  &resolver.Record{SessionID: "s2", State: resolver.StateWorking},
-			Opinion: &resolver.ClaudeSession{Status: resolver.ClaudeStatusWaiting, WaitingFor: "approve Edit"}},
-		{SessionID: "s3", State: resolver.StateReady, Since: at(2), CWD: "/p/cli",
-			Record:  &resolver.Record{SessionID: "s3", State: resolver.StateWorking, CWD: "/p/cli"},
-			Opinion: &resolver.ClaudeSession{Status: resolver.ClaudeStatusIdle}},
-		{SessionID: "", State: resolver.StateReady, Since: at(3), CWD: "/p/lockonly"},
-		{SessionID: "s5", State: resolver.StateReady, Since: at(4), CWD: "/p/named",
-			Claude: &resolver.ClaudeSession{Name: "auth refactor", NameSource: "user"}},
-	})
-	want := []Session{
-		{ID: "s1", Project: "/p/api", State: resolver.StateWaiting, Since: at(0), WaitingFor: "Bash: npm test", WorkingOn: "run the tests", TurnStartedAt: at(-30)},
-		{ID: "s2", Project: "/p/web", State: resolver.StateWaiting, Since: at(1), WaitingFor: "approve Edit"},
-		{ID: "s3", Project: "/p/cli", State: resolver.StateReady, Since: at(2), Interrupted: true},
-		{ID: "", Project: "/p/lockonly", State: resolver.StateReady, Since: at(3)},
-		{ID: "s5", Project: "/p/named", Name: "auth refactor", State: resolver.StateReady, Since: at(4)},
-	}
-	if len(got) != len(want) {
-		t.Fatalf("got %d sessions", len(got))
-	}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Errorf("session %d:\n got %+v\nwant %+v", i, got[i], want[i])
-		}
 	}
 }
 
@@ -330,7 +298,7 @@ func TestSessionsWithoutIDAreKeptApart(t *testing.T) {
 			Lock: &resolver.Lock{Dir: "/l/b"}},
 	}
 	for sec := range 3 {
-		out, _ := tr.Update(FromResolved(resolved), at(sec))
+		out, _ := tr.Update(view.All(resolved), at(sec))
 		if len(out) != 0 {
 			t.Errorf("update %d: nothing changed, got %+v", sec, out)
 		}

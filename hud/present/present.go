@@ -8,49 +8,17 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/assets"
+	"github.com/capacitor-hud/hud/hud/activity"
 	"github.com/capacitor-hud/hud/hud/text"
 	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
-// Session is one live Claude Code session, as the resolver found it.
-type Session struct {
-	ID    string
-	State resolver.State
-	// Project is the project directory (the record's project_dir, else its
-	// cwd); its base name labels the session.
-	Project string
-	CWD     string
-	// Since is when the session entered State.
-	Since      time.Time
-	WorkingOn  string
-	WaitingFor string
-	// Agents is how many subagents run now.
-	Agents int
-	// PID is the Claude process (0: unknown) and Terminal where it runs:
-	// what a click brings forward.
-	PID int
-	resolver.Terminal
-	// Doubt says why State cannot be trusted (no lock holder, an unknown
-	// state); empty when it can.
-	Doubt string
-	// Hooked is set when the session's hook events arrive (it has a
-	// record), wherever its hooks were wired.
-	Hooked bool
-	// Name is Claude's name for the session (resolver.Session.Name),
-	// shown beside the project; "" for none.
-	Name string
-	// ChangesAt is when the resolver's answer for this session changes by
-	// itself (a fresh record without a lock stops counting); zero if never.
-	ChangesAt time.Time
-	// Activity sums up what the session has done ("3/7 todos · 12 files ·
-	// main* · 2 commits"); empty when nothing is known.
-	Activity string
-}
-
 // Input is everything the presenter looks at.
 type Input struct {
-	Sessions []Session
+	// Sessions are the live sessions, with their Activity loaded when the
+	// menu should show it.
+	Sessions []view.Session
 	Now      time.Time
 	// HooksProblem says what is wrong with our hooks in Claude Code's
 	// user settings ("Hooks not installed"); "" when they are in place.
@@ -124,8 +92,8 @@ func Present(in Input) View {
 	maxRows := cmp.Or(in.MaxRows, DefaultMaxRows)
 
 	v := View{Count: len(sessions), HooksProblem: in.HooksProblem}
-	doubt := HooksDoubt(in.HooksProblem, slices.ContainsFunc(sessions, func(s Session) bool { return s.Hooked }))
-	v.Icon = iconFor(sessions, doubt == "")
+	doubt := HooksDoubt(in.HooksProblem, slices.ContainsFunc(sessions, func(s view.Session) bool { return s.Hooked }))
+	v.Icon = iconFor(sessions, in.Now, doubt == "")
 	summary := summarize(sessions)
 	if in.ShowTitle {
 		v.Title = summary
@@ -149,22 +117,23 @@ func Present(in Input) View {
 		if detail := resolver.WithAgents(s.Agents, detailOf(s)); detail != "" {
 			label += " — " + detail
 		}
-		if s.Doubt != "" {
-			label += " (unsure: " + s.Doubt + ")"
+		unsure, changesAt := s.Doubt(in.Now)
+		if unsure != "" {
+			label += " (unsure: " + unsure + ")"
 		}
 		if i < maxRows {
 			v.Rows = append(v.Rows, Row{
-				Key:     s.ID,
+				Key:     s.Key,
 				Label:   label,
 				Tooltip: rowTooltip(s),
-				Detail:  text.Line(s.Activity, 0),
-				Focus:   Focus{PID: s.PID, Terminal: s.Terminal, Dir: cmp.Or(s.CWD, s.Project)},
+				Detail:  activityLine(s.Activity),
+				Focus:   Focus{PID: s.PID, Terminal: s.Terminal, Dir: cmp.Or(s.CWD, s.ProjectDir)},
 			})
 			tooltip = append(tooltip, label)
 		}
 		nextLabel = Earliest(nextLabel, in.Now.Add(text.UntilAgeChanges(age)))
-		if s.ChangesAt.After(in.Now) {
-			nextChange = Earliest(nextChange, s.ChangesAt)
+		if changesAt.After(in.Now) {
+			nextChange = Earliest(nextChange, changesAt)
 		}
 	}
 	if extra := len(sessions) - maxRows; extra > 0 {
@@ -179,13 +148,13 @@ func Present(in Input) View {
 // sortByAttention orders sessions as the menu lists them: the most urgent
 // state first, then the longest in it, then by project and id so the order
 // never flickers between two equal sessions.
-func sortByAttention(sessions []Session) {
-	slices.SortStableFunc(sessions, func(a, b Session) int {
+func sortByAttention(sessions []view.Session) {
+	slices.SortStableFunc(sessions, func(a, b view.Session) int {
 		return cmp.Or(
 			cmp.Compare(b.State.Attention(), a.State.Attention()),
 			a.Since.Compare(b.Since),
-			cmp.Compare(view.BaseName(a.Project), view.BaseName(b.Project)),
-			cmp.Compare(a.ID, b.ID),
+			cmp.Compare(view.BaseName(a.ProjectDir), view.BaseName(b.ProjectDir)),
+			cmp.Compare(a.Key, b.Key),
 		)
 	})
 }
@@ -206,7 +175,7 @@ func HooksDoubt(problem string, eventsArrive bool) string {
 // iconFor picks the icon: unsure when the hooks are missing or the session
 // that decides the picture cannot be trusted, else the state of the session
 // that needs the person most, idle when none is live.
-func iconFor(sorted []Session, hooksInstalled bool) string {
+func iconFor(sorted []view.Session, now time.Time, hooksInstalled bool) string {
 	switch {
 	case !hooksInstalled:
 		return assets.IconUnsure
@@ -214,7 +183,7 @@ func iconFor(sorted []Session, hooksInstalled bool) string {
 		return assets.IconIdle
 	}
 	top := sorted[0]
-	if top.Doubt != "" || !top.State.Valid() || top.State == resolver.StateIdle {
+	if doubt, _ := top.Doubt(now); doubt != "" || !top.State.Valid() || top.State == resolver.StateIdle {
 		return assets.IconUnsure
 	}
 	return string(top.State)
@@ -222,45 +191,24 @@ func iconFor(sorted []Session, hooksInstalled bool) string {
 
 // summarize counts the sessions per state, attention first:
 // "1 waiting · 2 working".
-func summarize(sessions []Session) string {
+func summarize(sessions []view.Session) string {
 	var parts []string
-	for _, st := range view.Shown {
-		n := 0
-		for _, s := range sessions {
-			if s.State == st {
-				n++
-			}
-		}
-		if n > 0 {
-			parts = append(parts, fmt.Sprintf("%d %s", n, st))
-		}
-	}
-	if other := len(sessions) - countShown(sessions); other > 0 {
-		parts = append(parts, fmt.Sprintf("%d unknown", other))
+	for _, p := range view.Summary(sessions, 0) {
+		parts = append(parts, p.Text)
 	}
 	return strings.Join(parts, " · ")
 }
 
-func countShown(sessions []Session) int {
-	n := 0
-	for _, s := range sessions {
-		if slices.Contains(view.Shown, s.State) {
-			n++
-		}
-	}
-	return n
-}
-
 // stateText is the state as the menu says it.
 func stateText(s resolver.State) string {
-	if slices.Contains(view.Shown, s) {
+	if view.IsShown(s) {
 		return string(s)
 	}
 	return "state unknown"
 }
 
 // detailOf is what the session works on or waits for.
-func detailOf(s Session) string {
+func detailOf(s view.Session) string {
 	switch s.State {
 	case resolver.StateWaiting:
 		return text.Line(s.WaitingFor, 60)
@@ -272,8 +220,17 @@ func detailOf(s Session) string {
 	return ""
 }
 
-func rowTooltip(s Session) string {
-	lines := []string{text.Line(cmp.Or(s.CWD, s.Project), 0)}
+// activityLine is what the session has done, on a line of its own; "" for
+// nothing known.
+func activityLine(f *activity.Facts) string {
+	if f == nil {
+		return ""
+	}
+	return text.Line(f.Summary(), 0)
+}
+
+func rowTooltip(s view.Session) string {
+	lines := []string{text.Line(cmp.Or(s.CWD, s.ProjectDir), 0)}
 	if s.WorkingOn != "" {
 		lines = append(lines, "Prompt: "+text.Line(s.WorkingOn, 200))
 	}
@@ -288,14 +245,14 @@ func rowTooltip(s Session) string {
 	return strings.Join(lines, "\n")
 }
 
-// labelNames names each session by its one name (view.NameOf: "api ·
-// auth refactor"); sessions with the same label get
-// " (2)", " (3)"… in menu order.
-func labelNames(sorted []Session) []string {
+// labelNames names each session by its one name (view.Session.Name: "api
+// · auth refactor"); sessions with the same label get " (2)", " (3)"… in
+// menu order.
+func labelNames(sorted []view.Session) []string {
 	names := make([]string, len(sorted))
 	seen := map[string]int{}
-	for i, s := range sorted {
-		name := view.NameOf(cmp.Or(s.Project, s.CWD), s.Name, s.ID)
+	for i := range sorted {
+		name := sorted[i].Name()
 		seen[name]++
 		if n := seen[name]; n > 1 {
 			name = fmt.Sprintf("%s (%d)", name, n)

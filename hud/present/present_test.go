@@ -8,22 +8,29 @@ import (
 	"unicode"
 
 	"github.com/capacitor-hud/hud/assets"
+	"github.com/capacitor-hud/hud/hud/activity"
+	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
 var now = time.Date(2026, 11, 22, 6, 0, 0, 0, time.UTC)
 
-func session(id, project string, st resolver.State, age time.Duration) Session {
-	return Session{ID: id, State: st, Project: "/home/dev/" + project, CWD: "/home/dev/" + project, Since: now.Add(-age)}
+// session is a live session whose hook events arrive, as the resolver
+// found it through its lock.
+func session(id, project string, st resolver.State, age time.Duration) view.Session {
+	return view.Session{Key: id, SessionID: id, State: st, ProjectDir: "/home/dev/" + project, CWD: "/home/dev/" + project,
+		Since: now.Add(-age), Source: resolver.SourceLock, Hooked: true}
 }
 
-func withName(s Session, name string) Session {
-	s.Name = name
+func withName(s view.Session, name string) view.Session {
+	s.ClaudeName = name
 	return s
 }
 
-func hooked(s Session) Session {
-	s.Hooked = true
+// unhooked is s with no hook event recorded: Claude's own files alone
+// know of it.
+func unhooked(s view.Session) view.Session {
+	s.Hooked = false
 	return s
 }
 
@@ -54,9 +61,11 @@ func TestPresent(t *testing.T) {
 	workingWeb.WorkingOn = "fix the login form\nand the tests"
 	ready := session("s3", "docs", resolver.StateReady, 65*time.Minute)
 	compacting := session("s4", "api", resolver.StateCompacting, 3*time.Second)
+	// A fresh record without a lock, 18s old: doubted since 8s, dropped
+	// in 12s.
 	doubtful := session("s5", "cli", resolver.StateWorking, time.Minute)
-	doubtful.Doubt = "no lock holder"
-	doubtful.ChangesAt = now.Add(12 * time.Second)
+	doubtful.Source = resolver.SourceFresh
+	doubtful.UpdatedAt = now.Add(12*time.Second - resolver.FreshTTL - time.Millisecond)
 
 	tests := []struct {
 		name      string
@@ -81,7 +90,7 @@ func TestPresent(t *testing.T) {
 		},
 		{
 			name: "attention first",
-			in:   Input{ShowTitle: true, Sessions: []Session{ready, workingWeb, compacting, waitingAPI}},
+			in:   Input{ShowTitle: true, Sessions: []view.Session{ready, workingWeb, compacting, waitingAPI}},
 			icon: assets.IconWaiting, title: "1 waiting · 1 working · 1 compacting · 1 ready",
 			rows: []string{
 				"api — waiting 2m — Bash: npm test",
@@ -93,13 +102,13 @@ func TestPresent(t *testing.T) {
 			tooltipHa: "api — waiting 2m — Bash: npm test",
 		},
 		{
-			name: "title off", in: Input{Sessions: []Session{ready}},
+			name: "title off", in: Input{Sessions: []view.Session{ready}},
 			icon: assets.IconReady, rows: []string{"docs — ready 1h 5m"}, next: time.Minute,
 			tooltipHa: "Claude Code: 1 ready",
 		},
 		{
 			name: "the deciding session is doubtful",
-			in:   Input{ShowTitle: true, Sessions: []Session{ready, doubtful}},
+			in:   Input{ShowTitle: true, Sessions: []view.Session{ready, doubtful}},
 			icon: assets.IconUnsure, title: "1 working · 1 ready",
 			rows:   []string{"cli — working 1m (unsure: no lock holder)", "docs — ready 1h 5m"},
 			next:   12 * time.Second, // the fresh record expires before any label moves
@@ -107,25 +116,26 @@ func TestPresent(t *testing.T) {
 		},
 		{
 			name: "waiting outranks a doubtful working session",
-			in:   Input{Sessions: []Session{doubtful, waitingAPI}},
+			in:   Input{Sessions: []view.Session{doubtful, waitingAPI}},
 			icon: assets.IconWaiting,
 			rows: []string{"api — waiting 2m — Bash: npm test", "cli — working 1m (unsure: no lock holder)"},
 			next: 12 * time.Second, change: 12 * time.Second,
 		},
 		{
 			name: "unknown state is unsure, never hidden",
-			in:   Input{ShowTitle: true, Sessions: []Session{session("s9", "x", "sleeping", 0)}},
+			in:   Input{ShowTitle: true, Sessions: []view.Session{session("s9", "x", "sleeping", 0)}},
 			icon: assets.IconUnsure, title: "1 unknown", rows: []string{"x — state unknown now"}, next: 10 * time.Second,
 		},
 		{
 			name: "hooks missing overrides a live state without events",
-			in:   Input{HooksProblem: "Hook binary missing: /x", Sessions: []Session{waitingAPI}},
-			icon: assets.IconUnsure, install: "Hook binary missing: /x", rows: []string{"api — waiting 2m — Bash: npm test"}, next: 55 * time.Second,
+			in:   Input{HooksProblem: "Hook binary missing: /x", Sessions: []view.Session{unhooked(waitingAPI)}},
+			icon: assets.IconUnsure, install: "Hook binary missing: /x",
+			rows: []string{"api — waiting 2m — Bash: npm test (unsure: no hook event recorded)"}, next: 55 * time.Second,
 			tooltipHa: "Hook binary missing: /x: states may be missing or stale",
 		},
 		{
 			name: "Claude's name beside the project; same project, other names need no number",
-			in: Input{Sessions: []Session{withName(session("s1", "api", resolver.StateReady, time.Minute), "auth refactor"),
+			in: Input{Sessions: []view.Session{withName(session("s1", "api", resolver.StateReady, time.Minute), "auth refactor"),
 				withName(session("s2", "api", resolver.StateReady, 2*time.Minute), "docs pass"),
 				session("s3", "api", resolver.StateReady, 3*time.Minute)}},
 			icon: assets.IconReady,
@@ -137,9 +147,10 @@ func TestPresent(t *testing.T) {
 			// plugin): the events arrive, so the state is shown as it is,
 			// and the menu still offers the user-wide install.
 			name: "hooks from elsewhere: a session whose events arrive shows its state",
-			in:   Input{HooksProblem: "Hooks not installed", Sessions: []Session{hooked(waitingAPI), workingWeb}},
+			in:   Input{HooksProblem: "Hooks not installed", Sessions: []view.Session{waitingAPI, unhooked(workingWeb)}},
 			icon: assets.IconWaiting, install: "Hooks not installed",
-			rows:      []string{"api — waiting 2m — Bash: npm test", `web — working 40s — "fix the login form and the tests"`},
+			rows: []string{"api — waiting 2m — Bash: npm test",
+				`web — working 40s — "fix the login form and the tests" (unsure: no hook event recorded)`},
 			next:      8 * time.Second,
 			tooltipHa: "Hooks not installed in your user settings: only sessions with hooks of their own report",
 		},
@@ -195,7 +206,7 @@ func TestRowsCarryFocusAndKey(t *testing.T) {
 	s := session("abc", "api", resolver.StateReady, time.Minute)
 	s.TmuxPane = "%7"
 	s.CWD = "/home/dev/api/src"
-	v := Present(Input{Now: now, Sessions: []Session{s}})
+	v := Present(Input{Now: now, Sessions: []view.Session{s}})
 	want := Row{Key: "abc", Focus: Focus{Terminal: resolver.Terminal{TmuxPane: "%7"}, Dir: "/home/dev/api/src"}}
 	if got := v.Rows[0]; got.Key != want.Key || got.Focus != want.Focus {
 		t.Errorf("row = %+v, want key and focus of %+v", got, want)
@@ -207,16 +218,16 @@ func TestRowsCarryFocusAndKey(t *testing.T) {
 
 func TestRowsCarryActivity(t *testing.T) {
 	busy := session("a", "api", resolver.StateWorking, time.Minute)
-	busy.Activity = "3/7 todos · 12 files · main* · 2 commits"
+	busy.Activity = &activity.Facts{TodosDone: 3, TodosTotal: 7, FilesEdited: 12, Branch: "main", Dirty: true, Commits: 2}
 	quiet := session("b", "web", resolver.StateReady, time.Minute)
-	v := Present(Input{Now: now, Sessions: []Session{busy, quiet}})
-	if v.Rows[0].Detail != busy.Activity || v.Rows[1].Detail != "" {
+	v := Present(Input{Now: now, Sessions: []view.Session{busy, quiet}})
+	if v.Rows[0].Detail != "3/7 todos · 12 files · main* · 2 commits" || v.Rows[1].Detail != "" {
 		t.Errorf("details %q, %q", v.Rows[0].Detail, v.Rows[1].Detail)
 	}
 }
 
 func TestMoreThanMaxRows(t *testing.T) {
-	var sessions []Session
+	var sessions []view.Session
 	for i := range 13 {
 		sessions = append(sessions, session(fmt.Sprint(i), fmt.Sprintf("p%02d", i), resolver.StateReady, time.Hour))
 	}
@@ -229,7 +240,7 @@ func TestMoreThanMaxRows(t *testing.T) {
 func TestLongPromptIsCut(t *testing.T) {
 	s := session("s", "api", resolver.StateWorking, 0)
 	s.WorkingOn = strings.Repeat("é", 200)
-	label := Present(Input{Now: now, Sessions: []Session{s}}).Rows[0].Label
+	label := Present(Input{Now: now, Sessions: []view.Session{s}}).Rows[0].Label
 	if n := len([]rune(label)); n > 100 {
 		t.Errorf("label has %d runes: %q", n, label)
 	}
@@ -241,8 +252,8 @@ func TestLongPromptIsCut(t *testing.T) {
 func TestMenuShowsNoControlCharacters(t *testing.T) {
 	const evil = "\x1b]0;pwned\x07a\nb\x1b[2J"
 	s := session("s", "/tmp/"+evil, resolver.StateWorking, 0)
-	s.CWD, s.WorkingOn, s.Activity = s.Project, evil, evil
-	v := Present(Input{Now: now, Sessions: []Session{s}})
+	s.CWD, s.WorkingOn, s.Activity = s.ProjectDir, evil, &activity.Facts{Branch: evil}
+	v := Present(Input{Now: now, Sessions: []view.Session{s}})
 	r := v.Rows[0]
 	for what, got := range map[string]string{"label": r.Label, "detail": r.Detail, "row tooltip": r.Tooltip, "tooltip": v.Tooltip} {
 		if strings.ContainsFunc(got, func(c rune) bool { return c != '\n' && unicode.IsControl(c) }) ||
@@ -257,7 +268,7 @@ func TestRowCountsAgents(t *testing.T) {
 	s.WorkingOn, s.Agents = "fix it", 1
 	waiting := session("w", "web", resolver.StateWaiting, time.Minute)
 	waiting.WaitingFor, waiting.Agents = "Choice: Which database?", 2
-	v := Present(Input{Now: now, Sessions: []Session{s, waiting}})
+	v := Present(Input{Now: now, Sessions: []view.Session{s, waiting}})
 	for _, want := range []string{`web — waiting 1m — 2 agents running · Choice: Which database?`, `api — working 1m — 1 agent running · "fix it"`} {
 		if !strings.Contains(v.Tooltip, want) {
 			t.Errorf("no %q in\n%s", want, v.Tooltip)

@@ -3,11 +3,11 @@ package status
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/capacitor-hud/hud/hud/view"
 	"io"
 	"strings"
 
 	"github.com/capacitor-hud/hud/hud/text"
+	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -17,7 +17,7 @@ import (
 
 // glyphs mark each state the same way in every one-line format; the
 // shapes differ as well as the colours, for people who cannot tell the
-// colours apart.
+// colours apart. A state outside the list (from a newer hook) is "?".
 var glyphs = map[resolver.State]string{
 	resolver.StateWaiting:    "◆",
 	resolver.StateWorking:    "●",
@@ -26,7 +26,8 @@ var glyphs = map[resolver.State]string{
 	resolver.StateIdle:       "○",
 }
 
-// tmuxColours are tmux colour names (256-colour palette) per state.
+// tmuxColours are tmux colour names (256-colour palette) per state; an
+// unknown state is grey.
 var tmuxColours = map[resolver.State]string{
 	resolver.StateWaiting:    "colour208,bold",
 	resolver.StateWorking:    "colour39",
@@ -35,52 +36,34 @@ var tmuxColours = map[resolver.State]string{
 	resolver.StateIdle:       "colour244",
 }
 
+func glyph(st resolver.State) string {
+	if g, ok := glyphs[st]; ok {
+		return g
+	}
+	return "?"
+}
+
+func tmuxColour(st resolver.State) string {
+	if c, ok := tmuxColours[st]; ok {
+		return c
+	}
+	return tmuxColours[resolver.StateIdle]
+}
+
 // maxNamed is how many waiting sessions a one-line summary names before
 // it only counts them.
 const maxNamed = 2
 
-// summaryPart is one state's part of a one-line summary: "api waiting",
-// "api, web waiting", "3 waiting", "2 working".
-type summaryPart struct {
-	state resolver.State
-	text  string
-}
-
-func summaryParts(v *View) []summaryPart {
-	var parts []summaryPart
-	for _, st := range view.Shown {
-		var names []string
-		for i := range v.Sessions {
-			if v.Sessions[i].State == st {
-				names = append(names, displayName(&v.Sessions[i]))
-			}
-		}
-		if len(names) == 0 {
-			continue
-		}
-		text := fmt.Sprintf("%d %s", len(names), st)
-		if st == resolver.StateWaiting && len(names) <= maxNamed {
-			text = strings.Join(names, ", ") + " " + string(st)
-		}
-		parts = append(parts, summaryPart{st, text})
-	}
-	return parts
-}
-
-func displayName(s *Session) string {
-	return view.NameOf(s.ProjectDir, s.Name, s.SessionID)
-}
-
 // Summary is the plain one-line summary, glyphs included:
 // "◆ api waiting · ● 2 working", or "○ idle".
 func Summary(v *View) string {
-	parts := summaryParts(v)
+	parts := view.Summary(v.Sessions, maxNamed)
 	if len(parts) == 0 {
 		return glyphs[resolver.StateIdle] + " idle"
 	}
 	out := make([]string, len(parts))
 	for i, p := range parts {
-		out[i] = glyphs[p.state] + " " + p.text
+		out[i] = glyph(p.State) + " " + p.Text
 	}
 	return strings.Join(out, " · ")
 }
@@ -92,7 +75,7 @@ func Summary(v *View) string {
 // A '#' in a project name is doubled, so tmux shows it rather than
 // reading it as a format.
 func WriteTmux(w io.Writer, v *View) error {
-	parts := summaryParts(v)
+	parts := view.Summary(v.Sessions, maxNamed)
 	if len(parts) == 0 {
 		_, err := fmt.Fprintf(w, "#[fg=%s]%s#[default]\n", tmuxColours[resolver.StateIdle], glyphs[resolver.StateIdle])
 		return err
@@ -102,7 +85,7 @@ func WriteTmux(w io.Writer, v *View) error {
 		if i > 0 {
 			b.WriteByte(' ')
 		}
-		fmt.Fprintf(&b, "#[fg=%s]%s %s#[default]", tmuxColours[p.state], glyphs[p.state], strings.ReplaceAll(p.text, "#", "##"))
+		fmt.Fprintf(&b, "#[fg=%s]%s %s#[default]", tmuxColour(p.State), glyph(p.State), strings.ReplaceAll(p.Text, "#", "##"))
 	}
 	b.WriteByte('\n')
 	_, err := io.WriteString(w, b.String())
@@ -127,7 +110,7 @@ func WriteWaybar(w io.Writer, v *View) error {
 	var tip []string
 	for i := range v.Sessions {
 		s := &v.Sessions[i]
-		line := displayName(s) + ": " + string(s.State)
+		line := s.Name() + ": " + string(s.State)
 		if d := detail(s); d != "" {
 			line += " — " + d
 		}
@@ -175,8 +158,8 @@ type Self struct {
 // (a session whose record the hook has not written yet, or one started
 // before the hooks were installed) the only live session in the same
 // directory. Nil when there is no such session, or several.
-func (me Self) find(v *View) *Session {
-	var byDir *Session
+func (me Self) find(v *View) *view.Session {
+	var byDir *view.Session
 	n := 0
 	for i := range v.Sessions {
 		s := &v.Sessions[i]
@@ -202,10 +185,10 @@ func WriteStatusline(w io.Writer, v *View, me Self) error {
 	self := "○ hud"
 	mine := me.find(v)
 	if mine != nil {
-		self = glyphs[mine.State] + " " + string(mine.State)
+		self = glyph(mine.State) + " " + string(mine.State)
 	}
 	parts := []string{self}
-	var others []*Session
+	var others []*view.Session
 	for i := range v.Sessions {
 		if s := &v.Sessions[i]; s != mine && s.State == resolver.StateWaiting {
 			others = append(others, s)
@@ -216,7 +199,7 @@ func WriteStatusline(w io.Writer, v *View, me Self) error {
 			parts = append(parts, fmt.Sprintf("+%d waiting", len(others)-maxNamed))
 			break
 		}
-		part := displayName(s) + " waiting"
+		part := s.Name() + " waiting"
 		if s.WaitingFor != "" {
 			part += " (" + text.Line(s.WaitingFor, maxStatuslineWait) + ")"
 		}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -17,10 +18,10 @@ var updateFormats = flag.Bool("update-formats", false, "rewrite testdata/formats
 
 var formatsNow = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 
-func formatsSession(id, project string, state resolver.State, waitingFor string) Session {
-	return Session{
-		SessionID: id, State: state, CWD: "/home/ann/" + project, ProjectDir: "/home/ann/" + project,
-		Project: project, WaitingFor: waitingFor, WorkingOn: "fix the " + project + " tests",
+func formatsSession(id, project string, state resolver.State, waitingFor string) view.Session {
+	return view.Session{
+		Key: id, SessionID: id, State: state, CWD: "/home/ann/" + project, ProjectDir: "/home/ann/" + project,
+		WaitingFor: waitingFor, WorkingOn: "fix the " + project + " tests",
 		PID: 4242, Since: formatsNow.Add(-2 * time.Minute), UpdatedAt: formatsNow.Add(-time.Minute),
 		Source: resolver.SourceLock,
 	}
@@ -32,11 +33,11 @@ var formatCases = []struct {
 	self string // the session whose status line is printed
 	view *View
 }{
-	{"empty", "", &View{State: resolver.StateIdle, Sessions: []Session{}, Now: formatsNow}},
-	{"one-working", "s-web", &View{State: resolver.StateWorking, Now: formatsNow, Sessions: []Session{
+	{"empty", "", &View{State: resolver.StateIdle, Sessions: []view.Session{}, Now: formatsNow}},
+	{"one-working", "s-web", &View{State: resolver.StateWorking, Now: formatsNow, Sessions: []view.Session{
 		formatsSession("s-web", "web", resolver.StateWorking, ""),
 	}}},
-	{"mixed", "s-web", &View{State: resolver.StateWaiting, Now: formatsNow, Sessions: []Session{
+	{"mixed", "s-web", &View{State: resolver.StateWaiting, Now: formatsNow, Sessions: []view.Session{
 		formatsSession("s-api", "api", resolver.StateWaiting, "Bash: npm test -- --watch=false --reporter=dot --coverage"),
 		formatsSession("s-web", "web", resolver.StateWorking, ""),
 		formatsSession("s-cc", "c#-lib", resolver.StateWaiting, "AskUserQuestion"),
@@ -44,13 +45,13 @@ var formatCases = []struct {
 		formatsSession("s-rd", "r&d <lab>", resolver.StateReady, ""),
 		formatsSession("s-docs", "docs", resolver.StateReady, ""),
 	}}},
-	{"many-waiting", "s-web", &View{State: resolver.StateWaiting, Now: formatsNow, Sessions: []Session{
+	{"many-waiting", "s-web", &View{State: resolver.StateWaiting, Now: formatsNow, Sessions: []view.Session{
 		formatsSession("s-a", "a", resolver.StateWaiting, "Edit: main.go"),
 		formatsSession("s-b", "b", resolver.StateWaiting, ""),
 		formatsSession("s-c", "c", resolver.StateWaiting, "question"),
 		formatsSession("s-web", "web", resolver.StateWaiting, "Bash: make"),
 	}}},
-	{"unknown-self", "s-gone", &View{State: resolver.StateReady, Now: formatsNow, Sessions: []Session{
+	{"unknown-self", "s-gone", &View{State: resolver.StateReady, Now: formatsNow, Sessions: []view.Session{
 		formatsSession("s-docs", "docs", resolver.StateReady, ""),
 	}}},
 }
@@ -111,7 +112,7 @@ func TestWaybarIsJSONWithStateClass(t *testing.T) {
 }
 
 func TestStatuslineFindsItsSession(t *testing.T) {
-	v := &View{State: resolver.StateWorking, Now: formatsNow, Sessions: []Session{
+	v := &View{State: resolver.StateWorking, Now: formatsNow, Sessions: []view.Session{
 		formatsSession("s-web", "web", resolver.StateWorking, ""),
 		formatsSession("s-api", "api", resolver.StateReady, ""),
 	}}

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/capacitor-hud/hud/hud/activity"
+	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -35,14 +36,14 @@ type jsonSession struct {
 	Activity *activity.Facts `json:"activity"`
 }
 
-func toJSON(s *Session) jsonSession {
+func toJSON(s *view.Session) jsonSession {
 	j := jsonSession{
 		SessionID:  s.SessionID,
 		State:      s.State,
 		CWD:        s.CWD,
 		ProjectDir: s.ProjectDir,
-		Project:    s.Project,
-		Name:       s.Name,
+		Project:    s.Project(),
+		Name:       s.ClaudeName,
 		WorkingOn:  s.WorkingOn,
 		WaitingFor: s.WaitingFor,
 		Agents:     s.Agents,

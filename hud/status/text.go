@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/capacitor-hud/hud/hud/text"
+	"github.com/capacitor-hud/hud/hud/view"
+	"github.com/capacitor-hud/hud/resolver"
 )
 
 // NoSessions is what the text format prints when nothing is live.
@@ -27,7 +29,7 @@ func WriteText(w io.Writer, v *View) error {
 	rows := make([][4]string, len(v.Sessions))
 	for i := range v.Sessions {
 		rows[i] = textRow(&v.Sessions[i], v.Now)
-		rows[i][3] = v.Sessions[i].withAgents(rows[i][3])
+		rows[i][3] = resolver.WithAgents(v.Sessions[i].Agents, rows[i][3])
 	}
 	writeRows(bw, rows)
 	return bw.Flush()
@@ -43,7 +45,7 @@ func WriteProjectText(w io.Writer, p *ProjectView) error {
 	}
 	r := p.Resolved
 	row := textRow(&r.Session, p.Now)
-	row[3] = r.Session.withAgents(row[3])
+	row[3] = resolver.WithAgents(r.Agents, row[3])
 	how := "fresh record, no lock yet"
 	if r.IsFromLock {
 		how = "lock"
@@ -55,13 +57,13 @@ func WriteProjectText(w io.Writer, p *ProjectView) error {
 
 // textRow is one session's columns: project (and Claude's name for the
 // session), state, age, detail.
-func textRow(s *Session, now time.Time) [4]string {
-	return [4]string{displayName(s), string(s.State), text.Age(now.Sub(s.Since)), detail(s)}
+func textRow(s *view.Session, now time.Time) [4]string {
+	return [4]string{s.Name(), string(s.State), text.Age(now.Sub(s.Since)), detail(s)}
 }
 
 // detail says what the session is about: what it waits for when waiting,
 // else the prompt it works (or last worked) on.
-func detail(s *Session) string {
+func detail(s *view.Session) string {
 	if s.WaitingFor != "" {
 		return text.Line(s.WaitingFor, 0)
 	}

@@ -8,9 +8,13 @@ package view
 
 import (
 	"cmp"
+	"fmt"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
+	"github.com/capacitor-hud/hud/hud/activity"
 	"github.com/capacitor-hud/hud/hud/text"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -53,6 +57,10 @@ type Session struct {
 	// ByClaude is set when Claude's own session file decided the state
 	// rather than a hook event: a turn that ended so was interrupted (Esc).
 	ByClaude bool
+	// Activity is what the session has done (todos, files, branch,
+	// commits); nil when the hook recorded nothing or the surface did not
+	// load it (LoadActivity).
+	Activity *activity.Facts
 }
 
 // Of computes the view of one resolved session.
@@ -91,6 +99,53 @@ func All(sessions []resolver.Session) []Session {
 	return out
 }
 
+// LoadActivity fills each session's Activity with ActivityOf.
+func LoadActivity(sessions []Session, l resolver.Layout) {
+	for i := range sessions {
+		sessions[i].Activity = ActivityOf(l, sessions[i].SessionID)
+	}
+}
+
+// ActivityOf is what the hook recorded of session id
+// (~/.capacitor/activity/<id>.json); nil for none, or an unreadable
+// record: the facts are a bonus, never a reason to fail.
+func ActivityOf(l resolver.Layout, id string) *activity.Facts {
+	if id == "" {
+		return nil
+	}
+	a, err := activity.Load(l, id)
+	if err != nil || a == nil {
+		return nil
+	}
+	facts := activity.FactsOf(a)
+	return &facts
+}
+
+// LockGrace is how long a session may run on a fresh record alone before
+// it is doubted: the hook starts the lock holder at SessionStart, so a
+// lock is normally there within milliseconds. Past this, the holder
+// failed to start (or the hooks are old) and the session disappears
+// silently when its record goes stale.
+const LockGrace = 10 * time.Second
+
+// Doubt says why the session's State cannot be trusted at now ("no lock
+// holder", "no hook event recorded"), "" when it can, and when that
+// answer changes by itself (zero: never).
+func (s *Session) Doubt(now time.Time) (doubt string, changesAt time.Time) {
+	if !s.Hooked {
+		return "no hook event recorded", time.Time{}
+	}
+	if s.Source != resolver.SourceFresh {
+		return "", time.Time{}
+	}
+	if doubtAt := s.UpdatedAt.Add(LockGrace); now.Before(doubtAt) {
+		return "", doubtAt
+	}
+	// The resolver keeps a record of age exactly FreshTTL; it drops it the
+	// next millisecond (store resolution).
+	return "no lock holder", s.UpdatedAt.Add(resolver.FreshTTL + time.Millisecond)
+}
+
 // Project is the name a person knows the project by: the last element of
 // ProjectDir ("/" for the root itself), "" when none is known.
 func (s *Session) Project() string { return BaseName(s.ProjectDir) }
@@ -103,8 +158,7 @@ func (s *Session) Name() string {
 	return NameOf(cmp.Or(s.ProjectDir, s.CWD), s.ClaudeName, s.Key)
 }
 
-// NameOf is Session.Name from its parts, for surfaces that keep their own
-// copy of them (the notifications' rules).
+// NameOf is Session.Name from its parts.
 func NameOf(projectDir, claudeName, key string) string {
 	label := text.Line(BaseName(projectDir), 60)
 	if label == "" {
@@ -138,3 +192,46 @@ func ShortID(id string) string {
 // Shown are the states every surface lists and counts, in the order of how
 // much they need the person: a summary reads "1 waiting · 2 working".
 var Shown = []resolver.State{resolver.StateWaiting, resolver.StateWorking, resolver.StateCompacting, resolver.StateReady}
+
+// Part is one state's share of a summary: "2 working", or the waiting
+// sessions by name while few wait ("api waiting"). State is "" for the
+// sessions in a state outside Shown ("1 unknown").
+type Part struct {
+	State resolver.State
+	Text  string
+}
+
+// Summary sums sessions up by state, attention first ("1 waiting", "2
+// working"), naming the waiting sessions instead of counting them when no
+// more than nameWaiting wait. Every surface that sums sessions up in a
+// line words it so: the tray's title and tooltip, and `hud status`'s
+// one-line formats.
+func Summary(sessions []Session, nameWaiting int) []Part {
+	var parts []Part
+	shown := 0
+	for _, st := range Shown {
+		var names []string
+		for i := range sessions {
+			if sessions[i].State == st {
+				names = append(names, sessions[i].Name())
+			}
+		}
+		if len(names) == 0 {
+			continue
+		}
+		shown += len(names)
+		part := Part{st, fmt.Sprintf("%d %s", len(names), st)}
+		if st == resolver.StateWaiting && len(names) <= nameWaiting {
+			part.Text = strings.Join(names, ", ") + " " + string(st)
+		}
+		parts = append(parts, part)
+	}
+	if other := len(sessions) - shown; other > 0 {
+		parts = append(parts, Part{"", fmt.Sprintf("%d unknown", other)})
+	}
+	return parts
+}
+
+// IsShown reports whether st is one of the states every surface names;
+// any other is "unknown" to a person.
+func IsShown(st resolver.State) bool { return slices.Contains(Shown, st) }

@@ -1,7 +1,9 @@
 package view
 
 import (
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -34,5 +36,127 @@ func TestOfPrefersTheRecordsProject(t *testing.T) {
 	}
 	if v.Name() != "api" {
 		t.Errorf("Name() = %q", v.Name())
+	}
+}
+
+// TestAll: what the notifications and the menu read of each resolved
+// session: the record's project and reason first, Claude's own file's
+// reason and interruption when the hook has none, a lock-only session
+// kept apart by its key, Claude's name for the session.
+func TestAll(t *testing.T) {
+	at := func(sec int) time.Time { return time.Date(2026, 11, 22, 9, 0, sec, 0, time.UTC) }
+	rec := &resolver.Record{SessionID: "s1", State: resolver.StateWaiting, CWD: "/p/api/sub", ProjectDir: "/p/api",
+		WaitingFor: "Bash: npm test", WorkingOn: "run the tests"}
+	rec.TurnStartedAt.Time = at(-30)
+	got := All([]resolver.Session{
+		{SessionID: "s1", State: resolver.StateWaiting, Since: at(0), CWD: "/p/api/sub", Record: rec},
+		{SessionID: "s2", State: resolver.StateWaiting, Since: at(1), CWD: "/p/web",
+			Record:  &resolver.Record{SessionID: "s2", State: resolver.StateWorking},
+			Opinion: &resolver.ClaudeSession{Status: resolver.ClaudeStatusWaiting, WaitingFor: "approve Edit"}},
+		{SessionID: "s3", State: resolver.StateReady, Since: at(2), CWD: "/p/cli",
+			Record:  &resolver.Record{SessionID: "s3", State: resolver.StateWorking, CWD: "/p/cli"},
+			Opinion: &resolver.ClaudeSession{Status: resolver.ClaudeStatusIdle}},
+		{SessionID: "", State: resolver.StateReady, Since: at(3), CWD: "/p/lockonly", Lock: &resolver.Lock{Dir: "/l/a"}},
+		{SessionID: "s5", State: resolver.StateReady, Since: at(4), CWD: "/p/named",
+			Claude: &resolver.ClaudeSession{Name: "auth refactor", NameSource: "user"}},
+	})
+	// read is what a surface reads of a view.
+	type read struct {
+		Key, Name, ProjectDir string
+		State                 resolver.State
+		Since, TurnStartedAt  time.Time
+		WaitingFor, WorkingOn string
+		Interrupted           bool
+	}
+	want := []read{
+		{Key: "s1", Name: "api", ProjectDir: "/p/api", State: resolver.StateWaiting, Since: at(0), WaitingFor: "Bash: npm test", WorkingOn: "run the tests", TurnStartedAt: at(-30)},
+		{Key: "s2", Name: "web", ProjectDir: "/p/web", State: resolver.StateWaiting, Since: at(1), WaitingFor: "approve Edit"},
+		{Key: "s3", Name: "cli", ProjectDir: "/p/cli", State: resolver.StateReady, Since: at(2), Interrupted: true},
+		{Key: "lock:/l/a", Name: "lockonly", ProjectDir: "/p/lockonly", State: resolver.StateReady, Since: at(3)},
+		{Key: "s5", Name: "named · auth refactor", ProjectDir: "/p/named", State: resolver.StateReady, Since: at(4)},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("got %d sessions", len(got))
+	}
+	for i := range want {
+		g := got[i]
+		r := read{Key: g.Key, Name: g.Name(), ProjectDir: g.ProjectDir, State: g.State, Since: g.Since, TurnStartedAt: g.TurnStartedAt,
+			WaitingFor: g.WaitingFor, WorkingOn: g.WorkingOn, Interrupted: g.ByClaude && g.State == resolver.StateReady}
+		if r != want[i] {
+			t.Errorf("session %d:\n got %+v\nwant %+v", i, r, want[i])
+		}
+	}
+}
+
+func TestDoubt(t *testing.T) {
+	now := time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name        string
+		s           Session
+		doubt       string
+		changesAtIn time.Duration // from now; 0 for never
+	}{
+		{"a lock, hooked", Session{Source: resolver.SourceLock, Hooked: true}, "", 0},
+		{"no hook event", Session{Source: resolver.SourceLock}, "no hook event recorded", 0},
+		{"fresh record, lock due soon", Session{Source: resolver.SourceFresh, Hooked: true, UpdatedAt: now.Add(-4 * time.Second)}, "", 6 * time.Second},
+		{"fresh record, no lock holder", Session{Source: resolver.SourceFresh, Hooked: true, UpdatedAt: now.Add(-20 * time.Second)},
+			"no lock holder", resolver.FreshTTL - 20*time.Second + time.Millisecond},
+	}
+	for _, tt := range tests {
+		doubt, at := tt.s.Doubt(now)
+		var in time.Duration
+		if !at.IsZero() {
+			in = at.Sub(now)
+		}
+		if doubt != tt.doubt || in != tt.changesAtIn {
+			t.Errorf("%s: Doubt = %q, changes in %v; want %q, %v", tt.name, doubt, in, tt.doubt, tt.changesAtIn)
+		}
+	}
+}
+
+func TestSummary(t *testing.T) {
+	s := func(name string, st resolver.State) Session {
+		return Session{Key: name, ProjectDir: "/p/" + name, State: st}
+	}
+	tests := []struct {
+		name        string
+		sessions    []Session
+		nameWaiting int
+		want        string
+	}{
+		{"none", nil, 2, ""},
+		{"attention first, counted", []Session{s("a", resolver.StateReady), s("b", resolver.StateWaiting), s("c", resolver.StateWorking), s("d", resolver.StateWorking)}, 0,
+			"waiting:1 waiting|working:2 working|ready:1 ready"},
+		{"few waiting are named", []Session{s("api", resolver.StateWaiting), s("web", resolver.StateWaiting), s("c", resolver.StateCompacting)}, 2,
+			"waiting:api, web waiting|compacting:1 compacting"},
+		{"many waiting are counted", []Session{s("a", resolver.StateWaiting), s("b", resolver.StateWaiting), s("c", resolver.StateWaiting)}, 2,
+			"waiting:3 waiting"},
+		{"unknown states are counted last", []Session{s("x", "sleeping"), s("y", resolver.StateReady)}, 2,
+			"ready:1 ready|:1 unknown"},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, p := range Summary(tt.sessions, tt.nameWaiting) {
+			got = append(got, string(p.State)+":"+p.Text)
+		}
+		if strings.Join(got, "|") != tt.want {
+			t.Errorf("%s: %q, want %q", tt.name, strings.Join(got, "|"), tt.want)
+		}
+	}
+}
+
+// TestOfWaitingAndAgents: a session says what it waits for as Claude's
+// own dialog when the hook recorded none, and counts its agents.
+func TestOfWaitingAndAgents(t *testing.T) {
+	sessions := []resolver.Session{
+		{SessionID: "a", State: resolver.StateWaiting, Source: resolver.SourceLock,
+			Record:  &resolver.Record{SessionID: "a", State: resolver.StateReady, CWD: "/p/api"},
+			Opinion: &resolver.ClaudeSession{Status: "waiting", WaitingFor: "dialog open"}},
+		{SessionID: "b", State: resolver.StateWorking, Source: resolver.SourceLock,
+			Record: &resolver.Record{SessionID: "b", State: resolver.StateWorking, CWD: "/p/web", Agents: []string{"x", "y"}}},
+	}
+	got := All(sessions)
+	if got[0].WaitingFor != "dialog open" || got[1].Agents != 2 {
+		t.Errorf("waiting_for %q, agents %d", got[0].WaitingFor, got[1].Agents)
 	}
 }

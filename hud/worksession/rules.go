@@ -9,50 +9,29 @@ import (
 	"github.com/capacitor-hud/hud/resolver"
 )
 
-// Settings are the thresholds of the work session rules, from the
-// [work_session] table of the settings file.
-type Settings struct {
-	RemindAt, WarnAt, TimeoutAt time.Duration
-	// IdleGap: a gap between events shorter than this counts as work; a
-	// longer one is an AUTO_IDLE pause.
-	IdleGap time.Duration
-	// TaskPauseAfter: a Task run at least this long is an AUTO_TASK pause.
-	TaskPauseAfter time.Duration
-	// Strict: the hook blocks prompts while the session is timed out.
-	Strict bool
-}
+// Settings are the thresholds of the work session rules: the
+// [work_session] table of the settings file, taken as it is.
+type Settings = settings.WorkSession
 
 // DefaultSettings are the default thresholds (settings.Default's
 // [work_session]).
-func DefaultSettings() Settings { return FromConfig(settings.Default().WorkSession) }
-
-// FromConfig takes the thresholds from the [work_session] table.
-func FromConfig(c settings.WorkSession) Settings {
-	return Settings{
-		RemindAt:       c.RemindAt,
-		WarnAt:         c.WarnAt,
-		TimeoutAt:      c.TimeoutAt,
-		IdleGap:        c.IdleGap,
-		TaskPauseAfter: c.TaskPauseAfter,
-		Strict:         c.Strict,
-	}
-}
+func DefaultSettings() Settings { return settings.Default().WorkSession }
 
 // TimeoutMessage is the one-line reason a strict hook gives for blocking
-// a prompt.
-func (set Settings) TimeoutMessage(task string) string {
+// a prompt of task, timed out at timeout (Settings.TimeoutAt).
+func TimeoutMessage(task string, timeout time.Duration) string {
 	return fmt.Sprintf("hud: work session %q timed out after %s of work; take a break, then run 'hud session resume'.",
-		task, text.Duration(set.TimeoutAt))
+		task, text.Duration(timeout))
 }
 
-// timeoutReason is TimeoutReason with the configured timeout. It is data,
+// timeoutReason is TimeoutReason with the timeout. It is data,
 // not a label: other readers of the session file know it in this shape, so
 // the timeout is written in minutes ("90 min"), or as a Go duration when
 // it is not whole minutes (short test settings: "30s").
-func (set Settings) timeoutReason() string {
-	at := set.TimeoutAt.String()
-	if set.TimeoutAt%time.Minute == 0 {
-		at = fmt.Sprintf("%d min", int(set.TimeoutAt/time.Minute))
+func timeoutReason(timeout time.Duration) string {
+	at := timeout.String()
+	if timeout%time.Minute == 0 {
+		at = fmt.Sprintf("%d min", int(timeout/time.Minute))
 	}
 	return "Timeout enforced at " + at + " working time"
 }
@@ -158,7 +137,7 @@ func (s *State) finishTask(now time.Time) {
 // openTimeout pauses the session at the timeout.
 func (s *State) openTimeout(at time.Time, set Settings) {
 	s.RunningTask = nil
-	s.Pauses = append(s.Pauses, Pause{Type: AutoTask, Reason: set.timeoutReason(), StartTime: resolver.At(at)})
+	s.Pauses = append(s.Pauses, Pause{Type: AutoTask, Reason: timeoutReason(set.TimeoutAt), StartTime: resolver.At(at)})
 	s.Status = Paused
 	s.Reminders.Timeout90min = true
 }

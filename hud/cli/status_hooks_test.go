@@ -8,27 +8,6 @@ import (
 	"github.com/capacitor-hud/hud/resolver"
 )
 
-func TestHooksProblem(t *testing.T) {
-	tests := []struct {
-		name  string
-		files map[string]string // path → its problem
-		want  string
-	}{
-		{"none anywhere", map[string]string{"/a": "Hooks not installed", "/b": "Hooks not installed"}, "Hooks not installed"},
-		{"one config dir wired is enough", map[string]string{"/a": "Hooks not installed", "/b": ""}, ""},
-		{"a broken install is named", map[string]string{"/a": "Hooks not installed", "/b": "Hook binary missing: /x"}, "Hook binary missing: /x"},
-		{"broken one, good other", map[string]string{"/a": "Hook binary missing: /x", "/b": ""}, ""},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got := hooksProblem([]string{"/a", "/b"}, func(p string) string { return tt.files[p] })
-			if got != tt.want {
-				t.Errorf("got %q, want %q", got, tt.want)
-			}
-		})
-	}
-}
-
 // Hooks wired only in a project's settings: the session's events arrive,
 // so `hud status --json` reports no hooks problem (the tray shows the
 // state, not the unsure icon); with no session live it does.

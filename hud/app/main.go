@@ -1,0 +1,164 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"time"
+
+	"github.com/capacitor-hud/hud/assets"
+	"github.com/capacitor-hud/hud/hud/activity"
+	"github.com/capacitor-hud/hud/hud/breaks"
+	"github.com/capacitor-hud/hud/hud/focus"
+	"github.com/capacitor-hud/hud/hud/install"
+	"github.com/capacitor-hud/hud/hud/notify"
+	"github.com/capacitor-hud/hud/hud/view"
+	"github.com/capacitor-hud/hud/hud/watch"
+	"github.com/capacitor-hud/hud/hud/worksession"
+	"github.com/capacitor-hud/hud/lockholder"
+	"github.com/capacitor-hud/hud/resolver"
+)
+
+// ShowFunc is the systray adapter (hud/tray.Run): it shows the tray icon,
+// calls loop with its UI in a goroutine, and returns once loop has returned
+// and the icon is gone. It must run on the main goroutine.
+type ShowFunc func(loop func(ui UI)) error
+
+// Setup is what the tray application takes from the command that starts
+// it: where the files are, the clock, the log, and the two things only the
+// caller can do (show a systray icon, run `hud install`).
+type Setup struct {
+	Layout resolver.Layout
+	// ConfigPath is the settings file (config.DefaultPath), created with
+	// comments when missing; Getenv reads the variables it may refer to.
+	ConfigPath string
+	Getenv     func(string) string
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// Logf writes the tray's log.
+	Logf func(format string, args ...any)
+	// Show is the systray adapter.
+	Show ShowFunc
+	// InstallHooks does what `hud install` does without flags, for the
+	// menu's offer when the hooks are missing; nil hides its action.
+	InstallHooks func() error
+}
+
+// Error is a failure to start the tray, with what the person can do about
+// it.
+type Error struct {
+	Err  error
+	Hint string
+}
+
+func (e *Error) Error() string { return e.Err.Error() }
+func (e *Error) Unwrap() error { return e.Err }
+
+// Main runs the tray application until the person quits or ctx is done:
+// it takes the one-tray-per-user lock, watches the files, wires the
+// notifications, the break reminders and the work sessions into the loop,
+// and shows it all through s.Show. When another tray runs it returns an
+// error wrapping ErrAlreadyRunning at once.
+func Main(ctx context.Context, s Setup) error {
+	layout, logf := s.Layout, s.Logf
+	release, err := AcquireInstance(layout.TrayLockPath())
+	if err != nil {
+		if errors.Is(err, ErrAlreadyRunning) {
+			return err
+		}
+		return &Error{err, "check the permissions of " + layout.StoreDir()}
+	}
+	defer release()
+
+	settings := openSettings(s.ConfigPath, s.Getenv, logf)
+	cfg := settings.Load()
+	// The first read names every config directory to follow; the watcher
+	// starts on them all before the loop reads again, so nothing between
+	// the two is missed.
+	first, _ := resolver.LoadSnapshot(layout, lockholder.StartTicks)
+	watcher, err := watch.New(watch.Options{Layout: layout, Files: WatchedFiles(layout), LockDirs: first.LockDirs,
+		ConfigPath: s.ConfigPath, Logf: logf})
+	if err != nil {
+		return &Error{fmt.Errorf("watching for changes: %w", err),
+			"check the permissions of " + layout.StoreDir() + " and " + layout.LockDir()}
+	}
+	defer watcher.Close()
+
+	icon, err := assets.Icon(assets.IconWaiting, 1, false)
+	if err != nil {
+		return err
+	}
+	sender, err := notify.NewDesktop(icon, cfg.Notifications.Sound)
+	if err != nil {
+		return err
+	}
+	notifications := NewNotifications(notify.NewTracker(cfg.Notifications), sender, logf)
+	defer notifications.Close()
+	hooks := &install.Checker{Paths: func() []string { return install.UserSettingsPaths(layout) }}
+	a := New(Options{
+		Layout:       layout,
+		Now:          s.Now,
+		Logf:         logf,
+		Changes:      watcher.Changes(),
+		Load:         func() (resolver.Snapshot, error) { return loadFollowing(layout, watcher) },
+		Alive:        lockholder.Alive,
+		Sweep:        func() (int, error) { return sweepAll(layout, first.LockDirs) },
+		HooksProblem: hooks.Problem,
+		InstallHooks: s.InstallHooks,
+		Config:       settings.Load,
+		Notifier:     notifications,
+		Section: BreaksAndWork{
+			Breaks: breaks.NewSection(breaks.NewScheduler(layout, breaks.FromConfig(cfg.Breaks), logf), notifications.Say, logf),
+			Work:   worksession.NewSection(cfg.WorkSession, notifications.Say, logf),
+		},
+		Activity: func(id string) *activity.Facts { return view.ActivityOf(layout, id) },
+		Focus:    focus.New(logf, OpenPath).Start,
+		Open:     OpenPath,
+	})
+
+	err = s.Show(func(ui UI) {
+		if err := a.Run(ctx, ui); err != nil {
+			logf("%v", err)
+		}
+	})
+	if errors.Is(err, ErrNoSessionBus) {
+		return &Error{fmt.Errorf("cannot show the tray or notifications: %w", err),
+			"start hud inside your desktop session (DBUS_SESSION_BUS_ADDRESS must be set), or run 'hud watch' in a terminal"}
+	}
+	return err
+}
+
+// WatchedFiles are the files besides the sessions whose changes the tray
+// and `hud watch` show, each named by its owner: Claude Code's user
+// settings (are the hooks installed?) and the break reminders' files.
+func WatchedFiles(l resolver.Layout) []string {
+	return append([]string{l.WithConfig(l.DefaultConfigDir()).UserSettingsPath(), l.UserSettingsPath()},
+		breaks.Files{Layout: l}.Shown()...)
+}
+
+// loadFollowing reads the snapshot and makes the watcher follow the
+// sessions/ of every config directory it names; when that watches a
+// directory it did not before (a record names a new config directory),
+// it reads again, so what changed there before the watch began is seen.
+func loadFollowing(layout resolver.Layout, w *watch.Watcher) (resolver.Snapshot, error) {
+	snap, err := resolver.LoadSnapshot(layout, lockholder.StartTicks)
+	if w.Follow(snap.LockDirs...) {
+		snap, err = resolver.LoadSnapshot(layout, lockholder.StartTicks)
+	}
+	return snap, err
+}
+
+// sweepAll removes the stale locks of every followed config directory.
+func sweepAll(layout resolver.Layout, lockDirs []string) (int, error) {
+	n := 0
+	var errs []error
+	for _, dir := range lockDirs {
+		removed, err := lockholder.Sweep(layout.WithConfig(filepath.Dir(dir)))
+		n += removed
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return n, errors.Join(errs...)
+}
