@@ -2,7 +2,6 @@ package resolver
 
 import (
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 )
@@ -56,13 +55,6 @@ func TerminalFromEnv(getenv func(string) string) Terminal {
 	}.Checked()
 }
 
-var (
-	tmuxPaneID   = regexp.MustCompile(`^%[0-9]{1,9}$`)
-	termProgram  = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$`)
-	iTermSession = regexp.MustCompile(`^w[0-9]{1,4}t[0-9]{1,4}p[0-9]{1,4}:[0-9A-Fa-f]{8}(-[0-9A-Fa-f]{4}){3}-[0-9A-Fa-f]{12}$`)
-	abstractName = regexp.MustCompile(`^[A-Za-z0-9._-]{1,100}$`)
-)
-
 // Checked returns t with every field that is not of its expected shape
 // emptied (and a kitty window without its socket). The hook checks what it
 // records, and the tray checks again what it reads: the store is a file
@@ -73,9 +65,9 @@ func (t Terminal) Checked() Terminal {
 			*s = ""
 		}
 	}
-	keep(&t.TmuxPane, tmuxPaneID.MatchString)
+	keep(&t.TmuxPane, IsTmuxPane)
 	keep(&t.TmuxSocket, IsSocketPath)
-	keep(&t.TermProgram, termProgram.MatchString)
+	keep(&t.TermProgram, isTermProgram)
 	keep(&t.KittyWindow, isID)
 	keep(&t.KittyListenOn, isKittyAddress)
 	if t.KittyWindow == "" || t.KittyListenOn == "" {
@@ -83,9 +75,79 @@ func (t Terminal) Checked() Terminal {
 	}
 	keep(&t.WeztermPane, isID)
 	keep(&t.WeztermSocket, IsSocketPath)
-	keep(&t.ITermSession, iTermSession.MatchString)
+	keep(&t.ITermSession, isITermSession)
 	keep(&t.WindowID, func(s string) bool { return isID(s) && s != "0" })
 	return t
+}
+
+// The checks below are written out rather than as regular expressions:
+// the hook runs them on every event, and links no regexp package.
+
+// IsTmuxPane reports whether s is a tmux pane id, as in $TMUX_PANE: "%"
+// and a number.
+func IsTmuxPane(s string) bool {
+	n, ok := strings.CutPrefix(s, "%")
+	return ok && len(n) <= 9 && isDigits(n)
+}
+
+// isTermProgram accepts a program's name ("iTerm.app", "Apple_Terminal",
+// "WezTerm"): letters, digits and ._+- , not starting with a sign.
+func isTermProgram(s string) bool {
+	return len(s) <= 64 && s != "" && s[0] != '-' && s[0] != '+' && s[0] != '.' && isName(strings.ReplaceAll(s, "+", ""))
+}
+
+// isITermSession accepts iTerm2's session id: "w0t1p0:" and a UUID.
+func isITermSession(s string) bool {
+	pos, uuid, ok := strings.Cut(s, ":")
+	if !ok || len(uuid) != 36 {
+		return false
+	}
+	for i := 0; i < len(uuid); i++ {
+		c := uuid[i]
+		if i == 8 || i == 13 || i == 18 || i == 23 {
+			if c != '-' {
+				return false
+			}
+		} else if !isHex(c) {
+			return false
+		}
+	}
+	for _, part := range []byte{'w', 't', 'p'} {
+		rest, ok := strings.CutPrefix(pos, string(part))
+		if !ok {
+			return false
+		}
+		n := len(rest) - len(strings.TrimLeft(rest, "0123456789"))
+		if n == 0 || n > 4 {
+			return false
+		}
+		pos = rest[n:]
+	}
+	return pos == ""
+}
+
+func isDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+func isHex(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
+}
+
+// isName accepts letters, digits and . _ - only.
+func isName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // isID reports whether s is a decimal number that fits in 32 bits, with
@@ -114,7 +176,7 @@ func isKittyAddress(s string) bool {
 		return false
 	}
 	if name, ok := strings.CutPrefix(rest, "@"); ok {
-		return abstractName.MatchString(name)
+		return len(name) <= 100 && isName(name)
 	}
 	return IsSocketPath(rest)
 }

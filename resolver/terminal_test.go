@@ -82,3 +82,60 @@ func TestTerminalFromEnv(t *testing.T) {
 		})
 	}
 }
+
+func TestTerminalShapes(t *testing.T) {
+	tests := []struct {
+		check func(string) bool
+		in    string
+		ok    bool
+	}{
+		{IsTmuxPane, "%0", true},
+		{IsTmuxPane, "%123456789", true},
+		{IsTmuxPane, "%1234567890", false},
+		{IsTmuxPane, "%", false},
+		{IsTmuxPane, "3", false},
+		{IsTmuxPane, "%3 ", false},
+		{isTermProgram, "iTerm.app", true},
+		{isTermProgram, "Apple_Terminal", true},
+		{isTermProgram, "WezTerm", true},
+		{isTermProgram, "xterm+256", true},
+		{isTermProgram, "-e", false},
+		{isTermProgram, "", false},
+		{isTermProgram, "a b", false},
+		{isITermSession, "w0t1p0:6C0A3F2E-1B2C-4D5E-8F90-0123456789AB", true},
+		{isITermSession, "w12t345p6:6c0a3f2e-1b2c-4d5e-8f90-0123456789ab", true},
+		{isITermSession, "w0t1:6C0A3F2E-1B2C-4D5E-8F90-0123456789AB", false},
+		{isITermSession, "w0t1p0x:6C0A3F2E-1B2C-4D5E-8F90-0123456789AB", false},
+		{isITermSession, "w0t1p0:6C0A3F2E-1B2C-4D5E-8F90-0123456789AG", false},
+		{isITermSession, "w0t1p0:6C0A3F2E1B2C-4D5E-8F90-0123456789ABC", false},
+		{isITermSession, "w00000t1p0:6C0A3F2E-1B2C-4D5E-8F90-0123456789AB", false},
+		{isKittyAddress, "unix:/tmp/kitty-1", true},
+		{isKittyAddress, "unix:@kitty", true},
+		{isKittyAddress, "unix:@", false},
+		{isKittyAddress, "unix:@a b", false},
+		{isKittyAddress, "unix:tmp/kitty", false},
+		{IsSocketPath, "/tmp/a//b", false},
+		{IsSocketPath, "/", true},
+		{isID, "0", true},
+		{isID, "4294967295", true},
+		{isID, "+1", false},
+	}
+	for _, tt := range tests {
+		if got := tt.check(tt.in); got != tt.ok {
+			t.Errorf("%q: got %v, want %v", tt.in, got, tt.ok)
+		}
+	}
+}
+
+// The hook reads the terminal on every event.
+func BenchmarkTerminalFromEnv(b *testing.B) {
+	env := map[string]string{
+		"TMUX": "/tmp/tmux-1000/default,4242,0", "TMUX_PANE": "%12", "TERM_PROGRAM": "iTerm.app",
+		"KITTY_WINDOW_ID": "3", "KITTY_LISTEN_ON": "unix:/tmp/kitty-881", "WINDOWID": "94371851",
+		"ITERM_SESSION_ID": "w0t1p0:6C0A3F2E-1B2C-4D5E-8F90-0123456789AB",
+	}
+	getenv := func(k string) string { return env[k] }
+	for b.Loop() {
+		TerminalFromEnv(getenv)
+	}
+}

@@ -60,7 +60,7 @@ func AttachCommand(host, pane string) ([]string, error) {
 	if pane == "" {
 		return nil, fmt.Errorf("the session on %s runs outside tmux: nothing to attach to", host)
 	}
-	if (resolver.Terminal{TmuxPane: pane}).Checked().TmuxPane == "" {
+	if !resolver.IsTmuxPane(pane) {
 		return nil, fmt.Errorf("tmux pane %q is not a pane id", pane)
 	}
 	// One argument for the remote shell, so "\;" reaches tmux as its
