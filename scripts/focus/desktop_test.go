@@ -150,10 +150,17 @@ func (d *desktop) terminal(t *testing.T, home, title string, argv ...string) xpr
 	cmd.Env = personEnv(home, d.display)
 	cmd.Dir = home
 	start(t, cmd)
+	return d.windowOf(t, title, cmd.Process.Pid)
+}
+
+// windowOf waits until the window manager lists a window of process pid,
+// and returns it.
+func (d *desktop) windowOf(t *testing.T, what string, pid int) xproto.Window {
+	t.Helper()
 	var win xproto.Window
-	d.waitFor(t, "the window of "+title, func() bool {
+	d.waitFor(t, "the window of "+what, func() bool {
 		for _, w := range d.windows(t, "_NET_CLIENT_LIST") {
-			if pid := d.property(t, w, "_NET_WM_PID"); len(pid) == 1 && int(pid[0]) == cmd.Process.Pid {
+			if p := d.property(t, w, "_NET_WM_PID"); len(p) == 1 && int(p[0]) == pid {
 				win = w
 				return true
 			}

@@ -15,7 +15,8 @@ import (
 	"github.com/jezek/xgb"
 )
 
-// tools are the programs the test drives, with the Debian package of each.
+// tools are the programs every test drives, with the Debian package of
+// each.
 var tools = [][2]string{{"Xvfb", "xvfb"}, {"xfwm4", "xfwm4"}, {"xterm", "xterm"}, {"tmux", "tmux"}}
 
 var claudeBin string
@@ -42,31 +43,46 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// setup skips outside make focus-test, and off CI when a tool is missing
-// (on CI, where .ci/run installs them, a missing tool fails).
-func setup(t *testing.T) (hud, hook string) {
+// setup skips outside make focus-test; it needs tools and more (program,
+// Debian package).
+func setup(t *testing.T, more ...[2]string) (hud, hook string) {
 	t.Helper()
 	if os.Getenv("HUD_FOCUS") != "1" {
 		t.Skip("needs a test desktop: run make focus-test")
 	}
-	var missing, packages []string
-	for _, tool := range tools {
-		if _, err := exec.LookPath(tool[0]); err != nil {
-			missing, packages = append(missing, tool[0]), append(packages, tool[1])
-		}
-	}
-	if len(missing) > 0 {
-		msg := fmt.Sprintf("missing %s: apt-get install %s", strings.Join(missing, ", "), strings.Join(packages, " "))
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
+	need(t, append(tools, more...))
 	hud, hook = os.Getenv("HUD_BIN"), os.Getenv("HUD_HOOK_BIN")
 	if hud == "" || hook == "" {
 		t.Fatal("set HUD_BIN and HUD_HOOK_BIN (make focus-test does)")
 	}
 	return hud, hook
+}
+
+// need skips the test when a program is missing, except on CI, where
+// .ci/run installs them and a missing one fails.
+func need(t *testing.T, programs [][2]string) {
+	t.Helper()
+	var missing, packages []string
+	for _, p := range programs {
+		if _, err := exec.LookPath(p[0]); err != nil {
+			missing, packages = append(missing, p[0]), append(packages, p[1])
+		}
+	}
+	if len(missing) == 0 {
+		return
+	}
+	msg := fmt.Sprintf("missing %s: apt-get install %s", strings.Join(missing, ", "), strings.Join(packages, " "))
+	if os.Getenv("CI") == "true" {
+		t.Fatal(msg)
+	}
+	t.Skip(msg)
+}
+
+// claude is the shell command that runs the stand-in Claude in a
+// terminal: it plays the event at ev through hook, then stays alive
+// reading the terminal, and ends with it.
+func claude(ev, hook string) string {
+	return fmt.Sprintf(`{ echo %s; exec cat; } | HUD_HOOK_COMMAND=%s %s`, ev, hook, claudeBin)
 }
 
 // A session in a plain terminal window: the window of Claude's ancestry
@@ -78,8 +94,7 @@ func TestClickRaisesTheTerminalWindow(t *testing.T) {
 	const id = "f0c05e55-0000-4000-8000-00000000000a"
 	ev := event(t, home, id)
 
-	first := d.terminal(t, home, "claude-here", "sh", "-c",
-		fmt.Sprintf(`{ echo %s; exec cat; } | HUD_HOOK_COMMAND=%s %s`, ev, hook, claudeBin))
+	first := d.terminal(t, home, "claude-here", "sh", "-c", claude(ev, hook))
 	waitSession(t, hud, home, id)
 	other := d.terminal(t, home, "other", "sh", "-c", "exec cat")
 	d.waitActive(t, other)
@@ -104,8 +119,7 @@ func TestClickSelectsTheTmuxPaneAndItsTerminal(t *testing.T) {
 		t.Helper()
 		return run(t, home, d.display, "tmux", append([]string{"-S", sock, "-f", "/dev/null"}, args...)...)
 	}
-	pane := strings.TrimSpace(tmux("new-session", "-d", "-s", "work", "-x", "80", "-y", "24", "-P", "-F", "#{pane_id}",
-		fmt.Sprintf(`{ echo %s; exec cat; } | HUD_HOOK_COMMAND=%s %s`, ev, hook, claudeBin)))
+	pane := strings.TrimSpace(tmux("new-session", "-d", "-s", "work", "-x", "80", "-y", "24", "-P", "-F", "#{pane_id}", claude(ev, hook)))
 	t.Cleanup(func() { exec.Command("tmux", "-S", sock, "kill-server").Run() })
 	tmux("new-window", "-t", "work", "cat")
 	waitSession(t, hud, home, id)

@@ -2,13 +2,10 @@ package focus
 
 import (
 	"bufio"
-	"bytes"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,15 +17,7 @@ import (
 // (xfce4-panel), the session's row in its menu is clicked over D-Bus as
 // the panel does, and the session's terminal becomes the active window.
 func TestTrayClickRaisesTheTerminal(t *testing.T) {
-	hud, hook := setup(t)
-	for _, tool := range []string{"dbus-daemon", "xfce4-panel"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			if os.Getenv("CI") == "true" {
-				t.Fatalf("missing %s: apt-get install dbus xfce4-panel", tool)
-			}
-			t.Skipf("missing %s: apt-get install dbus xfce4-panel", tool)
-		}
-	}
+	hud, hook := setup(t, [2]string{"dbus-daemon", "dbus"}, [2]string{"xfce4-panel", "xfce4-panel"})
 	d := startDesktop(t)
 	home := t.TempDir()
 	bus := startBus(t, home)
@@ -42,18 +31,22 @@ func TestTrayClickRaisesTheTerminal(t *testing.T) {
 
 	const id = "f0c05e55-0000-4000-8000-00000000000c"
 	ev := event(t, home, id)
-	first := d.terminal(t, home, "claude-here", "sh", "-c",
-		fmt.Sprintf(`{ echo %s; exec cat; } | HUD_HOOK_COMMAND=%s %s`, ev, hook, claudeBin))
+	first := d.terminal(t, home, "claude-here", "sh", "-c", claude(ev, hook))
 	waitSession(t, hud, home, id)
 
 	tray := exec.Command(hud)
 	tray.Env = env
-	var log syncBuffer
-	tray.Stderr = &log
+	logPath := filepath.Join(home, "hud.log")
+	log, err := os.Create(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tray.Stderr = log
 	start(t, tray)
+	log.Close()
 	t.Cleanup(func() {
-		if t.Failed() {
-			t.Logf("hud's log:\n%s", log.String())
+		if b, _ := os.ReadFile(logPath); t.Failed() {
+			t.Logf("hud's log:\n%s", b)
 		}
 	})
 	item, err := sni.FindItem(conn, tray.Process.Pid, 15*time.Second)
@@ -137,23 +130,4 @@ func waitRow(t *testing.T, item *sni.Item, name string) int32 {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-}
-
-// syncBuffer is a bytes.Buffer safe for a process's writes and the
-// test's reads.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
