@@ -17,8 +17,6 @@ import (
 // been run against Terminal or iTerm2 by this project's tests.
 type MacTerminal struct{ Run Runner }
 
-func (MacTerminal) Name() string { return "macos" }
-
 // ttyName is what ps prints for a terminal: ttys003 (macOS), pts/3.
 var ttyName = regexp.MustCompile(`^(ttys[0-9]{1,4}|pts/[0-9]{1,4})$`)
 

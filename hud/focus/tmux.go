@@ -2,8 +2,10 @@ package focus
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 )
 
@@ -81,12 +83,9 @@ func parseClients(out []byte) []int {
 		if err1 != nil || err2 != nil || p <= 1 {
 			continue
 		}
-		i := len(cs)
-		for i > 0 && cs[i-1].activity < a {
-			i--
-		}
-		cs = append(cs[:i], append([]client{{a, p}}, cs[i:]...)...)
+		cs = append(cs, client{a, p})
 	}
+	slices.SortStableFunc(cs, func(a, b client) int { return cmp.Compare(b.activity, a.activity) })
 	pids := make([]int, len(cs))
 	for i, c := range cs {
 		pids[i] = c.pid

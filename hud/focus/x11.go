@@ -35,8 +35,6 @@ type X11 struct {
 	Ancestry func(pid int) []int
 }
 
-func (X11) Name() string { return "x11" }
-
 // maxAncestry bounds the walk up from Claude: shells, tmux, a terminal,
 // its launcher.
 const maxAncestry = 32
@@ -89,14 +87,6 @@ func (x X11) Raise(ctx context.Context, pid int, hint string) error {
 		conn.Close() // unblocks the requests in flight
 		return fmt.Errorf("X display %s: %w", display, ctx.Err())
 	}
-}
-
-// Focus raises the window of the session's Claude process.
-func (x X11) Focus(ctx context.Context, t Target) error {
-	if t.PID <= 0 || t.Host != "" {
-		return ErrSkip
-	}
-	return x.Raise(ctx, t.PID, t.Terminal.WindowID)
 }
 
 // client is a top-level window the window manager lists, with the pid its

@@ -103,38 +103,47 @@ func TestClickRaisesTheTerminalWindow(t *testing.T) {
 	d.waitActive(t, first)
 }
 
-// A session in a tmux pane, the tmux session shown in a terminal window
-// on another tmux window: the pane becomes current and the terminal
-// attached to it comes forward.
+// A session in a tmux pane, not the current one, its tmux server on a
+// socket of its own (the hook records it, the click finds the server by
+// it): the pane becomes current and the terminal window of the client
+// showing it comes forward. A client showing another tmux session is
+// switched to the pane's.
 func TestClickSelectsTheTmuxPaneAndItsTerminal(t *testing.T) {
-	hud, hook := setup(t)
-	d := startDesktop(t)
-	home := t.TempDir()
-	const id = "f0c05e55-0000-4000-8000-00000000000b"
-	ev := event(t, home, id)
-	// A server of its own (-S), as a person's server on a named socket:
-	// the hook records the socket, the tray finds the server by it.
-	sock := filepath.Join(home, "tmux.sock")
-	tmux := func(args ...string) string {
-		t.Helper()
-		return run(t, home, d.display, "tmux", append([]string{"-S", sock, "-f", "/dev/null"}, args...)...)
-	}
-	pane := strings.TrimSpace(tmux("new-session", "-d", "-s", "work", "-x", "80", "-y", "24", "-P", "-F", "#{pane_id}", claude(ev, hook)))
-	t.Cleanup(func() { exec.Command("tmux", "-S", sock, "kill-server").Run() })
-	tmux("new-window", "-t", "work", "cat")
-	waitSession(t, hud, home, id)
+	for _, attachedTo := range []string{"work", "elsewhere"} {
+		t.Run("client on "+attachedTo, func(t *testing.T) {
+			hud, hook := setup(t)
+			d := startDesktop(t)
+			home := t.TempDir()
+			const id = "f0c05e55-0000-4000-8000-00000000000b"
+			ev := event(t, home, id)
+			sock := filepath.Join(home, "tmux.sock")
+			tmux := func(args ...string) string {
+				t.Helper()
+				return strings.TrimSpace(run(t, home, d.display, "tmux", append([]string{"-S", sock, "-f", "/dev/null"}, args...)...))
+			}
+			pane := tmux("new-session", "-d", "-s", "work", "-x", "80", "-y", "24", "-P", "-F", "#{pane_id}", claude(ev, hook))
+			t.Cleanup(func() { exec.Command("tmux", "-S", sock, "kill-server").Run() })
+			tmux("new-window", "-t", "work", "cat")
+			tmux("new-session", "-d", "-s", "elsewhere", "-x", "80", "-y", "24", "cat")
+			waitSession(t, hud, home, id)
 
-	first := d.terminal(t, home, "tmux-client", "tmux", "-S", sock, "attach-session", "-t", "work")
-	other := d.terminal(t, home, "other", "sh", "-c", "exec cat")
-	d.waitActive(t, other)
-	if cur := strings.TrimSpace(tmux("display-message", "-p", "-t", "work", "#{pane_id}")); cur == pane {
-		t.Fatalf("setup: %s is current already", pane)
-	}
+			first := d.terminal(t, home, "tmux-client", "tmux", "-S", sock, "attach-session", "-t", attachedTo)
+			d.waitFor(t, "the tmux client", func() bool { return tmux("list-clients") != "" })
+			other := d.terminal(t, home, "other", "sh", "-c", "exec cat")
+			d.waitActive(t, other)
+			if cur := tmux("display-message", "-p", "-t", "work", "#{pane_id}"); cur == pane {
+				t.Fatalf("setup: %s is current already", pane)
+			}
 
-	run(t, home, d.display, hud, "focus", id)
-	d.waitActive(t, first)
-	if cur := strings.TrimSpace(tmux("display-message", "-p", "-t", "work", "#{pane_id}")); cur != pane {
-		t.Errorf("tmux's current pane is %s, want %s", cur, pane)
+			run(t, home, d.display, hud, "focus", id)
+			d.waitActive(t, first)
+			if cur := tmux("display-message", "-p", "-t", "work", "#{pane_id}"); cur != pane {
+				t.Errorf("tmux's current pane is %s, want %s", cur, pane)
+			}
+			if shown := tmux("list-clients", "-F", "#{session_name}"); shown != "work" {
+				t.Errorf("the client shows session %q, want work", shown)
+			}
+		})
 	}
 }
 
