@@ -31,14 +31,15 @@ type ShowFunc func(loop func(ui UI)) error
 type Setup struct {
 	Layout resolver.Layout
 	// ConfigPath is the settings file (config.DefaultPath), created with
-	// comments when missing; Getenv reads the variables it may refer to.
+	// comments when missing; Getenv reads the variables that override it
+	// (nil: none set).
 	ConfigPath string
 	Getenv     func(string) string
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
-	// Logf writes the tray's log.
+	// Logf writes the tray's log; nil discards it.
 	Logf func(format string, args ...any)
-	// Show is the systray adapter.
+	// Show is the systray adapter; required.
 	Show ShowFunc
 	// InstallHooks does what `hud install` does without flags, for the
 	// menu's offer when the hooks are missing; nil hides its action.
@@ -61,6 +62,15 @@ func (e *Error) Unwrap() error { return e.Err }
 // and shows it all through s.Show. When another tray runs it returns an
 // error wrapping ErrAlreadyRunning at once.
 func Main(ctx context.Context, s Setup) error {
+	if s.Show == nil {
+		return errors.New("app: Setup.Show is required")
+	}
+	if s.Logf == nil {
+		s.Logf = func(string, ...any) {}
+	}
+	if s.Getenv == nil {
+		s.Getenv = func(string) string { return "" }
+	}
 	layout, logf := s.Layout, s.Logf
 	release, err := AcquireInstance(layout.TrayLockPath())
 	if err != nil {

@@ -15,7 +15,7 @@ func ExampleSection() {
 	home, _ := os.MkdirTemp("", "breaks-example")
 	defer os.RemoveAll(home)
 	sched := breaks.NewScheduler(resolver.Layout{Home: home}, breaks.DefaultSettings(), nil)
-	tray := breaks.NewSection(sched, func(title, body string) { fmt.Println("notify:", title) }, nil)
+	section := breaks.NewSection(sched, func(title, body string) { fmt.Println("notify:", title) }, nil)
 
 	start := time.Date(2026, 3, 3, 10, 0, 0, 0, time.UTC)
 	sched.SessionStarted(start) // the hook, on SessionStart
@@ -23,15 +23,15 @@ func ExampleSection() {
 	working := []resolver.Session{{State: resolver.StateWorking}}
 	waiting := []resolver.Session{{State: resolver.StateWaiting}}
 
-	next := tray.Update(start, working)
+	next := section.Update(start, working)
 	fmt.Println("call again at", next.Format("15:04")) // the early window opens
-	next = tray.Update(next, waiting)                  // a permission dialog
+	next = section.Update(next, waiting)               // a permission dialog
 	fmt.Println("call again at", next.Format("15:04")) // the due time
-	next = tray.Update(next, waiting)
+	next = section.Update(next, waiting)
 	fmt.Println("held until the sessions change:", next.IsZero())
 	answered := start.Add(21 * time.Minute)
-	tray.Update(answered, working)
-	rows, _ := tray.Rows(answered)
+	section.Update(answered, working)
+	rows, _ := section.Rows(answered)
 	fmt.Println(rows[0].Label)
 	// Output:
 	// call again at 10:15

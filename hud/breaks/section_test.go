@@ -11,47 +11,47 @@ func TestSection(t *testing.T) {
 	home := t.TempDir()
 	seedState(t, home)
 	var shown []string
-	tray := NewSection(NewScheduler(resolver.Layout{Home: home}, DefaultSettings(), t.Logf),
+	section := NewSection(NewScheduler(resolver.Layout{Home: home}, DefaultSettings(), t.Logf),
 		func(title, body string) { shown = append(shown, title) }, t.Logf)
 	waitingNow := []resolver.Session{{State: resolver.StateWaiting}, {State: resolver.StateWorking}}
 	workingNow := []resolver.Session{{State: resolver.StateWorking}}
 
 	// Claude works: the next call is when the eye break enters the early
 	// window.
-	if next := tray.Update(t0.Add(time.Minute), workingNow); !next.Equal(t0.Add(15 * time.Minute)) {
+	if next := section.Update(t0.Add(time.Minute), workingNow); !next.Equal(t0.Add(15 * time.Minute)) {
 		t.Errorf("next = %v", next)
 	}
 	// At that moment a session waits: held.
-	if next := tray.Update(t0.Add(20*time.Minute), waitingNow); len(shown) != 0 || !next.IsZero() {
+	if next := section.Update(t0.Add(20*time.Minute), waitingNow); len(shown) != 0 || !next.IsZero() {
 		t.Fatalf("while waiting: shown %q, next %v", shown, next)
 	}
-	rows, _ := tray.Rows(t0.Add(20 * time.Minute))
+	rows, _ := section.Rows(t0.Add(20 * time.Minute))
 	if rows[0].Label != "Eye break due — held while Claude waits on you" || len(rows) != 6 {
 		t.Errorf("rows %+v", rows)
 	}
 	// Answered: delivered.
-	tray.Update(t0.Add(21*time.Minute), workingNow)
+	section.Update(t0.Add(21*time.Minute), workingNow)
 	if len(shown) != 1 || shown[0] != "Time for a 1m eye break" {
 		t.Fatalf("after the answer: %q", shown)
 	}
 	select {
-	case <-tray.Changed():
+	case <-section.Changed():
 	default:
 		t.Error("no change signalled after a reminder")
 	}
 	// Menu actions.
-	tray.Clicked(KeySnooze, t0.Add(22*time.Minute))
-	rows, _ = tray.Rows(t0.Add(22 * time.Minute))
+	section.Clicked(KeySnooze, t0.Add(22*time.Minute))
+	rows, _ = section.Rows(t0.Add(22 * time.Minute))
 	if rows[0].Label != "Breaks snoozed until 10:32" || rows[2].Key != KeyResume {
 		t.Errorf("snoozed rows %+v", rows)
 	}
-	tray.Clicked(KeyResume, t0.Add(22*time.Minute))
-	tray.Clicked(KeyNow, t0.Add(23*time.Minute))
+	section.Clicked(KeyResume, t0.Add(22*time.Minute))
+	section.Clicked(KeyNow, t0.Add(23*time.Minute))
 	if len(shown) != 2 {
 		t.Errorf("take a break now: %q", shown)
 	}
-	tray.Clicked(KeyPauseHour, t0.Add(23*time.Minute))
-	if rows, _ := tray.Rows(t0.Add(23 * time.Minute)); rows[0].Label != "Breaks paused until 11:23" {
+	section.Clicked(KeyPauseHour, t0.Add(23*time.Minute))
+	if rows, _ := section.Rows(t0.Add(23 * time.Minute)); rows[0].Label != "Breaks paused until 11:23" {
 		t.Errorf("paused rows %+v", rows)
 	}
 }

@@ -1,17 +1,18 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"log"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/capacitor-hud/hud/hud/app"
 	"github.com/capacitor-hud/hud/hud/config"
-	"github.com/capacitor-hud/hud/hud/install"
 )
 
 const runUsage = `run
@@ -39,22 +40,15 @@ func runTray(env *Env, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	logf := log.New(env.Stderr, "hud: ", log.LstdFlags).Printf
 	err := app.Main(ctx, app.Setup{
-		Layout:     env.Layout(),
-		ConfigPath: config.DefaultPath(env.Home, env.Getenv),
-		Getenv:     env.Getenv,
-		Now:        env.Now,
-		Logf:       log.New(env.Stderr, "hud: ", log.LstdFlags).Printf,
-		Show:       env.Tray,
-		InstallHooks: func() error {
-			hook, err := locateHook(env, "")
-			if err != nil {
-				return err
-			}
-			client, _ := install.DetectClient(context.Background(), env.Getenv("PATH"))
-			_, err = install.Install(install.Options{SettingsPath: userSettingsPath(env), HookPath: hook, Client: client})
-			return err
-		},
+		Layout:       env.Layout(),
+		ConfigPath:   config.DefaultPath(env.Home, env.Getenv),
+		Getenv:       env.Getenv,
+		Now:          env.Now,
+		Logf:         logf,
+		Show:         env.Tray,
+		InstallHooks: installFromMenu(env, logf),
 	})
 	var hinted *app.Error
 	switch {
@@ -65,4 +59,20 @@ func runTray(env *Env, args []string) error {
 		return withHint(hinted.Err, hinted.Hint)
 	}
 	return err
+}
+
+// installFromMenu is the tray's offer to install the hooks: exactly `hud
+// install` without flags (the same settings file, the same remembered
+// config directory), with what it prints going to the tray's log.
+func installFromMenu(env *Env, logf func(string, ...any)) func() error {
+	return func() error {
+		var out bytes.Buffer
+		quiet := *env
+		quiet.Stdout, quiet.Stderr = &out, &out
+		err := runInstall(&quiet, nil)
+		for line := range strings.Lines(out.String()) {
+			logf("install: %s", strings.TrimSpace(line))
+		}
+		return err
+	}
 }

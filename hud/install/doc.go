@@ -18,5 +18,8 @@
 // install wires is remembered in ~/.capacitor/config-dirs.json
 // (RememberConfigDir), so every reader follows its sessions.
 //
-// Inspect is the read-only check the tray and `hud doctor` use.
+// Inspect is the read-only check of one file; HooksProblem sums up the
+// user settings of every followed config directory in a few words ("Hooks
+// not installed") for the tray, `hud status` and `hud doctor`, and Checker
+// caches it for the tray, which asks on every redraw.
 package install

@@ -49,15 +49,18 @@ func group(event hookevents.Spec, command string, timeout int) *node {
 
 // isOurs reports whether a handler object runs hud-hook.
 func isOurs(h *node) bool {
-	if h == nil || h.kind != kindObject {
-		return false
-	}
-	cmd, ok := h.get("command").str()
-	if !ok {
-		return false
-	}
-	prog, ok := firstWord(cmd)
+	prog, ok := firstWord(commandOf(h))
 	return ok && filepath.Base(prog) == HookName
+}
+
+// commandOf is the "command" string of a handler or statusLine object, ""
+// for anything else.
+func commandOf(n *node) string {
+	if n == nil || n.kind != kindObject {
+		return ""
+	}
+	cmd, _ := n.get("command").str()
+	return cmd
 }
 
 // ourCommands returns the commands of our handlers on event, in order.
@@ -65,8 +68,7 @@ func ourCommands(hooks *node, event string) []string {
 	var out []string
 	forEachHandler(hooks.get(event), func(_, h *node) {
 		if isOurs(h) {
-			cmd, _ := h.get("command").str()
-			out = append(out, cmd)
+			out = append(out, commandOf(h))
 		}
 	})
 	return out

@@ -54,14 +54,7 @@ func statusLine(command string, refresh int) *node {
 // isOurStatusLine reports whether a statusLine value runs
 // `<somewhere>/hud statusline`.
 func isOurStatusLine(v *node) bool {
-	if v == nil || v.kind != kindObject {
-		return false
-	}
-	cmd, ok := v.get("command").str()
-	if !ok {
-		return false
-	}
-	prog, rest, ok := nextWord(cmd)
+	prog, rest, ok := nextWord(commandOf(v))
 	if !ok || filepath.Base(prog) != "hud" {
 		return false
 	}
@@ -83,7 +76,7 @@ func setStatusLine(root *node, command string, refresh int) (changed, kept bool)
 		root.set("statusLine", statusLine(command, refresh))
 		return true, false
 	}
-	if c, _ := cur.get("command").str(); c != command {
+	if commandOf(cur) != command {
 		cur.set("command", newScalar(command))
 		changed = true
 	}

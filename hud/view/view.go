@@ -2,8 +2,10 @@
 // what the resolver found, for every surface that shows sessions: the
 // menu (hud/present), every `hud status` format and the status line
 // (hud/status), and the notifications (hud/notify). Each surface picks
-// what it shows from the same Session, so a session has one name and one
-// waiting reason everywhere.
+// what it shows from the same Session, so a session has one name, one
+// waiting reason, one activity line and one doubt everywhere, and a line
+// that sums sessions up (Summary) reads the same in the tray and in a
+// status bar.
 package view
 
 import (

@@ -19,11 +19,11 @@ func TestTrayNotifiesMilestonesOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	var shown []string
-	tray := NewSection(DefaultSettings(), func(title, body string) { shown = append(shown, title) }, t.Logf)
+	section := NewSection(DefaultSettings(), func(title, body string) { shown = append(shown, title) }, t.Logf)
 	live := []resolver.Session{{CWD: filepath.Join(project, "src")}, {CWD: project}}
 
 	now := t0
-	next := tray.Update(now, live)
+	next := section.Update(now, live)
 	if !next.Equal(t0.Add(time.Minute)) || len(shown) != 0 {
 		t.Errorf("first look: next %v, shown %q", next, shown)
 	}
@@ -32,17 +32,17 @@ func TestTrayNotifiesMilestonesOnce(t *testing.T) {
 		now = now.Add(time.Minute)
 		files.Update(project, func(s *State) error { Observe(s, now, Activity{}, DefaultSettings()); return nil })
 	}
-	tray.Update(now, live)
-	tray.Update(now.Add(time.Second), live)
+	section.Update(now, live)
+	section.Update(now.Add(time.Second), live)
 	if len(shown) != 1 || shown[0] != "api: 40m of work" {
 		t.Errorf("shown %q", shown)
 	}
-	lines, _ := tray.Rows(now.Add(30 * time.Second))
+	lines, _ := section.Rows(now.Add(30 * time.Second))
 	if len(lines) != 1 || lines[0] != "api · 41m of work" {
 		t.Errorf("rows %q", lines)
 	}
 	files.Remove(project)
-	if lines, next := tray.Rows(now); len(lines) != 0 || !next.IsZero() {
+	if lines, next := section.Rows(now); len(lines) != 0 || !next.IsZero() {
 		t.Errorf("after stop: %q, %v", lines, next)
 	}
 }
@@ -60,23 +60,23 @@ func TestTrayWakesOnlyWhileTheCountClimbs(t *testing.T) {
 		t.Fatal(err)
 	}
 	set := DefaultSettings()
-	tray := NewSection(set, nil, t.Logf)
+	section := NewSection(set, nil, t.Logf)
 	live := []resolver.Session{{CWD: project}}
 
 	// 30 s before the idle gap ends, the count drops back then.
 	before := t0.Add(set.IdleGap - 30*time.Second)
-	if next := tray.Update(before, live); !next.Equal(t0.Add(set.IdleGap)) {
+	if next := section.Update(before, live); !next.Equal(t0.Add(set.IdleGap)) {
 		t.Errorf("just before the idle gap: next %v, want %v", next, t0.Add(set.IdleGap))
 	}
 	away := t0.Add(set.IdleGap + 10*time.Minute)
-	if next := tray.Update(away, live); !next.IsZero() {
+	if next := section.Update(away, live); !next.IsZero() {
 		t.Errorf("away past the idle gap: next %v, want none", next)
 	}
-	if _, next := tray.Rows(away); !next.IsZero() {
+	if _, next := section.Rows(away); !next.IsZero() {
 		t.Errorf("rows away past the idle gap: next %v, want none", next)
 	}
 	files.Update(project, func(s *State) error { return s.Pause(t0.Add(time.Minute), "lunch", set) })
-	if next := tray.Update(t0.Add(2*time.Minute), live); !next.IsZero() {
+	if next := section.Update(t0.Add(2*time.Minute), live); !next.IsZero() {
 		t.Errorf("paused: next %v, want none", next)
 	}
 }

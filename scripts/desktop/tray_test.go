@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -208,4 +209,42 @@ func buildStandIn(t *testing.T) string {
 		t.Fatalf("building the stand-in: %v\n%s", err, msg)
 	}
 	return out
+}
+
+// TestInstallFromTheMenu: with no hooks anywhere the tray is unsure and
+// offers to install them; a click does what `hud install` does (the hook
+// beside hud goes into ~/.claude/settings.json) and the offer goes away.
+func TestInstallFromTheMenu(t *testing.T) {
+	r := requireDesktop(t)
+	home := t.TempDir()
+	hud := startHud(t, r, personEnv(home))
+	item, err := sni.FindItem(sessionBus(t), hud.cmd.Process.Pid, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const offer = "Hooks not installed — click to install"
+	waitFor(t, item, "no hooks", func(s seen) bool {
+		return s.icon == "unsure/1" && hasLabels(s, offer, "No Claude Code sessions")
+	})
+	menu, err := item.Menu()
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(menu, func(m sni.MenuItem) bool { return m.Label == offer && m.Visible })
+	if i < 0 {
+		t.Fatalf("no %q item in the menu", offer)
+	}
+	if err := item.Click(menu[i].ID); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, item, "hooks installed from the menu", func(s seen) bool {
+		return s.icon == "idle/1" && !hasLabels(s, offer) && hasLabels(s, "No Claude Code sessions")
+	})
+	if cmd := installedCommand(t, home); !strings.Contains(cmd, r.hook) {
+		t.Errorf("settings.json runs %q, want the hook beside hud, %s", cmd, r.hook)
+	}
+	if log := hud.stderr.String(); !strings.Contains(log, "install: Installed ") {
+		t.Errorf("the tray's log does not say what install did:\n%s", log)
+	}
+	quit(t, item, hud)
 }
