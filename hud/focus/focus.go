@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"runtime"
 	"strings"
@@ -57,8 +56,11 @@ type Runner func(ctx context.Context, c Command) ([]byte, error)
 func Exec(ctx context.Context, c Command) ([]byte, error) {
 	cmd := exec.CommandContext(ctx, c.Name, c.Args...)
 	if len(c.Env) > 0 {
-		cmd.Env = append(os.Environ(), c.Env...)
+		cmd.Env = append(cmd.Environ(), c.Env...)
 	}
+	// A child the program leaves behind holding its output open must not
+	// hold the click past the timeout.
+	cmd.WaitDelay = 500 * time.Millisecond
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

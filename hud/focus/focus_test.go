@@ -203,3 +203,25 @@ func TestParseClients(t *testing.T) {
 		}
 	}
 }
+
+func TestExec(t *testing.T) {
+	out, err := Exec(context.Background(), Command{Name: "sh", Args: []string{"-c", `echo "$FOCUS_TEST"`}, Env: []string{"FOCUS_TEST=passed"}})
+	if err != nil || string(out) != "passed\n" {
+		t.Errorf("got %q, %v", out, err)
+	}
+	_, err = Exec(context.Background(), Command{Name: "sh", Args: []string{"-c", "echo no such pane >&2; exit 1"}})
+	if err == nil || !strings.Contains(err.Error(), "no such pane") {
+		t.Errorf("the program's complaint is not in the error: %v", err)
+	}
+	// A child left behind with the output open does not hold the caller
+	// past the timeout.
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	if _, err := Exec(ctx, Command{Name: "sh", Args: []string{"-c", "sleep 5 & sleep 5"}}); err == nil {
+		t.Error("no error from a command cut off")
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("Exec returned after %v", d)
+	}
+}
