@@ -18,7 +18,10 @@ type Terminal struct {
 	TmuxPane   string `json:"tmux_pane,omitempty"`
 	TmuxSocket string `json:"tmux_socket,omitempty"`
 	// TermProgram is $TERM_PROGRAM ("iTerm.app", "Apple_Terminal",
-	// "WezTerm", "tmux"): which macOS application to ask.
+	// "WezTerm", "tmux"), for the person reading the store. (macOS
+	// Terminal and iTerm2 tabs are found by Claude's tty, which a tmux
+	// client's tty stands in for; iTerm2's session id would name the tab
+	// tmux was started in.)
 	TermProgram string `json:"term_program,omitempty"`
 	// KittyWindow is $KITTY_WINDOW_ID and KittyListenOn the socket kitty
 	// listens on for remote control ($KITTY_LISTEN_ON, "unix:/tmp/kitty-12");
@@ -30,8 +33,6 @@ type Terminal struct {
 	// the GUI instance the pane belongs to.
 	WeztermPane   string `json:"wezterm_pane,omitempty"`
 	WeztermSocket string `json:"wezterm_socket,omitempty"`
-	// ITermSession is $ITERM_SESSION_ID ("w0t1p0:<UUID>").
-	ITermSession string `json:"iterm_session_id,omitempty"`
 	// WindowID is $WINDOWID, the X11 window of the terminal (xterm, urxvt,
 	// kitty, alacritty set it): it picks the window when the terminal's
 	// process owns several.
@@ -50,7 +51,6 @@ func TerminalFromEnv(getenv func(string) string) Terminal {
 		KittyListenOn: getenv("KITTY_LISTEN_ON"),
 		WeztermPane:   getenv("WEZTERM_PANE"),
 		WeztermSocket: getenv("WEZTERM_UNIX_SOCKET"),
-		ITermSession:  getenv("ITERM_SESSION_ID"),
 		WindowID:      getenv("WINDOWID"),
 	}.Checked()
 }
@@ -75,7 +75,6 @@ func (t Terminal) Checked() Terminal {
 	}
 	keep(&t.WeztermPane, isID)
 	keep(&t.WeztermSocket, IsSocketPath)
-	keep(&t.ITermSession, isITermSession)
 	keep(&t.WindowID, func(s string) bool { return isID(s) && s != "0" })
 	return t
 }
@@ -96,36 +95,6 @@ func isTermProgram(s string) bool {
 	return len(s) <= 64 && s != "" && s[0] != '-' && s[0] != '+' && s[0] != '.' && isName(strings.ReplaceAll(s, "+", ""))
 }
 
-// isITermSession accepts iTerm2's session id: "w0t1p0:" and a UUID.
-func isITermSession(s string) bool {
-	pos, uuid, ok := strings.Cut(s, ":")
-	if !ok || len(uuid) != 36 {
-		return false
-	}
-	for i := 0; i < len(uuid); i++ {
-		c := uuid[i]
-		if i == 8 || i == 13 || i == 18 || i == 23 {
-			if c != '-' {
-				return false
-			}
-		} else if !isHex(c) {
-			return false
-		}
-	}
-	for _, part := range []byte{'w', 't', 'p'} {
-		rest, ok := strings.CutPrefix(pos, string(part))
-		if !ok {
-			return false
-		}
-		n := len(rest) - len(strings.TrimLeft(rest, "0123456789"))
-		if n == 0 || n > 4 {
-			return false
-		}
-		pos = rest[n:]
-	}
-	return pos == ""
-}
-
 func isDigits(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] < '0' || s[i] > '9' {
@@ -133,10 +102,6 @@ func isDigits(s string) bool {
 		}
 	}
 	return s != ""
-}
-
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
 // isName accepts letters, digits and . _ - only.

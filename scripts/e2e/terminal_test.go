@@ -13,13 +13,12 @@ import (
 // TestTerminalRecorded: Claude Code passes its terminal's variables on to
 // its hooks, and the hook records them, so a click in the tray can bring
 // the exact pane, tab or window forward: the tmux pane and server Claude
-// runs in, and the variables kitty, WezTerm, iTerm2 and X11 terminals set.
+// runs in, and the variables kitty, WezTerm and X11 terminals set.
 func TestTerminalRecorded(t *testing.T) {
 	r := newRig(t, "proj")
 	r.env = append(r.env,
 		"KITTY_WINDOW_ID=7", "KITTY_LISTEN_ON=unix:/tmp/kitty-e2e",
 		"WEZTERM_PANE=3", "WEZTERM_UNIX_SOCKET=/tmp/wezterm-e2e/gui-sock-1",
-		"ITERM_SESSION_ID=w0t1p0:6C0A3F2E-1B2C-4D5E-8F90-0123456789AB",
 		"WINDOWID=4194317", "TERM_PROGRAM=tmux",
 	)
 	c, id := r.startReady("claude", r.dir("proj"))
@@ -31,8 +30,7 @@ func TestTerminalRecorded(t *testing.T) {
 		TmuxPane: c.pane.id, TmuxSocket: strings.TrimSpace(socket), TermProgram: "tmux",
 		KittyWindow: "7", KittyListenOn: "unix:/tmp/kitty-e2e",
 		WeztermPane: "3", WeztermSocket: "/tmp/wezterm-e2e/gui-sock-1",
-		ITermSession: "w0t1p0:6C0A3F2E-1B2C-4D5E-8F90-0123456789AB",
-		WindowID:     "4194317",
+		WindowID: "4194317",
 	}
 	b, err := os.ReadFile(filepath.Join(r.home, ".capacitor", "sessions.json"))
 	if err != nil {
