@@ -8,6 +8,7 @@ import (
 	"log"
 	"os"
 	"strconv"
+	"sync"
 
 	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/jezek/xgb"
@@ -73,18 +74,43 @@ func (x X11) Raise(ctx context.Context, pid int, hint string) error {
 	if len(pids) == 0 {
 		return fmt.Errorf("process %d is gone", pid)
 	}
-	conn, err := xgb.NewConnDisplay(display)
-	if err != nil {
-		return fmt.Errorf("connecting to X display %s: %w", display, err)
-	}
+	// Connecting can hang too (a forwarded display over TCP), so it runs
+	// with the requests, off the caller's goroutine; on timeout the
+	// connection, once there is one, is closed, which ends the requests.
+	var (
+		mu        sync.Mutex
+		conn      *xgb.Conn
+		abandoned bool
+	)
 	done := make(chan error, 1)
-	go func() { done <- activate(conn, pids, hint) }()
+	go func() {
+		c, err := xgb.NewConnDisplay(display)
+		if err != nil {
+			done <- fmt.Errorf("connecting to X display %s: %w", display, err)
+			return
+		}
+		mu.Lock()
+		conn = c
+		gone := abandoned
+		mu.Unlock()
+		if gone {
+			c.Close()
+			return
+		}
+		err = activate(c, pids, hint)
+		c.Close()
+		done <- err
+	}()
 	select {
-	case err = <-done:
-		conn.Close()
+	case err := <-done:
 		return err
 	case <-ctx.Done():
-		conn.Close() // unblocks the requests in flight
+		mu.Lock()
+		abandoned = true
+		if conn != nil {
+			conn.Close()
+		}
+		mu.Unlock()
 		return fmt.Errorf("X display %s: %w", display, ctx.Err())
 	}
 }
@@ -109,10 +135,16 @@ func activate(conn *xgb.Conn, pids []int, hint string) error {
 	if len(list) == 0 {
 		return errors.New("no window manager lists windows (_NET_CLIENT_LIST)")
 	}
+	// One round trip for all the windows' owners: every request is sent
+	// before the first reply is read.
 	clients := make([]client, len(list))
+	cookies := make([]xproto.GetPropertyCookie, len(list))
 	for i, w := range list {
 		clients[i].win = xproto.Window(w)
-		if pid, err := cardinals(conn, xproto.Window(w), atoms[1], xproto.AtomCardinal); err == nil && len(pid) == 1 {
+		cookies[i] = xproto.GetProperty(conn, false, clients[i].win, atoms[1], xproto.AtomCardinal, 0, 1)
+	}
+	for i, c := range cookies {
+		if pid, err := cardinalsOf(c.Reply()); err == nil && len(pid) == 1 {
 			clients[i].pid = int(pid[0])
 		}
 	}
@@ -208,7 +240,11 @@ func internAtoms(conn *xgb.Conn, names ...string) ([]xproto.Atom, error) {
 
 // cardinals reads a 32-bit list property of w.
 func cardinals(conn *xgb.Conn, w xproto.Window, prop, typ xproto.Atom) ([]uint32, error) {
-	r, err := xproto.GetProperty(conn, false, w, prop, typ, 0, 1<<16).Reply()
+	return cardinalsOf(xproto.GetProperty(conn, false, w, prop, typ, 0, 1<<16).Reply())
+}
+
+// cardinalsOf decodes a reply holding a 32-bit list.
+func cardinalsOf(r *xproto.GetPropertyReply, err error) ([]uint32, error) {
 	if err != nil {
 		return nil, err
 	}
