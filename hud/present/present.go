@@ -127,7 +127,7 @@ func Present(in Input) View {
 				Label:   label,
 				Tooltip: rowTooltip(s),
 				Detail:  activityLine(s.Activity),
-				Focus:   Focus{PID: s.PID, Terminal: s.Terminal, Dir: cmp.Or(s.CWD, s.ProjectDir)},
+				Focus:   focusOf(&s),
 			})
 			tooltip = append(tooltip, label)
 		}
@@ -227,6 +227,13 @@ func activityLine(f *activity.Facts) string {
 		return ""
 	}
 	return text.Line(f.Summary(), 0)
+}
+
+// focusOf is what a click on s brings forward: its terminal, else its
+// folder. (A session on another machine will carry its Host here, and the
+// focuser then acts over ssh only, never on a process or folder here.)
+func focusOf(s *view.Session) Focus {
+	return Focus{PID: s.PID, Terminal: s.Terminal, Dir: cmp.Or(s.CWD, s.ProjectDir)}
 }
 
 func rowTooltip(s view.Session) string {

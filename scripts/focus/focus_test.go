@@ -90,7 +90,7 @@ func claude(ev, hook string) string {
 func TestClickRaisesTheTerminalWindow(t *testing.T) {
 	hud, hook := setup(t)
 	d := startDesktop(t)
-	home := t.TempDir()
+	home := newHome(t)
 	const id = "f0c05e55-0000-4000-8000-00000000000a"
 	ev := event(t, home, id)
 
@@ -113,7 +113,7 @@ func TestClickSelectsTheTmuxPaneAndItsTerminal(t *testing.T) {
 		t.Run("client on "+attachedTo, func(t *testing.T) {
 			hud, hook := setup(t)
 			d := startDesktop(t)
-			home := t.TempDir()
+			home := newHome(t)
 			const id = "f0c05e55-0000-4000-8000-00000000000b"
 			ev := event(t, home, id)
 			sock := filepath.Join(home, "tmux.sock")
@@ -145,6 +145,48 @@ func TestClickSelectsTheTmuxPaneAndItsTerminal(t *testing.T) {
 			}
 		})
 	}
+}
+
+// newHome is a person's home for one test, removed when it ends: after
+// its terminals are closed (cleanups run last-registered first), and
+// after the lock holders have seen their Claude go and removed its lock.
+// The hook's detached workers may still be writing there for a moment, so
+// the removal is tried again for a while rather than left to t.TempDir.
+func newHome(t *testing.T) string {
+	t.Helper()
+	home, err := os.MkdirTemp("", "hud-focus-home-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if home, err = filepath.EvalSymlinks(home); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			locks, _ := filepath.Glob(filepath.Join(home, ".claude", "sessions", "*.lock"))
+			if len(locks) == 0 {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Errorf("locks left 10s after their Claude ended: %q", locks)
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		for {
+			err := os.RemoveAll(home)
+			if err == nil {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Errorf("removing the home: %v", err)
+				return
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+	})
+	return home
 }
 
 // event writes a SessionStart for session id in a project under home and

@@ -16,7 +16,7 @@ import (
 func TestClickSwitchesToTheKittyTab(t *testing.T) {
 	hud, hook := setup(t, [2]string{"kitty", "kitty"})
 	d := startDesktop(t)
-	home := t.TempDir()
+	home := newHome(t)
 	const id = "f0c05e55-0000-4000-8000-00000000000d"
 	ev := event(t, home, id)
 	// kitty's own socket: how a person with listen_on in kitty.conf runs it.

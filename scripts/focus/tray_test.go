@@ -19,7 +19,7 @@ import (
 func TestTrayClickRaisesTheTerminal(t *testing.T) {
 	hud, hook := setup(t, [2]string{"dbus-daemon", "dbus"}, [2]string{"xfce4-panel", "xfce4-panel"})
 	d := startDesktop(t)
-	home := t.TempDir()
+	home := newHome(t)
 	bus := startBus(t, home)
 	env := append(personEnv(home, d.display), "DBUS_SESSION_BUS_ADDRESS="+bus, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "NO_AT_BRIDGE=1")
 	conn, err := dbus.Connect(bus)
