@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/capacitor-hud/hud/hud/safefile"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -119,12 +120,9 @@ func keepLock(dir string, meta resolver.LockMeta, claude Process, sessionID, hol
 // and left alone for a few seconds after it was made: an Ensure may be
 // writing it right now.
 func Sweep(l resolver.Layout) (int, error) {
-	entries, err := os.ReadDir(l.LockDir())
-	if errors.Is(err, fs.ErrNotExist) {
-		return 0, nil
-	}
+	entries, err := safefile.ListDir(l.LockDir(), "locks")
 	if err != nil {
-		return 0, fmt.Errorf("sweeping locks: %w", err)
+		return 0, fmt.Errorf("sweeping: %w", err)
 	}
 	now := time.Now()
 	removed := 0

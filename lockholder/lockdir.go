@@ -31,12 +31,9 @@ const creatingGrace = 5 * time.Second
 // locksOf lists the lock directories in sessions named for pid, whatever
 // path hash they carry.
 func locksOf(sessions string, pid int) ([]string, error) {
-	entries, err := os.ReadDir(sessions)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
+	entries, err := safefile.ListDir(sessions, "locks")
 	if err != nil {
-		return nil, fmt.Errorf("listing locks: %w", err)
+		return nil, err
 	}
 	suffix := "-" + strconv.Itoa(pid) + ".lock"
 	var dirs []string

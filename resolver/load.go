@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -115,7 +114,7 @@ func ReadStoreFile(path string) (b []byte, info fs.FileInfo, notStore bool, err 
 // record fallback covers a session in those moments. A missing dir holds
 // no locks.
 func LoadLocks(dir string) ([]Lock, error) {
-	entries, err := listDir(dir, "locks")
+	entries, err := safefile.ListDir(dir, "locks")
 	if err != nil {
 		return nil, err
 	}
@@ -142,24 +141,12 @@ func LoadLocks(dir string) ([]Lock, error) {
 	return locks, nil
 }
 
-// listDir lists dir, whose entries are what; a missing dir has none.
-func listDir(dir, what string) ([]os.DirEntry, error) {
-	entries, err := os.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("listing %s: %w", what, err)
-	}
-	return entries, nil
-}
-
 // LoadClaudeSessions reads Claude Code's <pid>.json files in dir, keeping
 // those whose process is still the one that wrote them (see LoadSnapshot).
 // Lock directories and anything unparseable are skipped; a missing dir
 // holds none.
 func LoadClaudeSessions(dir string, procStart ProcessStart) ([]ClaudeSession, error) {
-	entries, err := listDir(dir, "Claude sessions")
+	entries, err := safefile.ListDir(dir, "Claude sessions")
 	if err != nil {
 		return nil, err
 	}

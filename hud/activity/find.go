@@ -2,24 +2,21 @@ package activity
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/capacitor-hud/hud/hud/safefile"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
 // All loads every session's activity, most recently updated first.
 // Unreadable files are skipped.
 func All(l resolver.Layout) ([]*Session, error) {
-	entries, err := os.ReadDir(Dir(l))
-	if os.IsNotExist(err) {
-		return nil, nil
-	}
+	entries, err := safefile.ListDir(Dir(l), "activity")
 	if err != nil {
-		return nil, fmt.Errorf("listing activity: %w", err)
+		return nil, err
 	}
 	var out []*Session
 	for _, e := range entries {

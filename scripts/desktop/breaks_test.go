@@ -129,6 +129,10 @@ func TestBreakRemindersOnDesktop(t *testing.T) {
 	api.send("11-Stop")
 	api.send("27-SessionEnd-prompt_input_exit")
 	api.exit()
+	// The session's detached helpers (its lock holder) finish before the
+	// test's home is removed: one still writing there made the removal
+	// fail now and then ("directory not empty").
+	waitFor(t, item, "the session over", func(s seen) bool { return hasLabels(s, "No Claude Code sessions") })
 	quit(t, item, hud)
 }
 
