@@ -56,6 +56,12 @@ type Options struct {
 	// Activity reads what a session has done (view.ActivityOf), shown as
 	// a line under its row; nil, or a nil answer, shows none.
 	Activity func(sessionID string) *activity.Facts
+	// Remotes are the remote machines' streams (remote.Set); nil for
+	// none. Their sessions show and notify beside the local ones.
+	Remotes Remotes
+	// ReloadRemotes rereads the list of machines, when a watched file
+	// changed; nil never does.
+	ReloadRemotes func()
 }
 
 // Settings are the parts of the settings file the loop itself uses.
@@ -151,9 +157,12 @@ func (a *App) Run(ctx context.Context, ui UI) error {
 	a.reloadSettings()
 	a.reload()
 
-	var sectionChanged <-chan struct{}
+	var sectionChanged, remotesChanged <-chan struct{}
 	if a.opts.Section != nil {
 		sectionChanged = a.opts.Section.Changed()
+	}
+	if a.opts.Remotes != nil {
+		remotesChanged = a.opts.Remotes.Changed()
 	}
 	for {
 		select {
@@ -168,6 +177,9 @@ func (a *App) Run(ctx context.Context, ui UI) error {
 			if ch.Config || ch.Rescan {
 				a.reloadSettings()
 			}
+			if a.opts.ReloadRemotes != nil && (ch.Config || ch.Files || ch.Rescan) {
+				a.opts.ReloadRemotes()
+			}
 			a.reload()
 		case <-a.timer.C:
 			// Something changes by itself now: a label, a fresh record's
@@ -175,6 +187,8 @@ func (a *App) Run(ctx context.Context, ui UI) error {
 			// snapshot we have again is enough.
 			a.render()
 		case <-sectionChanged:
+			a.render()
+		case <-remotesChanged:
 			a.render()
 		case ev := <-ui.Events():
 			if a.handle(ev) {

@@ -10,6 +10,7 @@ import (
 	"github.com/capacitor-hud/hud/assets"
 	"github.com/capacitor-hud/hud/hud/activity"
 	"github.com/capacitor-hud/hud/hud/breaks"
+	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/focus"
 	"github.com/capacitor-hud/hud/hud/install"
 	"github.com/capacitor-hud/hud/hud/notify"
@@ -87,7 +88,10 @@ func Main(ctx context.Context, s Setup) error {
 	// starts on them all before the loop reads again, so nothing between
 	// the two is missed.
 	first, _ := resolver.LoadSnapshot(layout, lockholder.StartTicks)
-	watcher, err := watch.New(watch.Options{Layout: layout, Files: WatchedFiles(layout), LockDirs: first.LockDirs,
+	// The remotes file sits beside the settings file: an edit (hud remote
+	// add) changes the machines followed without a restart.
+	files := append(WatchedFiles(layout), config.RemotesPath(s.ConfigPath))
+	watcher, err := watch.New(watch.Options{Layout: layout, Files: files, LockDirs: first.LockDirs,
 		ConfigPath: s.ConfigPath, Logf: logf})
 	if err != nil {
 		return &Error{fmt.Errorf("watching for changes: %w", err),
@@ -106,6 +110,8 @@ func Main(ctx context.Context, s Setup) error {
 	notifications := NewNotifications(notify.NewTracker(cfg.Notifications), sender, logf)
 	defer notifications.Close()
 	hooks := &install.Checker{Paths: func() []string { return install.UserSettingsPaths(layout) }}
+	remotes, reloadRemotes := followRemotes(ctx, s)
+	defer remotes.Stop()
 	a := New(Options{
 		Layout:       layout,
 		Now:          s.Now,
@@ -122,9 +128,11 @@ func Main(ctx context.Context, s Setup) error {
 			Breaks: breaks.NewSection(breaks.NewScheduler(layout, breaks.FromConfig(cfg.Breaks), logf), notifications.Say, logf),
 			Work:   worksession.NewSection(cfg.WorkSession, notifications.Say, logf),
 		},
-		Activity: func(id string) *activity.Facts { return view.ActivityOf(layout, id) },
-		Focus:    focus.New(logf, OpenPath).Start,
-		Open:     OpenPath,
+		Activity:      func(id string) *activity.Facts { return view.ActivityOf(layout, id) },
+		Focus:         focus.New(logf, OpenPath).Start,
+		Open:          OpenPath,
+		Remotes:       remotes,
+		ReloadRemotes: reloadRemotes,
 	})
 
 	err = s.Show(func(ui UI) {

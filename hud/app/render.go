@@ -43,6 +43,8 @@ func (a *App) render() {
 			}
 		}
 	}
+	remotes, remoteSessions := a.remoteState()
+	views = append(views, remoteSessions...)
 	hooksProblem := ""
 	if a.opts.HooksProblem != nil {
 		hooksProblem = a.opts.HooksProblem()
@@ -64,6 +66,7 @@ func (a *App) render() {
 		next = present.Earliest(next, a.opts.Section.Update(now, sessions))
 	}
 	menu, focus := menuOf(picture)
+	menu.Sessions = append(menu.Sessions, remoteRows(remotes, now)...)
 	if a.opts.Section != nil {
 		rows, rowsNext := a.opts.Section.Rows(now)
 		menu.Section = rows

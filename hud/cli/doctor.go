@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"time"
 
 	"github.com/capacitor-hud/hud/hud/autostart"
 	"github.com/capacitor-hud/hud/hud/config"
@@ -51,6 +52,7 @@ func runDoctor(env *Env, args []string) error {
 	if exe, err := os.Executable(); err == nil {
 		denv.Executable = exe
 	}
+	denv.Remotes, denv.RemoteSessions = fetchRemotes(env, 10*time.Second)
 	bus, closeBus, err := doctor.SessionBus(env.Getenv)
 	defer closeBus()
 	denv.Bus, denv.BusErr = bus, err

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/capacitor-hud/hud/hud/install"
 	"github.com/capacitor-hud/hud/hud/present"
@@ -21,7 +22,9 @@ func runStatus(env *Env, args []string) error {
 	asJSON := fs.Bool("json", false, "print JSON (same as --format json)")
 	format := fs.String("format", status.Formats[0].Name, "output format: "+status.FormatNames(nil))
 	project := fs.String("project", "", "resolve the state of the project at `PATH`")
-	watchLines := fs.Bool("watch", false, "print a line on every change until interrupted ("+status.FormatNames(status.Streams)+")")
+	watchLines := fs.Bool("watch", false, "print a line on every change until interrupted ("+status.FormatNames(status.Streams)+");\nthis machine's sessions only: it is the stream remote machines read")
+	local := fs.Bool("local", false, "leave out the remote machines ('hud remote')")
+	remoteTimeout := fs.Duration("remote-timeout", 3*time.Second, "how long to wait for each remote machine before showing it as unreachable")
 	if err := parseFlags(env, fs, args); err != nil {
 		return err
 	}
@@ -43,7 +46,7 @@ func runStatus(env *Env, args []string) error {
 	}
 
 	if *watchLines {
-		return watchStatusLines(env, f, *project)
+		return watchStatusLines(env, f, *project, *local)
 	}
 
 	snap, err := loadSnapshot(env.Layout())
@@ -59,6 +62,9 @@ func runStatus(env *Env, args []string) error {
 	sessions := resolver.ResolveAll(snap, now, lockholder.Alive)
 	v := status.New(sessions, now).LoadActivity(env.Layout())
 	v.HooksProblem = hooksDoubt(env.Layout(), sessions)
+	if !*local {
+		v.AddRemotes(fetchRemotes(env, *remoteTimeout))
+	}
 	return f.Render(env.Stdout, v)
 }
 

@@ -108,7 +108,7 @@ func TestStatusWatchStreamsLines(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- streamLines(ctx, env, status.WriteJSONLine, func(int, int64) bool { return true })
+		done <- streamLines(ctx, env, status.WriteJSONLine, func(int, int64) bool { return true }, remoteFeed{})
 	}()
 	waitFor := func(n int) []string {
 		t.Helper()
@@ -122,7 +122,7 @@ func TestStatusWatchStreamsLines(t *testing.T) {
 		t.Fatalf("want %d lines, got %q", n, out.lines())
 		return nil
 	}
-	if l := waitFor(1); l[0] != `{"state":"idle","sessions":[],"hooks_problem":"Hooks not installed"}` {
+	if l := waitFor(1); l[0] != `{"version":1,"state":"idle","sessions":[],"hooks_problem":"Hooks not installed","remotes":[]}` {
 		t.Fatalf("first line %q", l[0])
 	}
 
@@ -138,7 +138,7 @@ func TestStatusWatchStreamsLines(t *testing.T) {
 		t.Fatal(err)
 	}
 	l := waitFor(2)
-	if !strings.HasPrefix(l[1], `{"state":"working","sessions":[{"session_id":"s1"`) {
+	if !strings.HasPrefix(l[1], `{"version":1,"state":"working","sessions":[{"session_id":"s1"`) {
 		t.Errorf("second line %q", l[1])
 	}
 	cancel()

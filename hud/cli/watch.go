@@ -17,6 +17,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/app"
 	"github.com/capacitor-hud/hud/hud/present"
 	"github.com/capacitor-hud/hud/hud/status"
+	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/hud/watch"
 	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/capacitor-hud/hud/resolver"
@@ -27,6 +28,8 @@ import (
 func runWatch(env *Env, args []string) error {
 	fs := newFlagSet(env, "watch", "watch [--once] [--format NAME]")
 	once := fs.Bool("once", false, "print the state once and exit")
+	local := fs.Bool("local", false, "leave out the remote machines ('hud remote')")
+	remoteTimeout := fs.Duration("remote-timeout", 3*time.Second, "with --once, how long to wait for each remote machine")
 	format := fs.String("format", status.Formats[0].Name, "output format: "+status.FormatNames(nil))
 	if err := parseFlags(env, fs, args); err != nil {
 		return err
@@ -40,12 +43,23 @@ func runWatch(env *Env, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return watchSessions(ctx, env, watchSettings{
+	ws := watchSettings{
 		render:   f.Render,
 		once:     *once,
 		terminal: isTerminal(env.Stdout),
 		alive:    lockholder.Alive,
-	})
+	}
+	switch {
+	case *local:
+	case *once:
+		remotes, sessions := fetchRemotes(env, *remoteTimeout)
+		ws.remotes.state = func() ([]view.Remote, []view.Session) { return remotes, sessions }
+	default:
+		var stop func()
+		ws.remotes, stop = followRemotes(ctx, env)
+		defer stop()
+	}
+	return watchSessions(ctx, env, ws)
 }
 
 // watchSettings is how watchSessions prints.
@@ -57,6 +71,8 @@ type watchSettings struct {
 	// reads as a log in a file or a pipe.
 	terminal bool
 	alive    resolver.Liveness
+	// remotes are the remote machines to show beside the local sessions.
+	remotes remoteFeed
 }
 
 // Escape sequences: cursor home, then clear to the end of the screen.
@@ -74,7 +90,7 @@ func watchSessions(ctx context.Context, env *Env, ws watchSettings) error {
 	// On a terminal every frame is written (the header's clock moves);
 	// elsewhere only a frame that shows something new, or a pipe would
 	// fill with copies.
-	err := follow(ctx, env, ws.terminal, func(now time.Time) (watchFrame, error) {
+	err := follow(ctx, env, ws.terminal, ws.remotes.changed, func(now time.Time) (watchFrame, error) {
 		return frame(env, ws, layout, now), nil
 	})
 	if err == nil && ws.terminal {
@@ -86,10 +102,10 @@ func watchSessions(ctx context.Context, env *Env, ws watchSettings) error {
 // follow draws the state now, then again on every file change and at the
 // moment the last drawing said the output changes by the clock alone,
 // writing each drawing whose body differs from the last one written (every
-// drawing, with always). It returns nil when ctx ends or the reader of
+// drawing, with always), and again when also fires. It returns nil when ctx ends or the reader of
 // stdout went away (a closed pipe). The watcher starts before the first
 // read, so a change between the two is never missed.
-func follow(ctx context.Context, env *Env, always bool, draw func(now time.Time) (watchFrame, error)) error {
+func follow(ctx context.Context, env *Env, always bool, also <-chan struct{}, draw func(now time.Time) (watchFrame, error)) error {
 	layout := env.Layout()
 	first, _ := resolver.LoadSnapshot(layout, lockholder.StartTicks)
 	w, err := watch.New(watch.Options{Layout: layout, Files: app.WatchedFiles(layout), LockDirs: first.LockDirs})
@@ -135,6 +151,7 @@ func follow(ctx context.Context, env *Env, always bool, draw func(now time.Time)
 				return fmt.Errorf("watching %s: the watcher stopped", layout.StoreDir())
 			}
 		case <-timer.C:
+		case <-also:
 		}
 	}
 }
@@ -162,10 +179,17 @@ func frame(env *Env, ws watchSettings, layout resolver.Layout, now time.Time) wa
 		fmt.Fprintf(&body, "hud watch: %v\n", err)
 	}
 	sessions := resolver.ResolveAll(snap, now, ws.alive)
-	if err := ws.render(&body, status.New(sessions, now)); err != nil {
+	v := status.New(sessions, now)
+	ws.remotes.addTo(v)
+	if err := ws.render(&body, v); err != nil {
 		fmt.Fprintf(&body, "hud watch: %v\n", err)
 	}
 	next = nextChangeByClock(snap, sessions, now, ws.terminal)
+	for _, s := range v.Sessions {
+		if s.Host != "" && ws.terminal && !s.Since.IsZero() {
+			next = present.Earliest(next, nextAgeTick(s.Since, now)) // a remote session's age
+		}
+	}
 
 	var text bytes.Buffer
 	stamp := now.Format("15:04:05")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/autostart"
 	"github.com/capacitor-hud/hud/hud/text"
+	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -77,6 +78,10 @@ type Env struct {
 	// hud; the autostart check is skipped when either is missing.
 	Autostart  *autostart.Target
 	Executable string
+	// Remotes are the remote machines as they answered just now, and
+	// RemoteSessions their sessions; none when none were added.
+	Remotes        []view.Remote
+	RemoteSessions []view.Session
 }
 
 // check is one link of the chain.
@@ -100,6 +105,7 @@ var checks = []check{
 	{"notifications", checkNotifications},
 	{"config", checkConfig},
 	{"permissions", checkPermissions},
+	{"remotes", checkRemotes},
 }
 
 // Run runs every check.

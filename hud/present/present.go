@@ -92,7 +92,8 @@ func Present(in Input) View {
 	maxRows := cmp.Or(in.MaxRows, DefaultMaxRows)
 
 	v := View{Count: len(sessions), HooksProblem: in.HooksProblem}
-	doubt := HooksDoubt(in.HooksProblem, slices.ContainsFunc(sessions, func(s view.Session) bool { return s.Hooked }))
+	// A remote session's events say nothing of this machine's hooks.
+	doubt := HooksDoubt(in.HooksProblem, slices.ContainsFunc(sessions, func(s view.Session) bool { return s.Hooked && s.Host == "" }))
 	v.Icon = iconFor(sessions, in.Now, doubt == "")
 	summary := summarize(sessions)
 	if in.ShowTitle {
@@ -230,9 +231,13 @@ func activityLine(f *activity.Facts) string {
 }
 
 // focusOf is what a click on s brings forward: its terminal, else its
-// folder. (A session on another machine will carry its Host here, and the
-// focuser then acts over ssh only, never on a process or folder here.)
+// folder. A session on another machine (view.Session.Host) brings only
+// its tmux pane, attached over ssh in a new terminal: its process and
+// folder are over there, and nothing here acts on them.
 func focusOf(s *view.Session) Focus {
+	if s.Host != "" {
+		return Focus{Host: s.Host, Terminal: resolver.Terminal{TmuxPane: s.TmuxPane}}
+	}
 	return Focus{PID: s.PID, Terminal: s.Terminal, Dir: cmp.Or(s.CWD, s.ProjectDir)}
 }
 
@@ -242,6 +247,11 @@ func rowTooltip(s view.Session) string {
 		lines = append(lines, "Prompt: "+text.Line(s.WorkingOn, 200))
 	}
 	switch {
+	case s.Host != "":
+		lines[0] = text.Line(s.Host, 40) + ":" + lines[0]
+		if s.TmuxPane != "" {
+			lines = append(lines, "Click to attach to its tmux pane over ssh, in a new terminal")
+		}
 	case s.TmuxPane != "":
 		lines = append(lines, "Click to switch to tmux pane "+s.TmuxPane)
 	case s.PID != 0 || s.Terminal != resolver.Terminal{}:

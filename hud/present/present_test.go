@@ -29,6 +29,11 @@ func withName(s view.Session, name string) view.Session {
 
 // unhooked is s with no hook event recorded: Claude's own files alone
 // know of it.
+func onHost(s view.Session, host string) view.Session {
+	s.Host = host
+	return s
+}
+
 func unhooked(s view.Session) view.Session {
 	s.Hooked = false
 	return s
@@ -154,6 +159,15 @@ func TestPresent(t *testing.T) {
 			next:      8 * time.Second,
 			tooltipHa: "Hooks not installed in your user settings: only sessions with hooks of their own report",
 		},
+		{
+			// A remote machine's events say nothing of this one's hooks.
+			name: "a remote session's events do not vouch for the hooks here",
+			in:   Input{HooksProblem: "Hooks not installed", Sessions: []view.Session{onHost(waitingAPI, "devbox")}},
+			icon: assets.IconUnsure, install: "Hooks not installed",
+			rows:      []string{"devbox · api — waiting 2m — Bash: npm test"},
+			next:      55 * time.Second,
+			tooltipHa: "Hooks not installed: states may be missing or stale",
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -273,5 +287,21 @@ func TestRowCountsAgents(t *testing.T) {
 		if !strings.Contains(v.Tooltip, want) {
 			t.Errorf("no %q in\n%s", want, v.Tooltip)
 		}
+	}
+}
+
+// A remote session's row brings its tmux pane over ssh, and nothing here:
+// its process and folder are on the other machine.
+func TestRemoteRowFocus(t *testing.T) {
+	s := session("abc", "api", resolver.StateReady, time.Minute)
+	s.Host, s.TmuxPane, s.PID, s.CWD = "devbox", "%7", 4242, "/home/dev/api"
+	s.KittyWindow, s.KittyListenOn = "3", "unix:/tmp/k"
+	v := Present(Input{Now: now, Sessions: []view.Session{s}})
+	want := Focus{Host: "devbox", Terminal: resolver.Terminal{TmuxPane: "%7"}}
+	if got := v.Rows[0].Focus; got != want {
+		t.Errorf("focus %+v, want %+v", got, want)
+	}
+	if !strings.Contains(v.Rows[0].Tooltip, "attach to its tmux pane over ssh") {
+		t.Errorf("tooltip %q does not say what a click does", v.Rows[0].Tooltip)
 	}
 }

@@ -24,6 +24,7 @@ var glyphs = map[resolver.State]string{
 	resolver.StateCompacting: "◐",
 	resolver.StateReady:      "✓",
 	resolver.StateIdle:       "○",
+	stateDown:                "✕",
 }
 
 // tmuxColours are tmux colour names (256-colour palette) per state; an
@@ -34,6 +35,7 @@ var tmuxColours = map[resolver.State]string{
 	resolver.StateCompacting: "colour141",
 	resolver.StateReady:      "colour70",
 	resolver.StateIdle:       "colour244",
+	stateDown:                "colour244",
 }
 
 func glyph(st resolver.State) string {
@@ -54,10 +56,31 @@ func tmuxColour(st resolver.State) string {
 // it only counts them.
 const maxNamed = 2
 
+// summaryParts are the summary's parts: the sessions' (view.Summary),
+// then the remote machines whose sessions cannot be seen ("devbox
+// unreachable"), so nobody takes their silence for no sessions.
+func summaryParts(v *View) []view.Part {
+	parts := view.Summary(v.Sessions, maxNamed)
+	var down []string
+	for _, r := range v.Remotes {
+		if r.Down() {
+			down = append(down, text.Line(r.Host, 40))
+		}
+	}
+	if len(down) > 0 {
+		parts = append(parts, view.Part{State: stateDown, Text: strings.Join(down, ", ") + " unreachable"})
+	}
+	return parts
+}
+
+// stateDown marks the summary's part about remote machines that cannot be
+// reached; it is no session's state.
+const stateDown resolver.State = "unreachable"
+
 // Summary is the plain one-line summary, glyphs included:
 // "◆ api waiting · ● 2 working", or "○ idle".
 func Summary(v *View) string {
-	parts := view.Summary(v.Sessions, maxNamed)
+	parts := summaryParts(v)
 	if len(parts) == 0 {
 		return glyphs[resolver.StateIdle] + " idle"
 	}
@@ -75,7 +98,7 @@ func Summary(v *View) string {
 // A '#' in a project name is doubled, so tmux shows it rather than
 // reading it as a format.
 func WriteTmux(w io.Writer, v *View) error {
-	parts := view.Summary(v.Sessions, maxNamed)
+	parts := summaryParts(v)
 	if len(parts) == 0 {
 		_, err := fmt.Fprintf(w, "#[fg=%s]%s#[default]\n", tmuxColours[resolver.StateIdle], glyphs[resolver.StateIdle])
 		return err
@@ -118,6 +141,11 @@ func WriteWaybar(w io.Writer, v *View) error {
 	}
 	if len(tip) == 0 {
 		tip = []string{NoSessions}
+	}
+	for _, r := range v.Remotes {
+		if r.Down() {
+			tip = append(tip, r.Status(v.Now))
+		}
 	}
 	out := waybarOutput{
 		Text:    pangoEscape(Summary(v)),

@@ -9,16 +9,43 @@ import (
 	"github.com/capacitor-hud/hud/resolver"
 )
 
-// jsonView is the document `hud status --json` prints. Every field is
-// always present, so scripts need not guess.
-type jsonView struct {
+// Version is the version of the JSON document, in its "version" field.
+// It is also the version of the stream `hud status --watch --json` prints
+// (one document per line), which a remote's reader (hud/remote) checks:
+// within a version fields are only ever added, so a reader ignores the
+// ones it does not know; a change a reader could misread takes a new
+// version. See docs/remote.md.
+const Version = 1
+
+// JSON is the document `hud status --json` prints. Every field is always
+// present, so scripts need not guess.
+type JSON struct {
+	Version  int            `json:"version"`
 	State    resolver.State `json:"state"`
-	Sessions []jsonSession  `json:"sessions"`
+	Sessions []JSONSession  `json:"sessions"`
 	// HooksProblem is View.HooksProblem: "" when the state can be trusted.
 	HooksProblem string `json:"hooks_problem"`
+	// Remotes are View.Remotes; empty in the stream of --watch, which
+	// is this machine's sessions alone.
+	Remotes []JSONRemote `json:"remotes"`
 }
 
-type jsonSession struct {
+// JSONRemote is one remote machine in the document.
+type JSONRemote struct {
+	Host string `json:"host"`
+	// Reachable is set while the machine's stream is live.
+	Reachable bool `json:"reachable"`
+	// Connecting is set until the machine first answered or failed.
+	Connecting bool               `json:"connecting"`
+	Since      resolver.Timestamp `json:"since"`
+	// Problem is what to do about the remote's hud; Detail is ssh's word
+	// on the last failure.
+	Problem string `json:"problem"`
+	Detail  string `json:"detail"`
+}
+
+// JSONSession is one session in the document.
+type JSONSession struct {
 	SessionID  string             `json:"session_id"`
 	State      resolver.State     `json:"state"`
 	CWD        string             `json:"cwd"`
@@ -32,12 +59,15 @@ type jsonSession struct {
 	Since      resolver.Timestamp `json:"since"`
 	UpdatedAt  resolver.Timestamp `json:"updated_at"`
 	Source     resolver.Source    `json:"source"`
+	// Host is the remote machine the session runs on; "" for this one.
+	Host string `json:"host"`
 	// Activity is null when the hook recorded nothing for the session.
 	Activity *activity.Facts `json:"activity"`
 }
 
-func toJSON(s *view.Session) jsonSession {
-	j := jsonSession{
+func toJSON(s *view.Session) JSONSession {
+	j := JSONSession{
+		Host:       s.Host,
 		SessionID:  s.SessionID,
 		State:      s.State,
 		CWD:        s.CWD,
@@ -61,10 +91,21 @@ func toJSON(s *view.Session) jsonSession {
 
 // newJSONView is the document for v, shared by the indented and the
 // one-line rendering.
-func newJSONView(v *View) jsonView {
-	doc := jsonView{State: v.State, Sessions: make([]jsonSession, 0, len(v.Sessions)), HooksProblem: v.HooksProblem}
+func newJSONView(v *View) JSON {
+	doc := JSON{
+		Version:      Version,
+		State:        v.State,
+		Sessions:     make([]JSONSession, 0, len(v.Sessions)),
+		HooksProblem: v.HooksProblem,
+		Remotes:      make([]JSONRemote, 0, len(v.Remotes)),
+	}
 	for i := range v.Sessions {
 		doc.Sessions = append(doc.Sessions, toJSON(&v.Sessions[i]))
+	}
+	for _, r := range v.Remotes {
+		doc.Remotes = append(doc.Remotes, JSONRemote{
+			Host: r.Host, Reachable: r.Up, Connecting: r.Connecting, Since: resolver.At(r.Since), Problem: r.Problem, Detail: r.Detail,
+		})
 	}
 	return doc
 }

@@ -24,7 +24,6 @@ func WriteText(w io.Writer, v *View) error {
 	bw := bufio.NewWriter(w)
 	if len(v.Sessions) == 0 {
 		fmt.Fprintln(bw, NoSessions)
-		return bw.Flush()
 	}
 	rows := make([][4]string, len(v.Sessions))
 	for i := range v.Sessions {
@@ -32,6 +31,13 @@ func WriteText(w io.Writer, v *View) error {
 		rows[i][3] = resolver.WithAgents(v.Sessions[i].Agents, rows[i][3])
 	}
 	writeRows(bw, rows)
+	// A machine whose sessions cannot be seen is said after the table, so
+	// nobody takes its silence for no sessions.
+	for _, r := range v.Remotes {
+		if r.Down() {
+			fmt.Fprintln(bw, r.Status(v.Now))
+		}
+	}
 	return bw.Flush()
 }
 

@@ -1,6 +1,7 @@
 package status
 
 import (
+	"slices"
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/view"
@@ -20,6 +21,27 @@ type View struct {
 	// while no live session's events arrive (present.HooksDoubt): the
 	// tray's icon is then the unsure one. "" otherwise.
 	HooksProblem string
+	// Remotes are the remote machines (`hud remote add`) and how their
+	// streams stand; their sessions are in Sessions, with their Host.
+	Remotes []view.Remote
+}
+
+// AddRemotes puts the sessions of remote machines beside the local ones,
+// every session still in the order of how much it needs the person, and
+// records how each machine's stream stands.
+func (v *View) AddRemotes(remotes []view.Remote, sessions []view.Session) {
+	v.Remotes = append(v.Remotes, remotes...)
+	for _, s := range sessions {
+		v.Sessions = append(v.Sessions, s)
+		if s.State.Attention() > v.State.Attention() {
+			v.State = s.State
+		}
+	}
+	// Stable: within a state, local sessions first, each machine's in
+	// the order it sent them.
+	slices.SortStableFunc(v.Sessions, func(a, b view.Session) int {
+		return b.State.Attention() - a.State.Attention()
+	})
 }
 
 // New builds the view of sessions (as resolver.ResolveAll returns them,

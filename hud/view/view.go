@@ -63,6 +63,10 @@ type Session struct {
 	// commits); nil when the hook recorded nothing or the surface did not
 	// load it (LoadActivity).
 	Activity *activity.Facts
+	// Host names the machine the session runs on, as the person named it
+	// with `hud remote add` ("devbox"); "" for this machine. Every
+	// surface puts it before the session's name (Name).
+	Host string
 }
 
 // Of computes the view of one resolved session.
@@ -157,7 +161,16 @@ func (s *Session) Project() string { return BaseName(s.ProjectDir) }
 // when no directory is known. Both parts are anyone's to choose (a
 // directory, a session renamed in Claude), so both are made plain text.
 func (s *Session) Name() string {
-	return NameOf(cmp.Or(s.ProjectDir, s.CWD), s.ClaudeName, s.Key)
+	return WithHost(s.Host, NameOf(cmp.Or(s.ProjectDir, s.CWD), s.ClaudeName, s.Key))
+}
+
+// WithHost puts the host of a remote session before its name ("devbox ·
+// api"); a local session's name (host "") is left as it is.
+func WithHost(host, name string) string {
+	if host == "" {
+		return name
+	}
+	return text.Line(host, 40) + " · " + name
 }
 
 // NameOf is Session.Name from its parts.

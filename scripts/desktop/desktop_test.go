@@ -1,13 +1,10 @@
 package desktop
 
 import (
-	"bufio"
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"image"
 	_ "image/png"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,6 +17,7 @@ import (
 	"github.com/godbus/dbus/v5"
 
 	"github.com/capacitor-hud/hud/assets"
+	"github.com/capacitor-hud/hud/scripts/claudestandin"
 	"github.com/capacitor-hud/hud/scripts/desktop/sni"
 )
 
@@ -86,92 +84,37 @@ func startHud(t *testing.T, r rig, env []string) *hudProcess {
 	return h
 }
 
-// standIn is one stand-in Claude process (see ./claude).
+// standIn is one stand-in Claude process (see ./claude), the test's
+// edits applied to every event it plays.
 type standIn struct {
-	t       *testing.T
-	name    string // project name
-	id      string // session id
-	dir     string // project directory
-	scratch string
-	cmd     *exec.Cmd
-	in      io.WriteCloser
-	out     *bufio.Scanner
-	edits   map[string]string
+	*claudestandin.Process
+	name  string // project name
+	dir   string // project directory
+	edits map[string]string
 }
 
 func startClaude(t *testing.T, claudeBin, hookCommand, home, name, id string, edits map[string]string) *standIn {
 	t.Helper()
 	dir := filepath.Join(home, "src", name)
-	if err := os.MkdirAll(filepath.Join(dir, ".git"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	s := &standIn{t: t, name: name, id: id, dir: dir, scratch: t.TempDir(), edits: edits}
-	s.cmd = exec.Command(claudeBin)
-	s.cmd.Dir = dir
-	s.cmd.Env = append(personEnv(home), "HUD_HOOK_COMMAND="+hookCommand)
-	s.cmd.Stderr = os.Stderr
-	var err error
-	if s.in, err = s.cmd.StdinPipe(); err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := s.cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.out = bufio.NewScanner(stdout)
-	if err := s.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.exit() })
-	return s
+	p := claudestandin.Start(t, claudeBin, hookCommand, personEnv(home), dir, id)
+	return &standIn{Process: p, name: name, dir: dir, edits: edits}
 }
 
 // send plays the recorded event file through the hook, rewritten for this
 // session, and returns when the hook has exited.
 func (s *standIn) send(event string) time.Time {
-	s.t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", "events", event+".json"))
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	var ev map[string]any
-	if err := json.Unmarshal(b, &ev); err != nil {
-		s.t.Fatal(err)
-	}
-	ev["session_id"] = s.id
-	ev["cwd"] = s.dir
-	ev["transcript_path"] = filepath.Join(s.scratch, s.id+".jsonl")
-	if _, ok := ev["prompt"]; ok {
-		ev["prompt"] = s.edits["prompt"]
-	}
-	if in, ok := ev["tool_input"].(map[string]any); ok {
-		in["command"] = s.edits["command"]
-	}
-	b, _ = json.Marshal(ev)
-	path := filepath.Join(s.scratch, event+".json")
-	if err := os.WriteFile(path, b, 0o600); err != nil {
-		s.t.Fatal(err)
-	}
-	fmt.Fprintln(s.in, path)
-	if !s.out.Scan() {
-		s.t.Fatalf("stand-in %s died: %v", s.name, s.out.Err())
-	}
-	reply := s.out.Text()
-	var ns int64
-	if _, err := fmt.Sscanf(reply, "ok %d", &ns); err != nil {
-		s.t.Fatalf("%s %s: %s", s.name, event, reply)
-	}
-	return time.Unix(0, ns)
+	return s.Send(filepath.Join("testdata", "events", event+".json"), func(ev map[string]any) {
+		if _, ok := ev["prompt"]; ok {
+			ev["prompt"] = s.edits["prompt"]
+		}
+		if in, ok := ev["tool_input"].(map[string]any); ok {
+			in["command"] = s.edits["command"]
+		}
+	})
 }
 
 // exit ends the stand-in as /exit ends Claude Code.
-func (s *standIn) exit() {
-	if s.cmd.ProcessState != nil {
-		return
-	}
-	s.in.Close()
-	s.cmd.Wait()
-}
+func (s *standIn) exit() { s.Exit() }
 
 // syncBuffer is a bytes.Buffer safe for a writer and a reader.
 type syncBuffer struct {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capacitor-hud/hud/scripts/claudestandin"
 	"github.com/capacitor-hud/hud/scripts/desktop/sni"
 )
 
@@ -200,16 +201,7 @@ func installedCommand(t *testing.T, home string) string {
 
 // buildStandIn builds ./claude into a directory of its own, named claude
 // like the real CLI.
-func buildStandIn(t *testing.T) string {
-	t.Helper()
-	out := filepath.Join(t.TempDir(), "claude")
-	build := exec.Command("go", "build", "-o", out, "./claude")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if msg, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the stand-in: %v\n%s", err, msg)
-	}
-	return out
-}
+func buildStandIn(t *testing.T) string { return claudestandin.Build(t, "./claude") }
 
 // TestInstallFromTheMenu: with no hooks anywhere the tray is unsure and
 // offers to install them; a click does what `hud install` does (the hook
