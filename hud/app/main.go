@@ -129,7 +129,7 @@ func Main(ctx context.Context, s Setup) error {
 			Work:   worksession.NewSection(cfg.WorkSession, notifications.Say, logf),
 		},
 		Activity:      func(id string) *activity.Facts { return view.ActivityOf(layout, id) },
-		Focus:         focus.New(logf, OpenPath).Start,
+		Focus:         focus.New(logf, OpenPath, remoteMachine(s)).Start,
 		Open:          OpenPath,
 		Remotes:       remotes,
 		ReloadRemotes: reloadRemotes,

@@ -39,7 +39,7 @@ func runFocus(env *Env, args []string) error {
 		return err
 	}
 	logf := func(format string, args ...any) { fmt.Fprintf(env.Stderr, format+"\n", args...) }
-	f := focus.New(logf, app.OpenPath)
+	f := focus.New(logf, app.OpenPath, nil)
 	return f.Focus(context.Background(), present.Focus{PID: s.PID, Terminal: s.Terminal, Dir: cmp.Or(s.CWD, s.ProjectDir)})
 }
 

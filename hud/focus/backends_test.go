@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/jezek/xgb/xproto"
 )
 
@@ -79,62 +80,62 @@ func TestMacTerminal(t *testing.T) {
 }
 
 func TestAttachCommand(t *testing.T) {
+	devbox := config.Remote{Name: "devbox", Destination: "me@devbox.lan"}
+	remoteCmd := `tmux select-window -t %3 \; select-pane -t %3 \; attach-session -t %3`
 	tests := []struct {
-		host, pane string
-		want       string
+		name       string
+		machine    config.Remote
+		sshCommand string
+		pane       string
+		want       []string
 		err        string
 	}{
-		{"devbox", "%3", `ssh -t devbox tmux select-window -t %3 \; select-pane -t %3 \; attach-session -t %3`, ""},
-		{"me@10.0.0.2", "%12", `ssh -t me@10.0.0.2 tmux select-window -t %12 \; select-pane -t %12 \; attach-session -t %12`, ""},
-		{"-oProxyCommand=touch /tmp/x", "%3", "", "not an ssh destination"},
-		{"dev box", "%3", "", "not an ssh destination"},
-		{"devbox", "", "", "outside tmux"},
-		{"devbox", "%3; rm -rf ~", "", "not a pane id"},
+		{"ssh", devbox, "", "%3", []string{"ssh", "-t", "--", "me@devbox.lan", remoteCmd}, ""},
+		{"ssh replaced, as for the stream", devbox, "ssh -F ~/.ssh/work", "%3",
+			[]string{"sh", "-c", `ssh -F ~/.ssh/work "$@"`, "ssh -F ~/.ssh/work", "-t", "--", "me@devbox.lan", remoteCmd}, ""},
+		{"a destination read as an option", config.Remote{Name: "x", Destination: "-oProxyCommand=touch /tmp/x"}, "", "%3", nil, "option"},
+		{"outside tmux", devbox, "", "", nil, "outside tmux"},
+		{"not a pane id", devbox, "", "%3; rm -rf ~", nil, "not a pane id"},
 	}
 	for _, tt := range tests {
-		got, err := AttachCommand(tt.host, tt.pane)
+		got, err := AttachCommand(tt.machine, tt.sshCommand, tt.pane)
 		if tt.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.err) {
-				t.Errorf("AttachCommand(%q, %q) = %q, %v; want error %q", tt.host, tt.pane, got, err, tt.err)
+				t.Errorf("%s: %q, %v; want error %q", tt.name, got, err, tt.err)
 			}
 			continue
 		}
-		if err != nil || strings.Join(got, " ") != tt.want {
-			t.Errorf("AttachCommand(%q, %q) = %q, %v; want %q", tt.host, tt.pane, got, err, tt.want)
-		}
-		if len(got) != 4 {
-			t.Errorf("the remote command must be one argument: %q", got)
+		if err != nil || strings.Join(got, "\x00") != strings.Join(tt.want, "\x00") {
+			t.Errorf("%s: %q, %v\nwant %q", tt.name, got, err, tt.want)
 		}
 	}
 }
 
 func TestRemoteOpensATerminal(t *testing.T) {
+	machine := func(name string) (config.Remote, string, error) {
+		if name != "devbox" {
+			return config.Remote{}, "", errors.New("no remote machine is called " + name)
+		}
+		return config.Remote{Name: "devbox", Destination: "me@devbox.lan"}, "", nil
+	}
 	for _, tt := range []struct {
 		goos  string
 		first string
 	}{
-		{"linux", "x-terminal-emulator -e ssh -t devbox"},
+		{"linux", "x-terminal-emulator -e ssh -t -- me@devbox.lan tmux"},
 		{"darwin", "osascript -e"},
 	} {
 		var started []string
-		r := Remote{GOOS: tt.goos, Start: func(c Command) error {
+		r := Remote{GOOS: tt.goos, Machine: machine, Start: func(c Command) error {
 			started = append(started, c.String())
 			if len(started) == 1 && tt.goos == "linux" {
 				return errors.New("not installed")
 			}
 			return nil
 		}}
-		err := r.Focus(context.Background(), Target{Host: "devbox"})
-		if err == nil || !strings.Contains(err.Error(), "outside tmux") {
-			t.Errorf("%s: a session outside tmux: err = %v", tt.goos, err)
-		}
-		started = nil
-		if err := r.Focus(context.Background(), Target{Host: "devbox", PID: 1, Dir: "/x"}); err == nil {
-			t.Errorf("%s: no pane, no error", tt.goos)
-		}
-		tgt := Target{Host: "devbox"}
-		tgt.Terminal.TmuxPane = "%3"
-		if err := r.Focus(context.Background(), tgt); err != nil {
+		pane := Target{Host: "devbox"}
+		pane.Terminal.TmuxPane = "%3"
+		if err := r.Focus(context.Background(), pane); err != nil {
 			t.Errorf("%s: %v", tt.goos, err)
 		}
 		if len(started) == 0 || !strings.HasPrefix(started[0], tt.first) {
@@ -142,6 +143,18 @@ func TestRemoteOpensATerminal(t *testing.T) {
 		}
 		if tt.goos == "linux" && (len(started) != 2 || !strings.HasPrefix(started[1], "xterm -e ssh")) {
 			t.Errorf("no fallback to xterm: %q", started)
+		}
+		started = nil
+		if err := r.Focus(context.Background(), Target{Host: "devbox", PID: 1, Dir: "/x"}); err == nil || !strings.Contains(err.Error(), "outside tmux") {
+			t.Errorf("%s: a session outside tmux: %v", tt.goos, err)
+		}
+		gone := pane
+		gone.Host = "laptop2"
+		if err := r.Focus(context.Background(), gone); err == nil || !strings.Contains(err.Error(), "laptop2") {
+			t.Errorf("%s: a machine no longer listed: %v", tt.goos, err)
+		}
+		if len(started) != 0 {
+			t.Errorf("%s: started %q", tt.goos, started)
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/present"
 )
 
@@ -96,15 +97,16 @@ type Focuser struct {
 }
 
 // New returns the focuser for this machine: the backends in the order
-// that finds the most exact place first.
-func New(logf func(string, ...any), open func(string) error) *Focuser {
-	return &Focuser{Backends: Backends(Exec, runtime.GOOS), Open: open, Logf: logf}
+// that finds the most exact place first. machine finds a remote session's
+// machine (Remote.Machine); nil when there are none.
+func New(logf func(string, ...any), open func(string) error, machine func(name string) (config.Remote, string, error)) *Focuser {
+	return &Focuser{Backends: Backends(Exec, runtime.GOOS, machine), Open: open, Logf: logf}
 }
 
 // Backends lists the backends for goos, most exact first: a tmux pane
 // before the window it is shown in; a terminal's own control interface
 // (which knows the tab) before the desktop's window.
-func Backends(run Runner, goos string) []Backend {
+func Backends(run Runner, goos string, machine func(name string) (config.Remote, string, error)) []Backend {
 	var window Raiser
 	switch goos {
 	case "darwin":
@@ -113,7 +115,7 @@ func Backends(run Runner, goos string) []Backend {
 		window = X11{}
 	}
 	return []Backend{
-		Remote{GOOS: goos},
+		Remote{GOOS: goos, Machine: machine},
 		Tmux{Run: run, Window: window},
 		Kitty{Run: run},
 		WezTerm{Run: run, Window: window},

@@ -143,7 +143,7 @@ func TestFocus(t *testing.T) {
 		{
 			name:    "a remote session never opens a local folder",
 			target:  present.Focus{PID: 500, Host: "-oProxyCommand=x", Terminal: resolver.Terminal{TmuxPane: "%3"}, Dir: dir},
-			wantErr: "not an ssh destination",
+			wantErr: "read as an option",
 		},
 	}
 	for _, tt := range tests {

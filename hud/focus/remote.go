@@ -5,9 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
-	"regexp"
 	"strings"
 
+	"github.com/capacitor-hud/hud/hud/config"
+	"github.com/capacitor-hud/hud/hud/remote"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -16,6 +17,10 @@ import (
 // remote session outside tmux has nothing to attach to from here.
 type Remote struct {
 	GOOS string
+	// Machine finds the machine a session's Host names (the remotes
+	// file) and the command that replaces ssh ("" for ssh); nil: the name
+	// is the ssh destination, and ssh is ssh.
+	Machine func(name string) (config.Remote, string, error)
 	// Start starts a program without waiting for it (the terminal lives
 	// on); nil: for real (StartDetached).
 	Start func(c Command) error
@@ -27,7 +32,14 @@ func (b Remote) Focus(_ context.Context, t Target) error {
 	if t.Host == "" {
 		return ErrSkip
 	}
-	attach, err := AttachCommand(t.Host, t.Terminal.TmuxPane)
+	machine, sshCommand := config.Remote{Name: t.Host, Destination: t.Host}, ""
+	if b.Machine != nil {
+		var err error
+		if machine, sshCommand, err = b.Machine(t.Host); err != nil {
+			return err
+		}
+	}
+	attach, err := AttachCommand(machine, sshCommand, t.Terminal.TmuxPane)
 	if err != nil {
 		return err
 	}
@@ -46,27 +58,24 @@ func (b Remote) Focus(_ context.Context, t Target) error {
 	return fmt.Errorf("opening a terminal for %q: %w", strings.Join(attach, " "), errors.Join(errs...))
 }
 
-// sshDestination is a host, user@host or an ssh_config alias; never
-// anything ssh could read as an option.
-var sshDestination = regexp.MustCompile(`^[A-Za-z0-9_][A-Za-z0-9_.@:%\[\]-]{0,254}$`)
-
 // AttachCommand is the command that shows a remote session's tmux pane
-// here: ssh to host, make the pane current, attach to its session. It is
-// what the menu offers to copy, and what Remote runs in a new terminal.
-func AttachCommand(host, pane string) ([]string, error) {
-	if !sshDestination.MatchString(host) {
-		return nil, fmt.Errorf("%q is not an ssh destination", host)
+// here: ssh (or the command replacing it) to the machine, make the pane
+// current, attach to its session. It is what Remote runs in a new
+// terminal, and what a person can run themselves.
+func AttachCommand(m config.Remote, sshCommand, pane string) ([]string, error) {
+	if err := config.CheckDestination(m.Destination); err != nil {
+		return nil, err
 	}
 	if pane == "" {
-		return nil, fmt.Errorf("the session on %s runs outside tmux: nothing to attach to", host)
+		return nil, fmt.Errorf("the session on %s runs outside tmux: nothing to attach to", m.Name)
 	}
 	if !resolver.IsTmuxPane(pane) {
 		return nil, fmt.Errorf("tmux pane %q is not a pane id", pane)
 	}
 	// One argument for the remote shell, so "\;" reaches tmux as its
 	// command separator; the pane id is "%" and digits, nothing to quote.
-	remote := fmt.Sprintf(`tmux select-window -t %[1]s \; select-pane -t %[1]s \; attach-session -t %[1]s`, pane)
-	return []string{"ssh", "-t", host, remote}, nil
+	remoteCmd := fmt.Sprintf(`tmux select-window -t %[1]s \; select-pane -t %[1]s \; attach-session -t %[1]s`, pane)
+	return remote.Argv(sshCommand, "-t", "--", m.Destination, remoteCmd), nil
 }
 
 // inNewTerminal lists the ways of running argv in a new terminal window,

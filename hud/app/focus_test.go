@@ -1,0 +1,32 @@
+package app
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/capacitor-hud/hud/hud/config"
+)
+
+func TestRemoteMachine(t *testing.T) {
+	dir := t.TempDir()
+	settings := filepath.Join(dir, "config.toml")
+	rs := config.Remotes{SSHCommand: "ssh -F /etc/work", Remotes: []config.Remote{{Name: "devbox", Destination: "me@devbox.lan"}}}
+	if err := config.SaveRemotes(config.RemotesPath(settings), rs); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{}
+	machine := remoteMachine(Setup{ConfigPath: settings, Getenv: func(k string) string { return env[k] }})
+
+	m, ssh, err := machine("devbox")
+	if err != nil || m.Destination != "me@devbox.lan" || ssh != "ssh -F /etc/work" {
+		t.Errorf("devbox: %+v %q %v", m, ssh, err)
+	}
+	env["HUD_SSH_COMMAND"] = "ssh -i /k"
+	if _, ssh, _ := machine("devbox"); ssh != "ssh -i /k" {
+		t.Errorf("HUD_SSH_COMMAND not used: %q", ssh)
+	}
+	if _, _, err := machine("laptop2"); err == nil || !strings.Contains(err.Error(), "laptop2") {
+		t.Errorf("a machine no longer listed: %v", err)
+	}
+}
