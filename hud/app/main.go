@@ -110,8 +110,8 @@ func Main(ctx context.Context, s Setup) error {
 	notifications := NewNotifications(notify.NewTracker(cfg.Notifications), sender, logf)
 	defer notifications.Close()
 	hooks := &install.Checker{Paths: func() []string { return install.UserSettingsPaths(layout) }}
-	remotes, reloadRemotes := followRemotes(ctx, s)
-	defer remotes.Stop()
+	remotes, reloadRemotes, stopRemotes := followRemotes(ctx, s)
+	defer stopRemotes()
 	a := New(Options{
 		Layout:       layout,
 		Now:          s.Now,

@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"os"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -43,17 +45,30 @@ func remoteRows(remotes []view.Remote, now time.Time) []Row {
 }
 
 // followRemotes starts following the machines of the remotes file beside
-// the settings file, and returns the set and how to reread the file. A
-// new ssh command takes effect at each machine's next connection.
-func followRemotes(ctx context.Context, s Setup) (*remote.Set, func()) {
+// the settings file, and returns the set, how to reread the file, and how
+// to stop. A new ssh command takes effect at each machine's next
+// connection. What the set sees is left for `hud statusline`
+// (remote.WriteSeen) until stop.
+func followRemotes(ctx context.Context, s Setup) (set *remote.Set, reload, stop func()) {
 	path := config.RemotesPath(s.ConfigPath)
 	var sshCommand atomic.Pointer[string]
 	sshCommand.Store(new(string))
 	dial := func(ctx context.Context, r config.Remote) (remote.Conn, error) {
 		return remote.SSH{Command: *sshCommand.Load(), ConnectTimeout: 10 * time.Second}.Dial(ctx, r)
 	}
-	set := remote.NewSet(ctx, remote.Options{Dial: dial, Now: s.Now, Logf: s.Logf})
-	reload := func() {
+	now := s.Now
+	if now == nil {
+		now = time.Now
+	}
+	seen := remote.SeenPath(s.Layout)
+	var saidSeen sync.Once
+	saw := func(remotes []view.Remote, sessions []view.Session) {
+		if err := remote.WriteSeen(seen, remotes, sessions, now()); err != nil {
+			saidSeen.Do(func() { s.Logf("leaving the remote sessions for hud statusline: %v", err) })
+		}
+	}
+	set = remote.NewSet(ctx, remote.Options{Dial: dial, Now: s.Now, Logf: s.Logf, Saw: saw})
+	reload = func() {
 		rs, err := config.LoadRemotes(path)
 		if err != nil {
 			// Keep following what was read last: a half-edited file is
@@ -66,5 +81,9 @@ func followRemotes(ctx context.Context, s Setup) (*remote.Set, func()) {
 		set.Follow(rs.Remotes)
 	}
 	reload()
-	return set, reload
+	stop = func() {
+		set.Stop()
+		os.Remove(seen)
+	}
+	return set, reload, stop
 }

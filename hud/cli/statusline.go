@@ -6,6 +6,8 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/capacitor-hud/hud/hud/remote"
+	"github.com/capacitor-hud/hud/hud/safefile"
 	"github.com/capacitor-hud/hud/hud/status"
 	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/capacitor-hud/hud/resolver"
@@ -61,7 +63,13 @@ func runStatusline(env *Env, args []string) error {
 	// env.Layout follows.
 	pid, _ := strconv.Atoi(env.Getenv("CLAUDE_PID"))
 	sessions = resolver.WithSelf(snap, sessions, in.SessionID, pid, now)
-	status.WriteStatusline(env.Stdout, status.New(sessions, now), in.self())
+	v := status.New(sessions, now)
+	// The remote machines as the running tray last saw them: asking them
+	// here would cost an ssh per redraw. Without a tray, local alone.
+	if l := env.Layout(); safefile.Held(l.TrayLockPath()) {
+		v.AddRemotes(remote.ReadSeen(remote.SeenPath(l), now))
+	}
+	status.WriteStatusline(env.Stdout, v, in.self())
 	return nil
 }
 

@@ -11,7 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capacitor-hud/hud/hud/remote"
+	"github.com/capacitor-hud/hud/hud/safefile"
 	"github.com/capacitor-hud/hud/hud/status"
+	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -174,5 +177,30 @@ func TestStatuslineAsThePromptIsSubmitted(t *testing.T) {
 		Home: h.layout.Home, Getenv: func(k string) string { return vars[k] }, Now: func() time.Time { return statusNow }}
 	if code := Main([]string{"statusline"}, env); code != 0 || out.String() != "● working\n" {
 		t.Errorf("exit %d, line %q; want \"● working\"", code, out.String())
+	}
+}
+
+// TestStatuslineNamesRemoteSessions: while a tray runs, the status line
+// names the remote machines' waiting sessions as the tray last saw them;
+// the same path over there is not this session. Without a tray, the line
+// is this machine's alone (the file may be a stale one).
+func TestStatuslineNamesRemoteSessions(t *testing.T) {
+	h := newStatusHome(t)
+	remoteAPI := view.Session{Key: "remote:devbox:r1", SessionID: "r1", State: resolver.StateWaiting,
+		CWD: "/home/me/code/web", ProjectDir: "/srv/api", Since: statusNow, WaitingFor: "Bash: make deploy", Hooked: true, Host: "devbox"}
+	if err := remote.WriteSeen(remote.SeenPath(h.layout), []view.Remote{{Host: "devbox", Up: true}}, []view.Session{remoteAPI}, statusNow); err != nil {
+		t.Fatal(err)
+	}
+	stdin := `{"session_id":"web-session","cwd":"/home/me/code/web"}`
+	if _, out, _ := runWithStdin(t, h, stdin, "statusline"); out != "○ hud\n" {
+		t.Errorf("no tray: %q, want this machine alone", out)
+	}
+	unlock, err := safefile.Lock(h.layout.TrayLockPath(), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	if _, out, _ := runWithStdin(t, h, stdin, "statusline"); out != "○ hud · devbox · api waiting (Bash: make deploy)\n" {
+		t.Errorf("with a tray: %q", out)
 	}
 }

@@ -20,6 +20,8 @@ type Set struct {
 	changed chan struct{}
 	wg      sync.WaitGroup
 
+	sawMu sync.Mutex // one Options.Saw at a time, in order
+
 	mu     sync.Mutex
 	list   []config.Remote
 	gen    int // counts Follow calls: a stopped stream's late news is dropped
@@ -76,6 +78,11 @@ func (s *Set) put(gen int, name string, u Update) {
 	}
 	s.last[name] = u
 	s.mu.Unlock()
+	if s.o.Saw != nil {
+		s.sawMu.Lock()
+		s.o.Saw(s.State())
+		s.sawMu.Unlock()
+	}
 	s.signal()
 }
 

@@ -33,6 +33,10 @@ type Options struct {
 	// up to MaxBackoff, and starts again at MinBackoff once a stream came
 	// up. Zero means 2s and 1m.
 	MinBackoff, MaxBackoff time.Duration
+	// Saw, when set, is told every state of a Set's machines after each
+	// change, from the Set's goroutines (never two at once): the tray
+	// leaves it for `hud statusline` (WriteSeen).
+	Saw func(remotes []view.Remote, sessions []view.Session)
 }
 
 func (o *Options) defaults() {

@@ -191,6 +191,9 @@ func (me Self) find(v *View) *view.Session {
 	n := 0
 	for i := range v.Sessions {
 		s := &v.Sessions[i]
+		if s.Host != "" {
+			continue // the line's session runs here; the same path there is another
+		}
 		if me.SessionID != "" && s.SessionID == me.SessionID {
 			return s
 		}

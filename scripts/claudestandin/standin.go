@@ -75,6 +75,14 @@ func Start(t testing.TB, bin, hookCommand string, env []string, dir, id string) 
 // none), and returns the moment the hook exited.
 func (p *Process) Send(file string, edit func(ev map[string]any)) time.Time {
 	p.t.Helper()
+	p.Play(p.Prepare(file, edit))
+	return p.Done()
+}
+
+// Prepare writes the recorded event in file, rewritten as Send does, and
+// returns the path to Play.
+func (p *Process) Prepare(file string, edit func(ev map[string]any)) string {
+	p.t.Helper()
 	b, err := os.ReadFile(file)
 	if err != nil {
 		p.t.Fatal(err)
@@ -94,14 +102,24 @@ func (p *Process) Send(file string, edit func(ev map[string]any)) time.Time {
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		p.t.Fatal(err)
 	}
-	fmt.Fprintln(p.in, path)
+	return path
+}
+
+// Play hands the stand-in a prepared event and returns at once: the hook
+// runs while the caller acts (answers a dialog); Done waits for it.
+func (p *Process) Play(path string) { fmt.Fprintln(p.in, path) }
+
+// Done waits for the hook of the event played last to exit, and returns
+// when it did.
+func (p *Process) Done() time.Time {
+	p.t.Helper()
 	if !p.out.Scan() {
 		p.t.Fatalf("stand-in Claude in %s died: %v", p.Dir, p.out.Err())
 	}
 	reply := p.out.Text()
 	var ns int64
 	if _, err := fmt.Sscanf(reply, "ok %d", &ns); err != nil || !strings.HasPrefix(reply, "ok ") {
-		p.t.Fatalf("%s in %s: %s", filepath.Base(file), p.Dir, reply)
+		p.t.Fatalf("the hook in %s: %s", p.Dir, reply)
 	}
 	return time.Unix(0, ns)
 }
