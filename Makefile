@@ -16,7 +16,7 @@ endif
 # systray adapter (cmd/hud builds without it there, as `make dist` does).
 DARWIN_PKGS = $(shell $(GO) list ./... | grep -v -e '/hud/tray$$')
 
-.PHONY: all build run test unit hostile lint darwin-check fuzz e2e desktop-test remote-test screenshot bench install uninstall generate clean
+.PHONY: all build run test unit hostile lint darwin-check fuzz e2e desktop-test focus-test remote-test screenshot bench install uninstall generate clean
 
 all: build
 
@@ -29,7 +29,7 @@ run: build
 	./$(BIN)/hud
 
 ## test: every check CI runs
-test: lint darwin-check unit fuzz e2e desktop-test package-test remote-test
+test: lint darwin-check unit fuzz e2e desktop-test package-test remote-test focus-test
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -68,6 +68,11 @@ e2e: build
 ## desktop-test: the tray under Xvfb + xfce4-panel + dunst, read back over D-Bus
 desktop-test: build
 	./scripts/desktop/run.sh
+
+## focus-test: a click brings the exact terminal forward, under Xvfb + xfwm4 with xterm and kitty windows
+focus-test: build
+	HUD_FOCUS=1 HUD_BIN=$(CURDIR)/$(BIN)/hud HUD_HOOK_BIN=$(CURDIR)/$(BIN)/hud-hook \
+	  $(GO) test -count=1 -v ./scripts/focus/
 
 ## remote-test: remote machines against a real sshd on the loopback
 remote-test: build

@@ -89,9 +89,10 @@ type Record struct {
 	// WaitingTool fingerprints the tool call a permission dialog is about,
 	// so tool events of other calls (parallel tools, subagents) while the
 	// dialog is up do not hide it.
-	WaitingTool    string `json:"waiting_tool,omitempty"`
-	TmuxPane       string `json:"tmux_pane,omitempty"`
-	TermProgram    string `json:"term_program,omitempty"`
+	WaitingTool string `json:"waiting_tool,omitempty"`
+	// Terminal is where Claude runs (tmux pane, terminal window): its
+	// fields are the record's own keys.
+	Terminal
 	TranscriptPath string `json:"transcript_path,omitempty"`
 	// TurnStartedAt is when the current turn began (UserPromptSubmit); the
 	// tray uses it to say "done" only after long turns.

@@ -46,8 +46,9 @@ type Options struct {
 	Config func() config.Config
 	// Notifier sends desktop notifications; nil sends none.
 	Notifier Notifier
-	// Focus brings a session forward (tmux pane, else its folder).
-	Focus func(present.Focus) error
+	// Focus starts bringing a session forward (its terminal, else its
+	// folder). It must return at once: the work runs off the loop.
+	Focus func(present.Focus)
 	// Open opens a file or folder with the desktop's default application.
 	Open func(path string) error
 	// Section fills the menu's section for other parts (break reminders).
@@ -271,9 +272,7 @@ func (a *App) clicked(key string) (quit bool) {
 			return false // the session went away while the menu was open
 		}
 		if a.opts.Focus != nil {
-			if err := a.opts.Focus(f); err != nil {
-				a.opts.Logf("bringing %s forward: %v", key, err)
-			}
+			a.opts.Focus(f)
 		}
 	case a.opts.Section != nil:
 		a.opts.Section.Clicked(key, a.opts.Now())

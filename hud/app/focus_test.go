@@ -1,68 +1,32 @@
 package app
 
 import (
-	"context"
-	"errors"
+	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/capacitor-hud/hud/hud/present"
+	"github.com/capacitor-hud/hud/hud/config"
 )
 
-func TestFocus(t *testing.T) {
-	tests := []struct {
-		name    string
-		focus   present.Focus
-		tmuxErr error
-		ran     []string
-		opened  []string
-		wantErr string
-	}{
-		{
-			name:  "tmux pane",
-			focus: present.Focus{TmuxPane: "%3", Dir: "/home/dev/api"},
-			ran:   []string{"tmux select-window -t %3", "tmux select-pane -t %3"},
-		},
-		{
-			name:    "pane gone: the folder instead",
-			focus:   present.Focus{TmuxPane: "%3", Dir: "/home/dev/api"},
-			tmuxErr: errors.New("can't find pane: %3"),
-			ran:     []string{"tmux select-window -t %3"},
-			opened:  []string{"/home/dev/api"},
-		},
-		{
-			name:   "no tmux",
-			focus:  present.Focus{Dir: "/home/dev/api"},
-			opened: []string{"/home/dev/api"},
-		},
-		{
-			name:   "a pane id that could read as an option is never passed",
-			focus:  present.Focus{TmuxPane: "-t;kill-server", Dir: "/home/dev/api"},
-			opened: []string{"/home/dev/api"},
-		},
-		{
-			name:    "nothing to bring forward",
-			focus:   present.Focus{},
-			wantErr: "no folder",
-		},
+func TestRemoteMachine(t *testing.T) {
+	dir := t.TempDir()
+	settings := filepath.Join(dir, "config.toml")
+	rs := config.Remotes{SSHCommand: "ssh -F /etc/work", Remotes: []config.Remote{{Name: "devbox", Destination: "me@devbox.lan"}}}
+	if err := config.SaveRemotes(config.RemotesPath(settings), rs); err != nil {
+		t.Fatal(err)
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var ran, opened []string
-			fo := Focuser{
-				Run: func(_ context.Context, name string, args ...string) error {
-					ran = append(ran, name+" "+strings.Join(args, " "))
-					return tt.tmuxErr
-				},
-				Open: func(p string) error { opened = append(opened, p); return nil },
-			}
-			err := fo.Focus(tt.focus)
-			if tt.wantErr == "" && err != nil || tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
-				t.Errorf("err = %v, want %q", err, tt.wantErr)
-			}
-			if strings.Join(ran, "|") != strings.Join(tt.ran, "|") || strings.Join(opened, "|") != strings.Join(tt.opened, "|") {
-				t.Errorf("ran %q, opened %q; want %q, %q", ran, opened, tt.ran, tt.opened)
-			}
-		})
+	env := map[string]string{}
+	machine := remoteMachine(Setup{ConfigPath: settings, Getenv: func(k string) string { return env[k] }})
+
+	m, ssh, err := machine("devbox")
+	if err != nil || m.Destination != "me@devbox.lan" || ssh != "ssh -F /etc/work" {
+		t.Errorf("devbox: %+v %q %v", m, ssh, err)
+	}
+	env["HUD_SSH_COMMAND"] = "ssh -i /k"
+	if _, ssh, _ := machine("devbox"); ssh != "ssh -i /k" {
+		t.Errorf("HUD_SSH_COMMAND not used: %q", ssh)
+	}
+	if _, _, err := machine("laptop2"); err == nil || !strings.Contains(err.Error(), "laptop2") {
+		t.Errorf("a machine no longer listed: %v", err)
 	}
 }

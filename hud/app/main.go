@@ -13,6 +13,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/answer"
 	"github.com/capacitor-hud/hud/hud/breaks"
 	"github.com/capacitor-hud/hud/hud/config"
+	"github.com/capacitor-hud/hud/hud/focus"
 	"github.com/capacitor-hud/hud/hud/install"
 	"github.com/capacitor-hud/hud/hud/notify"
 	"github.com/capacitor-hud/hud/hud/view"
@@ -135,7 +136,7 @@ func Main(ctx context.Context, s Setup) error {
 		},
 		Activity:      func(id string) *activity.Facts { return view.ActivityOf(layout, id) },
 		Answers:       answers,
-		Focus:         Focuser{Run: ExecRunner, Open: OpenPath}.Focus,
+		Focus:         focus.New(logf, OpenPath, remoteMachine(s)).Start,
 		Open:          OpenPath,
 		Remotes:       remotes,
 		ReloadRemotes: reloadRemotes,

@@ -72,12 +72,12 @@ func TestRemoteSessionsInTheMenu(t *testing.T) {
 			t.Errorf("sent %+v, want one naming the host", sent)
 		}
 
-		// A click on a remote session opens nothing here: its folder is
-		// over there.
+		// A click on a remote session names its host and nothing here:
+		// its folder and process are over there.
 		h.ui.events <- Event{Kind: Clicked, Key: sessionPrefix + devboxAPI.Key}
 		synctest.Wait()
-		if len(h.focused) != 1 || h.focused[0].Dir != "" || h.focused[0].TmuxPane != "" {
-			t.Errorf("focused %+v, want nothing local", h.focused)
+		if len(h.focused) != 1 || h.focused[0].Host != "devbox" || h.focused[0].Dir != "" || h.focused[0].PID != 0 {
+			t.Errorf("focused %+v, want devbox's and nothing local", h.focused)
 		}
 
 		// The machine goes away: its sessions leave, it says since when,

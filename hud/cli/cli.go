@@ -77,6 +77,7 @@ var commands = []command{
 	{"status", "print what each live Claude Code session is doing", runStatus},
 	{"statusline", "one line for Claude Code's statusLine setting", runStatusline},
 	{"watch", "print the live sessions again on every change, until Ctrl-C", runWatch},
+	{"focus", "bring a session's terminal forward, as a click in the tray does", runFocus},
 	{"remote", "follow the sessions of other machines over ssh: add, remove, list", runRemote},
 	{"activity", "show what a session has done: todos, files, commits, agents", runActivity},
 	{"checkpoint", "write the project's checkpoint (.claude/.project-state.json) now", runCheckpoint},

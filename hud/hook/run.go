@@ -246,9 +246,9 @@ type observation struct {
 	CWD        string
 	ProjectDir string
 	// ConfigDir is the Claude config directory, "" for ~/.claude.
-	ConfigDir   string
-	TmuxPane    string
-	TermProgram string
+	ConfigDir string
+	// Terminal is where Claude runs, from the environment it passed on.
+	Terminal resolver.Terminal
 	// Alive reports whether a process recorded earlier still runs.
 	Alive func(pid int, started int64) bool
 }
@@ -258,10 +258,9 @@ func observe(ev *Event, env Env, layout resolver.Layout, log *debugLog) observat
 	ev.CWD = resolver.NormalizePath(ev.CWD)
 	ev.NewCWD = resolver.NormalizePath(ev.NewCWD)
 	obs := observation{
-		TmuxPane:    env.Getenv("TMUX_PANE"),
-		TermProgram: env.Getenv("TERM_PROGRAM"),
-		Alive:       lockholder.Alive,
-		ConfigDir:   layout.Config,
+		Terminal:  resolver.TerminalFromEnv(env.Getenv),
+		Alive:     lockholder.Alive,
+		ConfigDir: layout.Config,
 	}
 	// Claude's own session files, which name its process, live in its
 	// config directory's sessions/, beside the locks.

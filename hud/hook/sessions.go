@@ -115,5 +115,5 @@ func observed(r *resolver.Record, obs observation) {
 		return
 	}
 	r.PID, r.ProcStarted = p.PID, p.Started
-	r.TmuxPane, r.TermProgram = obs.TmuxPane, obs.TermProgram
+	r.Terminal = obs.Terminal
 }

@@ -135,12 +135,11 @@ func reloadRaw(t *testing.T, tb *table) {
 func TestObservedFields(t *testing.T) {
 	tb := newTable()
 	obs := claudeObs(1000, 500)
-	obs.TmuxPane, obs.TermProgram = "%3", "tmux"
+	obs.Terminal = resolver.Terminal{TmuxPane: "%3", TermProgram: "tmux"}
 	u := applyEvent(tb, &Event{SessionID: "s", HookEventName: EventSessionStart, CWD: "/home/dev/proj/sub"}, obs, t0)
-	want := resolver.Record{PID: 1000, ProcStarted: 500, TmuxPane: "%3", TermProgram: "tmux", ProjectDir: "/home/dev/proj", CWD: "/home/dev/proj/sub"}
+	want := resolver.Record{PID: 1000, ProcStarted: 500, Terminal: resolver.Terminal{TmuxPane: "%3", TermProgram: "tmux"}, ProjectDir: "/home/dev/proj", CWD: "/home/dev/proj/sub"}
 	got := u.After
-	if got.PID != want.PID || got.ProcStarted != want.ProcStarted || got.TmuxPane != want.TmuxPane ||
-		got.TermProgram != want.TermProgram || got.ProjectDir != want.ProjectDir || got.CWD != want.CWD {
+	if got.PID != want.PID || got.ProcStarted != want.ProcStarted || got.Terminal != want.Terminal || got.ProjectDir != want.ProjectDir || got.CWD != want.CWD {
 		t.Errorf("got %+v", got)
 	}
 }

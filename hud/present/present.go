@@ -73,11 +73,16 @@ type Row struct {
 	Focus Focus
 }
 
-// Focus is where a session can be brought forward: its tmux pane, else its
-// project folder.
+// Focus is where a session can be brought forward: its terminal (a tmux
+// pane, a terminal's tab or window, found from what the hook recorded and
+// from the Claude process's ancestry), else its project folder.
 type Focus struct {
-	TmuxPane string
+	// PID is the Claude process, 0 when unknown.
+	PID      int
+	Terminal resolver.Terminal
 	Dir      string
+	// Host is the machine the session runs on; "" for this one.
+	Host string
 }
 
 // Present computes the view of in.
@@ -225,14 +230,15 @@ func activityLine(f *activity.Facts) string {
 	return text.Line(f.Summary(), 0)
 }
 
-// focusOf is what a click on s brings forward: its pane or folder here;
-// nothing for a session on another machine (view.Session.Host), whose
-// folder and terminal are over there.
+// focusOf is what a click on s brings forward: its terminal, else its
+// folder. A session on another machine (view.Session.Host) brings only
+// its tmux pane, attached over ssh in a new terminal: its process and
+// folder are over there, and nothing here acts on them.
 func focusOf(s *view.Session) Focus {
 	if s.Host != "" {
-		return Focus{}
+		return Focus{Host: s.Host, Terminal: resolver.Terminal{TmuxPane: s.TmuxPane}}
 	}
-	return Focus{TmuxPane: s.TmuxPane, Dir: cmp.Or(s.CWD, s.ProjectDir)}
+	return Focus{PID: s.PID, Terminal: s.Terminal, Dir: cmp.Or(s.CWD, s.ProjectDir)}
 }
 
 func rowTooltip(s view.Session) string {
@@ -243,8 +249,13 @@ func rowTooltip(s view.Session) string {
 	switch {
 	case s.Host != "":
 		lines[0] = text.Line(s.Host, 40) + ":" + lines[0]
+		if s.TmuxPane != "" {
+			lines = append(lines, "Click to attach to its tmux pane over ssh, in a new terminal")
+		}
 	case s.TmuxPane != "":
 		lines = append(lines, "Click to switch to tmux pane "+s.TmuxPane)
+	case s.PID != 0 || s.Terminal != resolver.Terminal{}:
+		lines = append(lines, "Click to bring its terminal forward")
 	default:
 		lines = append(lines, "Click to open the project folder")
 	}

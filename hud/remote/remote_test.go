@@ -22,7 +22,7 @@ func line(sessions ...string) string {
 	return `{"version":1,"state":"waiting","sessions":[` + strings.Join(sessions, ",") + `],"hooks_problem":"","remotes":[]}`
 }
 
-const waiting = `{"session_id":"s1","state":"waiting","cwd":"/home/me/api","project_dir":"/home/me/api","project":"api","name":"","working_on":"run the tests","waiting_for":"Bash: npm test","agents":1,"pid":4242,"since":"2026-11-23T10:40:00.000Z","updated_at":"2026-11-23T10:41:00.000Z","source":"lock","host":"","activity":null}`
+const waiting = `{"session_id":"s1","state":"waiting","cwd":"/home/me/api","project_dir":"/home/me/api","project":"api","name":"","working_on":"run the tests","waiting_for":"Bash: npm test","agents":1,"pid":4242,"since":"2026-11-23T10:40:00.000Z","updated_at":"2026-11-23T10:41:00.000Z","source":"lock","host":"","tmux_pane":"%3","activity":null}`
 
 func TestDecode(t *testing.T) {
 	got, err := Decode([]byte(line(waiting)), "devbox", now)
@@ -33,7 +33,7 @@ func TestDecode(t *testing.T) {
 		Key: "remote:devbox:s1", SessionID: "s1", State: resolver.StateWaiting,
 		Since: now.Add(-2 * time.Minute), UpdatedAt: now.Add(-time.Minute), Source: resolver.SourceLock,
 		CWD: "/home/me/api", ProjectDir: "/home/me/api", WorkingOn: "run the tests", WaitingFor: "Bash: npm test",
-		Agents: 1, Hooked: true, Host: "devbox",
+		Agents: 1, Hooked: true, Host: "devbox", Terminal: resolver.Terminal{TmuxPane: "%3"},
 	}
 	if len(got) != 1 || got[0] != want {
 		t.Fatalf("got %+v\nwant %+v", got, want)
@@ -44,7 +44,7 @@ func TestDecode(t *testing.T) {
 }
 
 func TestDecodeIsSafe(t *testing.T) {
-	hostile := `{"session_id":"s\u001b]0;pwned\u0007","state":"working","cwd":"/x/\u001b[2Jevil","project_dir":"","name":"a\nb","working_on":"\u202eevil","waiting_for":"","agents":100000,"pid":1,"since":"2099-01-01T00:00:00.000Z","updated_at":"2099-01-01T00:00:00.000Z","source":"lock"}`
+	hostile := `{"session_id":"s\u001b]0;pwned\u0007","state":"working","cwd":"/x/\u001b[2Jevil","project_dir":"","name":"a\nb","working_on":"\u202eevil","waiting_for":"","agents":100000,"pid":1,"since":"2099-01-01T00:00:00.000Z","updated_at":"2099-01-01T00:00:00.000Z","source":"lock","tmux_pane":"-t;kill-server"}`
 	unknown := `{"session_id":"s2","state":"exploding","cwd":"/y"}`
 	got, err := Decode([]byte(line(hostile, unknown)), "devbox", now)
 	if err != nil {
@@ -60,7 +60,7 @@ func TestDecodeIsSafe(t *testing.T) {
 		}
 	}
 	if s.PID != 0 || s.TmuxPane != "" {
-		t.Errorf("pid %d pane %q: a remote process is nothing to act on here", s.PID, s.TmuxPane)
+		t.Errorf("pid %d pane %q: a remote process is nothing to act on here, a pane must be a pane id", s.PID, s.TmuxPane)
 	}
 	if s.Agents != 99 || !s.Since.Equal(now) || !s.UpdatedAt.Equal(now) {
 		t.Errorf("agents %d since %v updated %v", s.Agents, s.Since, s.UpdatedAt)

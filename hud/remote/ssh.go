@@ -74,12 +74,18 @@ func (s SSH) Args(r config.Remote) []string {
 		"-o", "ServerAliveCountMax=2",
 		"--", r.Destination, StreamCommand(r),
 	}
-	if s.Command == "" {
-		return append([]string{"ssh"}, opts...)
+	return Argv(s.Command, opts...)
+}
+
+// Argv is the command line that runs ssh with args, or the command that
+// replaces ssh (EnvSSHCommand, ssh_command; "" for ssh).
+func Argv(sshCommand string, args ...string) []string {
+	if sshCommand == "" {
+		return append([]string{"ssh"}, args...)
 	}
 	// As git does with GIT_SSH_COMMAND: the shell splits the command, and
 	// "$@" passes the arguments through untouched.
-	return append([]string{"sh", "-c", s.Command + ` "$@"`, s.Command}, opts...)
+	return append([]string{"sh", "-c", sshCommand + ` "$@"`, sshCommand}, args...)
 }
 
 // Dial starts r's stream.

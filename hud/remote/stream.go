@@ -70,8 +70,9 @@ func Decode(line []byte, host string, now time.Time) ([]view.Session, error) {
 // session is one remote session as a view. Every text is made plain and
 // cut; times in the future (the machines' clocks differ) are taken as
 // now. A state this hud does not know is not shown: it cannot say what it
-// means. The remote's pid and tmux pane are left out: they name
-// processes over there, and nothing here may act on them.
+// means. The remote's pid is left out: it names a process over there,
+// and nothing here may act on it. Its tmux pane is kept when it is a pane
+// id ("%" and digits): a click attaches to it with ssh on that machine.
 func session(j *status.JSONSession, host string, now time.Time) (view.Session, bool) {
 	st := j.State
 	known := false
@@ -97,6 +98,7 @@ func session(j *status.JSONSession, host string, now time.Time) (view.Session, b
 		Agents:     min(max(j.Agents, 0), 99),
 		Hooked:     true,
 		Host:       host,
+		Terminal:   resolver.Terminal{TmuxPane: j.TmuxPane}.Checked(),
 	}, true
 }
 

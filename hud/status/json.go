@@ -61,6 +61,9 @@ type JSONSession struct {
 	Source     resolver.Source    `json:"source"`
 	// Host is the remote machine the session runs on; "" for this one.
 	Host string `json:"host"`
+	// TmuxPane is the tmux pane Claude runs in ("%3"), "" outside tmux:
+	// a reader on another machine attaches to it over ssh.
+	TmuxPane string `json:"tmux_pane"`
 	// Activity is null when the hook recorded nothing for the session.
 	Activity *activity.Facts `json:"activity"`
 }
@@ -80,6 +83,7 @@ func toJSON(s *view.Session) JSONSession {
 		Since:      resolver.At(s.Since),
 		UpdatedAt:  resolver.At(s.UpdatedAt),
 		Source:     s.Source,
+		TmuxPane:   s.TmuxPane,
 		Activity:   s.Activity,
 	}
 	if s.PID != 0 {

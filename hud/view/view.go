@@ -49,8 +49,9 @@ type Session struct {
 	WaitingFor string
 	// Agents is how many subagents run now.
 	Agents int
-	// TmuxPane is the pane Claude runs in ("%3"), when it runs in tmux.
-	TmuxPane string
+	// Terminal is where Claude runs (its tmux pane, terminal window), as
+	// the hook recorded it, checked again: the store is only a file.
+	resolver.Terminal
 	// Hooked is set when the session's hook events arrive (it has a
 	// record), wherever its hooks were wired.
 	Hooked bool
@@ -95,7 +96,7 @@ func Of(s *resolver.Session) Session {
 		v.Hooked = true
 		v.ProjectDir = cmp.Or(rec.Project(), s.CWD)
 		v.WorkingOn = rec.WorkingOn
-		v.TmuxPane = rec.TmuxPane
+		v.Terminal = rec.Terminal.Checked()
 		v.TurnStartedAt = rec.TurnStartedAt.Time
 	}
 	return v

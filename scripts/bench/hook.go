@@ -353,8 +353,7 @@ func seedStore(l resolver.Layout, project string, n int) error {
 			ProcStarted:    now.Unix() - 3600,
 			PermissionMode: "default",
 			LastTool:       "Bash",
-			TmuxPane:       fmt.Sprintf("%%%d", i),
-			TermProgram:    "tmux",
+			Terminal:       resolver.Terminal{TmuxPane: fmt.Sprintf("%%%d", i), TermProgram: "tmux"},
 			TranscriptPath: fmt.Sprintf("/home/dev/.claude/projects/-home-dev-proj-%d/%s.jsonl", i, id),
 			TurnStartedAt:  now,
 		}

@@ -1,0 +1,11 @@
+// Package focus brings a Claude Code session's terminal forward when the
+// person clicks it in the tray: the exact tmux pane, kitty window or
+// WezTerm pane, and the terminal's window on the desktop (X11 by the Claude
+// process's ancestry, macOS Terminal and iTerm2 by its tty), else the
+// project folder.
+//
+// Each way is a Backend in a file of its own, tried in order until one
+// succeeds; each runs under a timeout, and the tray starts the whole chain
+// off its event loop (Focuser.Start), so a terminal that does not answer
+// never freezes the menu.
+package focus

@@ -1,0 +1,178 @@
+package focus
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/capacitor-hud/hud/hud/config"
+	"github.com/capacitor-hud/hud/hud/present"
+)
+
+// Target is what a click brings forward.
+type Target = present.Focus
+
+// ErrSkip is what a Backend returns when the target holds nothing it can
+// use (no pane of its kind, no display): the next one is tried, and the
+// failure is not worth a log line.
+var ErrSkip = errors.New("not this terminal")
+
+// Backend is one way of bringing a session's terminal forward.
+type Backend interface {
+	// Name names the backend in the log ("tmux", "x11").
+	Name() string
+	// Focus brings t forward, or returns ErrSkip (possibly wrapped) when t
+	// holds nothing this backend uses.
+	Focus(ctx context.Context, t Target) error
+}
+
+// Raiser raises the desktop window that holds a process: the terminal
+// among its ancestors. hint names the window when the terminal told
+// (Terminal.WindowID); "" if not.
+type Raiser interface {
+	Raise(ctx context.Context, pid int, hint string) error
+}
+
+// Command is a program to run, with extra environment variables.
+type Command struct {
+	Name string
+	Args []string
+	Env  []string
+}
+
+func (c Command) String() string { return strings.Join(append([]string{c.Name}, c.Args...), " ") }
+
+// Runner runs a command to completion and returns its standard output;
+// tests replace it.
+type Runner func(ctx context.Context, c Command) ([]byte, error)
+
+// Exec runs the command for real. Standard error, when the command fails,
+// is part of the error (trimmed).
+func Exec(ctx context.Context, c Command) ([]byte, error) {
+	cmd := exec.CommandContext(ctx, c.Name, c.Args...)
+	if len(c.Env) > 0 {
+		cmd.Env = append(cmd.Environ(), c.Env...)
+	}
+	// A child the program leaves behind holding its output open must not
+	// hold the click past the timeout.
+	cmd.WaitDelay = 500 * time.Millisecond
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if len(msg) > 200 {
+			msg = msg[:200]
+		}
+		if msg != "" {
+			return out, fmt.Errorf("%s: %w: %s", c.Name, err, msg)
+		}
+		return out, fmt.Errorf("%s: %w", c.Name, err)
+	}
+	return out, nil
+}
+
+// DefaultTimeout bounds each backend: a terminal's control socket that
+// does not answer, an X server that hangs.
+const DefaultTimeout = 3 * time.Second
+
+// Focuser tries its backends in order, then opens the folder.
+type Focuser struct {
+	Backends []Backend
+	// Open opens a folder in the file manager; nil: no folder fallback.
+	Open func(path string) error
+	Logf func(format string, args ...any)
+	// Timeout bounds each backend; 0 means DefaultTimeout.
+	Timeout time.Duration
+
+	// mu runs one click at a time: two chains interleaving could leave
+	// the first session's window on top.
+	mu sync.Mutex
+}
+
+// New returns the focuser for this machine: the backends in the order
+// that finds the most exact place first. machine finds a remote session's
+// machine (Remote.Machine); nil when there are none.
+func New(logf func(string, ...any), open func(string) error, machine func(name string) (config.Remote, string, error)) *Focuser {
+	return &Focuser{Backends: Backends(Exec, runtime.GOOS, machine), Open: open, Logf: logf}
+}
+
+// Backends lists the backends for goos, most exact first: a tmux pane
+// before the window it is shown in; a terminal's own control interface
+// (which knows the tab) before the desktop's window.
+func Backends(run Runner, goos string, machine func(name string) (config.Remote, string, error)) []Backend {
+	var window Raiser
+	switch goos {
+	case "darwin":
+		window = MacTerminal{Run: run}
+	default:
+		window = X11{}
+	}
+	return []Backend{
+		Remote{GOOS: goos, Machine: machine},
+		Tmux{Run: run, Window: window},
+		Kitty{Run: run},
+		WezTerm{Run: run, Window: window},
+		Window{Raiser: window},
+	}
+}
+
+// Start brings t forward off the caller's goroutine (the tray's event
+// loop must never wait on a terminal) and logs what failed.
+func (f *Focuser) Start(t Target) {
+	go func() {
+		if err := f.Focus(context.Background(), t); err != nil {
+			f.logf("bringing the session forward: %v", err)
+		}
+	}()
+}
+
+// Focus brings t forward: the first backend that succeeds wins; when none
+// does, the folder opens. Failures along the way are logged; the error
+// says why nothing at all could be shown.
+func (f *Focuser) Focus(ctx context.Context, t Target) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	// Checked again here, whoever built t: every value reaches a program.
+	t.Terminal = t.Terminal.Checked()
+	var errs []error
+	for _, b := range f.Backends {
+		err := f.try(ctx, b, t)
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, ErrSkip) {
+			f.logf("focus: %s: %v", b.Name(), err)
+			errs = append(errs, fmt.Errorf("%s: %w", b.Name(), err))
+		}
+	}
+	if t.Host != "" {
+		// The folder is on the other machine.
+		return errors.Join(append(errs, fmt.Errorf("nothing brings a session on %s forward", t.Host))...)
+	}
+	if t.Dir == "" || f.Open == nil {
+		return errors.Join(append(errs, errors.New("the session has no folder to open"))...)
+	}
+	if err := f.Open(t.Dir); err != nil {
+		return errors.Join(append(errs, err)...)
+	}
+	return nil
+}
+
+func (f *Focuser) try(ctx context.Context, b Backend, t Target) error {
+	ctx, cancel := context.WithTimeout(ctx, cmp.Or(f.Timeout, DefaultTimeout))
+	defer cancel()
+	return b.Focus(ctx, t)
+}
+
+func (f *Focuser) logf(format string, args ...any) {
+	if f.Logf != nil {
+		f.Logf(format, args...)
+	}
+}

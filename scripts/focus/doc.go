@@ -1,0 +1,15 @@
+// Package focus tests the click on a session as a person would see it:
+// under Xvfb with a real EWMH window manager (xfwm4) and real terminal
+// windows, a stand-in Claude process runs the real hook in one terminal,
+// another terminal is opened on top, and after the click the first
+// terminal's window must be the active one, read back from the X server:
+//
+//   - an xterm, found by Claude's ancestry (`hud focus`);
+//   - the same, clicked in the tray's menu over D-Bus, with xfce4-panel
+//     hosting the tray;
+//   - a tmux pane on its own server, shown in an xterm on another tmux
+//     window: the pane becomes current, the xterm active;
+//   - a kitty tab behind another: kitty switches to it.
+//
+// make focus-test runs it (HUD_FOCUS=1); without that the tests skip.
+package focus
