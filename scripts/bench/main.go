@@ -147,12 +147,6 @@ func run(path string, env []string, input []byte) (time.Duration, error) {
 	return runCmd(exec.Command(path), env, input)
 }
 
-// runShell is one timed `/bin/sh -c command`, the way Claude Code runs a
-// hook's command: the shell, then what it starts.
-func runShell(command string, env []string, input []byte) (time.Duration, error) {
-	return runCmd(exec.Command("/bin/sh", "-c", command), env, input)
-}
-
 // runCmd times cmd. The input is in a pipe before the process starts (as
 // Claude writes the event at once), and stdout and stderr are files, so
 // that no goroutine of this process copies data while the clock runs: its
