@@ -53,11 +53,7 @@ func updateStore(l resolver.Layout, now time.Time, log *debugLog, edit func(*tab
 	if !edit(t) {
 		return nil
 	}
-	out, err := t.encode()
-	if err != nil {
-		return err
-	}
-	info, err := writeAtomic(l.StorePath(), out)
+	info, err := writeAtomic(l.StorePath(), t.encode())
 	if err != nil {
 		return fmt.Errorf("writing store: %w", err)
 	}

@@ -58,11 +58,11 @@ func (t *table) get(id string) (*resolver.Record, error) {
 	if !ok {
 		return nil, nil
 	}
-	var r resolver.Record
-	if err := json.Unmarshal(b, &r); err != nil {
+	r, err := resolver.DecodeRecord(b)
+	if err != nil {
 		return nil, fmt.Errorf("decoding record %s: %w", id, err)
 	}
-	return &r, nil
+	return r, nil
 }
 
 // put stores r under its session id.
@@ -154,7 +154,7 @@ func topField(rec []byte, name string) []byte {
 
 // encode renders the table as resolver.EncodeStore would render the same
 // store: two-space indentation, keys sorted, a final newline.
-func (t *table) encode() ([]byte, error) {
+func (t *table) encode() []byte {
 	size := 64 + 64*len(t.ended)
 	for _, b := range t.raw {
 		size += len(b) + 64
@@ -164,16 +164,12 @@ func (t *table) encode() ([]byte, error) {
 	ids := t.ids()
 	for i, id := range ids {
 		out = append(out, "\n    "...)
-		out = appendJSONString(out, id)
+		out = resolver.AppendJSONString(out, id)
 		out = append(out, ": "...)
 		if b, ok := t.raw[id]; ok {
 			out = append(out, b...)
 		} else {
-			b, err := json.MarshalIndent(t.recs[id], "    ", "  ")
-			if err != nil {
-				return nil, fmt.Errorf("encoding record %s: %w", id, err)
-			}
-			out = append(out, b...)
+			out = resolver.AppendRecord(out, t.recs[id], "    ")
 		}
 		if i < len(ids)-1 {
 			out = append(out, ',')
@@ -192,7 +188,7 @@ func (t *table) encode() ([]byte, error) {
 		slices.Sort(ended)
 		for i, id := range ended {
 			out = append(out, "\n    "...)
-			out = appendJSONString(out, id)
+			out = resolver.AppendJSONString(out, id)
 			out = append(out, ": "...)
 			ts, _ := t.ended[id].MarshalJSON()
 			out = append(out, ts...)
@@ -202,20 +198,7 @@ func (t *table) encode() ([]byte, error) {
 		}
 		out = append(out, "\n  }"...)
 	}
-	return append(out, "\n}\n"...), nil
-}
-
-// appendJSONString appends s as encoding/json writes a map key (with its
-// HTML escaping), so keys match EncodeStore's. Session ids need no
-// escaping and skip encoding/json.
-func appendJSONString(out []byte, s string) []byte {
-	if plain(s) {
-		out = append(out, '"')
-		out = append(out, s...)
-		return append(out, '"')
-	}
-	b, _ := json.Marshal(s) // a string always marshals
-	return append(out, b...)
+	return append(out, "\n}\n"...)
 }
 
 // plain reports whether encoding/json writes s between quotes unchanged:
