@@ -2,9 +2,10 @@ package resolver
 
 import (
 	"encoding/json"
-	"errors"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/capacitor-hud/hud/internal/jsonscan"
 )
 
 // The hook decodes one record and encodes it again on every event, in a
@@ -201,78 +202,92 @@ func DecodeRecord(b []byte) (*Record, error) {
 	return r, nil
 }
 
-// errFallback is what the fast decoder reports for anything it leaves to
-// encoding/json.
-var errFallback = errors.New("not the plain form")
-
 func decodeRecordFast(b []byte) (*Record, bool) {
-	s := jsonScanner{b: b}
+	s := jsonscan.New(b)
 	r := &Record{}
-	err := s.object(func(key string) error {
+	str := s.String
+	err := s.Object(func(key string) error {
 		switch key {
 		case "session_id":
-			return s.str(&r.SessionID)
+			return str(&r.SessionID)
 		case "state":
-			return s.str((*string)(&r.State))
+			return str((*string)(&r.State))
 		case "cwd":
-			return s.str(&r.CWD)
+			return str(&r.CWD)
 		case "updated_at":
-			return s.timestamp(&r.UpdatedAt)
+			return timestamp(s, &r.UpdatedAt)
 		case "state_changed_at":
-			return s.timestamp(&r.StateChangedAt)
+			return timestamp(s, &r.StateChangedAt)
 		case "working_on":
-			return s.str(&r.WorkingOn)
+			return str(&r.WorkingOn)
 		case "project_dir":
-			return s.str(&r.ProjectDir)
+			return str(&r.ProjectDir)
 		case "last_event":
 			if r.LastEvent == nil {
 				r.LastEvent = &LastEvent{}
 			}
 			ev := r.LastEvent // a repeated key fills in the same one
-			return s.object(func(key string) error {
+			return s.Object(func(key string) error {
 				switch key {
 				case "event":
-					return s.str(&ev.Event)
+					return str(&ev.Event)
 				case "timestamp":
-					return s.timestamp(&ev.Timestamp)
+					return timestamp(s, &ev.Timestamp)
 				}
-				return errFallback
+				return jsonscan.ErrFallback
 			})
 		case "pid":
-			return s.int(&r.PID)
+			n, err := s.Int(strconv.IntSize)
+			r.PID = int(n)
+			return err
 		case "proc_started":
-			return s.int64(&r.ProcStarted)
+			n, err := s.Int(64)
+			r.ProcStarted = n
+			return err
 		case "config_dir":
-			return s.str(&r.ConfigDir)
+			return str(&r.ConfigDir)
 		case "tools_in_flight":
-			return s.int(&r.ToolsInFlight)
+			n, err := s.Int(strconv.IntSize)
+			r.ToolsInFlight = int(n)
+			return err
 		case "permission_mode":
-			return s.str(&r.PermissionMode)
+			return str(&r.PermissionMode)
 		case "last_tool":
-			return s.str(&r.LastTool)
+			return str(&r.LastTool)
 		case "waiting_for":
-			return s.str(&r.WaitingFor)
+			return str(&r.WaitingFor)
 		case "waiting_tool":
-			return s.str(&r.WaitingTool)
+			return str(&r.WaitingTool)
 		case "tmux_pane":
-			return s.str(&r.TmuxPane)
+			return str(&r.TmuxPane)
 		case "term_program":
-			return s.str(&r.TermProgram)
+			return str(&r.TermProgram)
 		case "transcript_path":
-			return s.str(&r.TranscriptPath)
+			return str(&r.TranscriptPath)
 		case "turn_started_at":
-			return s.timestamp(&r.TurnStartedAt)
+			return timestamp(s, &r.TurnStartedAt)
 		case "last_error":
-			return s.str(&r.LastError)
+			return str(&r.LastError)
 		case "compact_trigger":
-			return s.str(&r.CompactTrigger)
+			return str(&r.CompactTrigger)
 		case "agents":
-			return s.strList(&r.Agents)
+			return s.Strings(&r.Agents)
 		}
-		return errFallback
+		// Unknown, or a field written by a newer hud: encoding/json's.
+		return jsonscan.ErrFallback
 	})
-	if err != nil || !s.end() {
+	if err != nil || !s.End() {
 		return nil, false
 	}
 	return r, true
+}
+
+// timestamp reads a Timestamp with its own UnmarshalJSON, given the raw
+// string or null as encoding/json gives it.
+func timestamp(s *jsonscan.Scanner, v *Timestamp) error {
+	raw, err := s.Value()
+	if err != nil || raw[0] != '"' && raw[0] != 'n' || v.UnmarshalJSON(raw) != nil {
+		return jsonscan.ErrFallback
+	}
+	return nil
 }

@@ -61,11 +61,14 @@ func DecodeEvent(b []byte) (*Event, error) {
 	if b[0] != '{' {
 		return nil, errors.New("decoding event: not a JSON object")
 	}
-	var ev Event
-	if err := json.Unmarshal(b, &ev); err != nil {
-		var typeErr *json.UnmarshalTypeError
-		if !errors.As(err, &typeErr) || typeErr.Field == "" {
-			return nil, fmt.Errorf("decoding event: %w", err)
+	ev, ok := decodeEventFast(b)
+	if !ok {
+		ev = &Event{}
+		if err := json.Unmarshal(b, ev); err != nil {
+			var typeErr *json.UnmarshalTypeError
+			if !errors.As(err, &typeErr) || typeErr.Field == "" {
+				return nil, fmt.Errorf("decoding event: %w", err)
+			}
 		}
 	}
 	if err := resolver.CheckSessionID(ev.SessionID); err != nil {
@@ -74,5 +77,5 @@ func DecodeEvent(b []byte) (*Event, error) {
 	if ev.HookEventName == "" {
 		return nil, errors.New("decoding event: no hook_event_name")
 	}
-	return &ev, nil
+	return ev, nil
 }
