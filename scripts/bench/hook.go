@@ -119,7 +119,9 @@ func benchHook(b *bench) error {
 		env := []string{"HOME=" + home, "PATH=" + os.Getenv("PATH")}
 		var claudeProc *standIn
 		if mode != noClaude {
-			if claudeProc, err = startStandIn(b, claude, env, project); err != nil {
+			// Claude Code runs every hook with CLAUDE_PROJECT_DIR set.
+			withProject := append(slices.Clone(env), "CLAUDE_PROJECT_DIR="+project)
+			if claudeProc, err = startStandIn(b, claude, withProject, project); err != nil {
 				return err
 			}
 		}
