@@ -153,52 +153,54 @@ func topField(rec []byte, name string) []byte {
 }
 
 // encode renders the table as resolver.EncodeStore would render the same
-// store: two-space indentation, keys sorted, a final newline.
-func (t *table) encode() []byte {
-	size := 64 + 64*len(t.ended)
-	for _, b := range t.raw {
-		size += len(b) + 64
-	}
-	out := make([]byte, 0, size+1024*len(t.recs))
-	out = append(out, "{\n  \"version\": 3,\n  \"sessions\": {"...)
+// store: two-space indentation, keys sorted, a final newline. Untouched
+// records are not copied: the result is pieces of the file as read and of
+// the text written anew.
+func (t *table) encode() *pieces {
+	o := &pieces{gen: make([]byte, 0, 256+1024*len(t.recs)+64*len(t.ended))}
+	o.addText([]byte("{\n  \"version\": 3,\n  \"sessions\": {"))
+	var scratch []byte
 	ids := t.ids()
 	for i, id := range ids {
-		out = append(out, "\n    "...)
-		out = resolver.AppendJSONString(out, id)
-		out = append(out, ": "...)
+		scratch = append(scratch[:0], "\n    "...)
+		scratch = resolver.AppendJSONString(scratch, id)
+		scratch = append(scratch, ": "...)
 		if b, ok := t.raw[id]; ok {
-			out = append(out, b...)
+			o.addText(scratch)
+			o.addSrc(b)
 		} else {
-			out = resolver.AppendRecord(out, t.recs[id], "    ")
+			o.addText(resolver.AppendRecord(scratch, t.recs[id], "    "))
 		}
 		if i < len(ids)-1 {
-			out = append(out, ',')
+			o.addText([]byte{','})
 		}
 	}
+	scratch = scratch[:0]
 	if len(ids) > 0 {
-		out = append(out, "\n  "...)
+		scratch = append(scratch, "\n  "...)
 	}
-	out = append(out, '}')
+	scratch = append(scratch, '}')
 	if len(t.ended) > 0 {
-		out = append(out, ",\n  \"ended\": {"...)
+		scratch = append(scratch, ",\n  \"ended\": {"...)
 		ended := make([]string, 0, len(t.ended))
 		for id := range t.ended {
 			ended = append(ended, id)
 		}
 		slices.Sort(ended)
 		for i, id := range ended {
-			out = append(out, "\n    "...)
-			out = resolver.AppendJSONString(out, id)
-			out = append(out, ": "...)
+			scratch = append(scratch, "\n    "...)
+			scratch = resolver.AppendJSONString(scratch, id)
+			scratch = append(scratch, ": "...)
 			ts, _ := t.ended[id].MarshalJSON()
-			out = append(out, ts...)
+			scratch = append(scratch, ts...)
 			if i < len(ended)-1 {
-				out = append(out, ',')
+				scratch = append(scratch, ',')
 			}
 		}
-		out = append(out, "\n  }"...)
+		scratch = append(scratch, "\n  }"...)
 	}
-	return append(out, "\n}\n"...)
+	o.addText(append(scratch, "\n}\n"...))
+	return o
 }
 
 // plain reports whether encoding/json writes s between quotes unchanged:
