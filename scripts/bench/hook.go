@@ -67,6 +67,9 @@ const (
 	underClaude = "claude"
 	// shellWay: the shell hook (bash and jq) under a stand-in Claude.
 	shellWay = "shell"
+	// compared: another build of the hook (-compare) under a stand-in
+	// Claude, on the disk, beside this one.
+	compared = "compared"
 	// noClaude: exec'd directly by the bench, no Claude above: the hook
 	// walks every ancestor looking for one and records no pid, the worst
 	// case of that walk.
@@ -159,6 +162,13 @@ func benchHook(b *bench) error {
 			}
 		}
 	}
+	if b.compare != "" {
+		for _, size := range hookStoreSizes {
+			if err := add(places[0], size, compared, b.compare, empty, 1, true); err != nil {
+				return err
+			}
+		}
+	}
 	// The worst case, on the disk only: the bench's own process is above
 	// the hook, not Claude.
 	for _, size := range hookStoreSizes {
@@ -178,7 +188,7 @@ func benchHook(b *bench) error {
 	}
 	for _, c := range cases {
 		c.progTimes, c.baseTimes = nil, nil
-		if c.mode == underClaude && c.event != "" {
+		if (c.mode == underClaude || c.mode == compared) && c.event != "" {
 			if err := c.claude.check(c.input); err != nil {
 				return err
 			}
@@ -203,6 +213,9 @@ func benchHook(b *bench) error {
 	}
 	for _, pl := range places {
 		printShellTable(cases, pl.name)
+	}
+	if b.compare != "" {
+		printCompareTable(cases, places[0].name, b.compare)
 	}
 	printHookTable(cases, places[0].name, noClaude)
 	fmt.Println()
@@ -408,7 +421,7 @@ func printHookTable(cases []*hookCase, placeName, mode string) {
 				if c.place != placeName || c.mode != mode || c.size != n {
 					continue
 				}
-				if c.event == name || name == "all events" && c.event != "" || name == "no input (start-up only)" && c.event == "" {
+				if c.is(name) {
 					prog, base = append(prog, c.progTimes...), append(base, c.baseTimes...)
 				}
 			}
@@ -417,6 +430,44 @@ func printHookTable(cases []*hookCase, placeName, mode string) {
 		}
 		fmt.Println()
 	}
+}
+
+// printCompareTable prints this hook beside the compared build, both
+// against the empty program of their own rounds.
+func printCompareTable(cases []*hookCase, placeName, other string) {
+	fmt.Printf("\nthis hook beside %s, store on %s, under a stand-in claude through /bin/sh -c\n\n", other, placeName)
+	fmt.Printf("| %-24s | %-8s | %10s | %10s | %7s | %7s | %7s |\n", "event", "sessions", "compared", "this", "empty", "ratio", "saved")
+	fmt.Printf("|%s|%s|%s|%s|%s|%s|%s|\n", dashes(26), dashes(10), dashes(12), dashes(12), dashes(9), dashes(9), dashes(9))
+	for _, name := range append(eventNames(), "all events", "no input (start-up only)") {
+		for _, n := range hookStoreSizes {
+			var this, that, base []time.Duration
+			for _, c := range cases {
+				if c.place != placeName || c.size != n || !c.is(name) {
+					continue
+				}
+				switch c.mode {
+				case underClaude:
+					this = append(this, c.progTimes...)
+				case compared:
+					that, base = append(that, c.progTimes...), append(base, c.baseTimes...)
+				}
+			}
+			h, o, e := summarize(this), summarize(that), summarize(base)
+			fmt.Printf("| %-24s | %8d | %10s | %10s | %7s | %4.2f× | %7s |\n", name, n, ms(o.p50), ms(h.p50),
+				ms(e.p50), float64(h.p50)/float64(o.p50), ms(o.p50-h.p50))
+		}
+	}
+}
+
+// is reports whether the case belongs to the table row name.
+func (c *hookCase) is(name string) bool {
+	switch name {
+	case "all events":
+		return c.event != ""
+	case "no input (start-up only)":
+		return c.event == ""
+	}
+	return c.event == name
 }
 
 // printShellTable prints the shell way against the hook, both under a
