@@ -3,11 +3,12 @@ package resolver
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/capacitor-hud/hud/internal/reflectfill"
 )
 
 // filledRecord returns a Record with every field set, found by reflection:
@@ -16,8 +17,16 @@ import (
 func filledRecord(t *testing.T) *Record {
 	t.Helper()
 	var r Record
-	n := 0
-	fill(t, reflect.ValueOf(&r).Elem(), &n)
+	err := reflectfill.Fill(reflect.ValueOf(&r).Elem(), func(v reflect.Value, n int) bool {
+		if v.Type() != reflect.TypeFor[Timestamp]() {
+			return false
+		}
+		v.Set(reflect.ValueOf(At(time.Date(2026, 11, 23, 10, 0, n, n*1e6, time.UTC))))
+		return true
+	})
+	if err != nil {
+		t.Fatalf("Record: %v", err)
+	}
 	v := reflect.ValueOf(r)
 	for i := range v.NumField() {
 		if v.Field(i).IsZero() {
@@ -25,38 +34,6 @@ func filledRecord(t *testing.T) *Record {
 		}
 	}
 	return &r
-}
-
-// fill sets every field of v to a distinct value, strings with characters
-// that encoding/json escapes.
-func fill(t *testing.T, v reflect.Value, n *int) {
-	t.Helper()
-	*n++
-	switch {
-	case v.Type() == reflect.TypeFor[Timestamp]():
-		v.Set(reflect.ValueOf(At(time.Date(2026, 11, 23, 10, 0, *n, *n*1e6, time.UTC))))
-		return
-	}
-	switch v.Kind() {
-	case reflect.String:
-		v.SetString(fmt.Sprintf("v%d \"q\" <&> \\ é \u2028 \n\t%c", *n, rune(*n)))
-	case reflect.Int, reflect.Int64:
-		v.SetInt(int64(*n) * 1000003)
-	case reflect.Pointer:
-		v.Set(reflect.New(v.Type().Elem()))
-		fill(t, v.Elem(), n)
-	case reflect.Slice:
-		v.Set(reflect.MakeSlice(v.Type(), 3, 3))
-		for i := range 3 {
-			fill(t, v.Index(i), n)
-		}
-	case reflect.Struct:
-		for i := range v.NumField() {
-			fill(t, v.Field(i), n)
-		}
-	default:
-		t.Fatalf("Record has a field of kind %v: teach AppendRecord, DecodeRecord and this test", v.Kind())
-	}
 }
 
 // recordCases are the filled record, and it with each field zeroed in turn
