@@ -291,3 +291,45 @@ func timestamp(s *jsonscan.Scanner, v *Timestamp) error {
 	}
 	return nil
 }
+
+// DecodeLockMeta decodes a lock's meta.json as json.Unmarshal would, by
+// hand for the form the hook writes (json.Marshal's) and through
+// encoding/json for anything else: a hook run on a prompt reads it to
+// check its lock holder, in a fresh process.
+func DecodeLockMeta(b []byte) (LockMeta, error) {
+	if m, ok := decodeLockMetaFast(b); ok {
+		return m, nil
+	}
+	var m LockMeta
+	err := json.Unmarshal(b, &m)
+	return m, err
+}
+
+func decodeLockMetaFast(b []byte) (LockMeta, bool) {
+	var m LockMeta
+	s := jsonscan.New(b)
+	err := s.Object(func(key string) error {
+		var err error
+		switch key {
+		case "pid":
+			var n int64
+			n, err = s.Int(strconv.IntSize)
+			m.PID = int(n)
+		case "path":
+			err = s.String(&m.Path)
+		case "created":
+			m.Created, err = s.Int(64)
+		case "proc_started":
+			m.ProcStarted, err = s.Int(64)
+		case "session_id":
+			err = s.String(&m.SessionID)
+		default:
+			err = jsonscan.ErrFallback
+		}
+		return err
+	})
+	if err != nil || !s.End() {
+		return LockMeta{}, false
+	}
+	return m, true
+}

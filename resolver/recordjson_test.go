@@ -194,3 +194,38 @@ func compactJSON(t *testing.T, data []byte) []byte {
 	}
 	return b.Bytes()
 }
+
+// TestDecodeLockMetaIsUnmarshal: a lock's meta.json as the hook writes it
+// (every field set, found by reflection) is read by hand, to what
+// encoding/json makes of it; odd input comes out as encoding/json's.
+func TestDecodeLockMetaIsUnmarshal(t *testing.T) {
+	var m LockMeta
+	if err := reflectfill.Fill(reflect.ValueOf(&m).Elem(), nil); err != nil {
+		t.Fatalf("LockMeta: %v", err)
+	}
+	data, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, ok := decodeLockMetaFast(data)
+	if !ok || got != m {
+		t.Fatalf("decoded %+v (by hand: %v), want %+v", got, ok, m)
+	}
+	for _, in := range []string{
+		`{"pid":1,"path":"/p","created":2,"proc_started":3}`,
+		`{"pid":1,"PATH":"/p"}`,
+		`{"pid":1.5}`,
+		`{"pid":null,"path":"/p"}`,
+		`{"pid":1,"future":true}`,
+		`{"pid":1} x`,
+		`[]`,
+		``,
+	} {
+		var want LockMeta
+		wantErr := json.Unmarshal([]byte(in), &want)
+		got, err := DecodeLockMeta([]byte(in))
+		if (err != nil) != (wantErr != nil) || err == nil && got != want {
+			t.Errorf("%q: %+v, %v; encoding/json: %+v, %v", in, got, err, want, wantErr)
+		}
+	}
+}
