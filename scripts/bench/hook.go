@@ -1,13 +1,9 @@
 package main
 
 import (
-	"bufio"
 	_ "embed"
-	"encoding/json"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -15,7 +11,6 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -247,87 +242,6 @@ func (c *hookCase) time(prog string) (time.Duration, error) {
 	return run(prog, c.env, c.input)
 }
 
-// standIn is a running stand-in Claude (scripts/desktop/claude): one per
-// home, alive for the whole bench like a Claude session, so its lock
-// holder is started once, as in real use.
-type standIn struct {
-	pid  int
-	home string
-	in   io.Writer
-	out  *bufio.Scanner
-}
-
-// startStandIn starts the stand-in Claude in project with env; it ends,
-// and its lock holder with it, when the bench cleans up.
-func startStandIn(b *bench, claude string, env []string, project string) (*standIn, error) {
-	cmd := exec.Command(claude)
-	cmd.Dir = project
-	cmd.Env = env
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, err
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	b.cleanup = append(b.cleanup, func() {
-		in.Close()
-		cmd.Wait()
-	})
-	home := strings.TrimPrefix(env[0], "HOME=")
-	return &standIn{pid: cmd.Process.Pid, home: home, in: in, out: bufio.NewScanner(out)}, nil
-}
-
-// check fails unless the hook, run by the stand-in on event, found it as
-// the session's Claude: the record names its pid and a lock holder keeps a
-// live lock for it. Otherwise the bench would time the worst case (the
-// walk up to init) under the name of the real one.
-func (s *standIn) check(event []byte) error {
-	var ev struct {
-		SessionID string `json:"session_id"`
-	}
-	if err := json.Unmarshal(event, &ev); err != nil {
-		return err
-	}
-	l := resolver.Layout{Home: s.home}
-	data, err := os.ReadFile(l.StorePath())
-	if err != nil {
-		return err
-	}
-	store, _, err := resolver.DecodeStore(data)
-	if err != nil {
-		return err
-	}
-	r := store.Sessions[ev.SessionID]
-	if r == nil || r.PID != s.pid {
-		return fmt.Errorf("the hook under the stand-in Claude (pid %d) did not record it: %+v", s.pid, r)
-	}
-	if !lockholder.HasLiveLock(l, lockholder.Process{PID: s.pid}) {
-		return fmt.Errorf("no live lock for the stand-in Claude (pid %d) in %s", s.pid, l.LockDir())
-	}
-	return nil
-}
-
-// run has the stand-in run `/bin/sh -c <prog>` on the event in inputPath
-// and returns how long that took, as the stand-in timed it.
-func (s *standIn) run(prog, inputPath string) (time.Duration, error) {
-	if _, err := fmt.Fprintf(s.in, "%s\t'%s'\n", inputPath, prog); err != nil {
-		return 0, err
-	}
-	if !s.out.Scan() {
-		return 0, fmt.Errorf("the stand-in Claude died: %v", s.out.Err())
-	}
-	var exited, started int64
-	if _, err := fmt.Sscanf(s.out.Text(), "ok %d %d", &exited, &started); err != nil {
-		return 0, fmt.Errorf("stand-in Claude running %s: %s", filepath.Base(prog), s.out.Text())
-	}
-	return time.Duration(exited - started), nil
-}
-
 // place is a directory the homes are made in.
 type place struct{ name, dir string }
 
@@ -393,118 +307,6 @@ func benchHome(dir, name string, n int) (home, project string, err error) {
 		}
 	}
 	return home, project, seedStore(resolver.Layout{Home: home}, project, n)
-}
-
-// printHookTable prints the hook against the empty program, one row per
-// event, both store sizes side by side.
-func printHookTable(cases []*hookCase, placeName, mode string) {
-	how := "under a stand-in claude, through /bin/sh -c, as Claude Code runs it"
-	if mode == noClaude {
-		how = "no Claude above (the worst case of finding it), exec'd directly"
-	}
-	fmt.Printf("\nstore on %s, %s\n\n", placeName, how)
-	fmt.Printf("| %-24s |", "event")
-	for _, n := range hookStoreSizes {
-		fmt.Printf(" %4d: hook | empty    | ratio |", n)
-	}
-	fmt.Printf("\n|%s|", dashes(26))
-	for range hookStoreSizes {
-		fmt.Printf("%s|%s|%s|", dashes(12), dashes(10), dashes(7))
-	}
-	fmt.Println()
-	rowNames := append(eventNames(), "all events", "no input (start-up only)")
-	for _, name := range rowNames {
-		fmt.Printf("| %-24s |", name)
-		for _, n := range hookStoreSizes {
-			var prog, base []time.Duration
-			for _, c := range cases {
-				if c.place != placeName || c.mode != mode || c.size != n {
-					continue
-				}
-				if c.is(name) {
-					prog, base = append(prog, c.progTimes...), append(base, c.baseTimes...)
-				}
-			}
-			p, e := summarize(prog), summarize(base)
-			fmt.Printf(" %10s | %8s | %4.2f× |", ms(p.p50), ms(e.p50), float64(p.p50)/float64(e.p50))
-		}
-		fmt.Println()
-	}
-}
-
-// printCompareTable prints this hook beside the compared build, both
-// against the empty program of their own rounds.
-func printCompareTable(cases []*hookCase, placeName, other string) {
-	fmt.Printf("\nthis hook beside %s, store on %s, under a stand-in claude through /bin/sh -c\n\n", other, placeName)
-	fmt.Printf("| %-24s | %-8s | %10s | %10s | %7s | %7s | %7s |\n", "event", "sessions", "compared", "this", "empty", "ratio", "saved")
-	fmt.Printf("|%s|%s|%s|%s|%s|%s|%s|\n", dashes(26), dashes(10), dashes(12), dashes(12), dashes(9), dashes(9), dashes(9))
-	for _, name := range append(eventNames(), "all events", "no input (start-up only)") {
-		for _, n := range hookStoreSizes {
-			var this, that, base []time.Duration
-			for _, c := range cases {
-				if c.place != placeName || c.size != n || !c.is(name) {
-					continue
-				}
-				switch c.mode {
-				case underClaude:
-					this = append(this, c.progTimes...)
-				case compared:
-					that, base = append(that, c.progTimes...), append(base, c.baseTimes...)
-				}
-			}
-			h, o, e := summarize(this), summarize(that), summarize(base)
-			fmt.Printf("| %-24s | %8d | %10s | %10s | %7s | %4.2f× | %7s |\n", name, n, ms(o.p50), ms(h.p50),
-				ms(e.p50), float64(h.p50)/float64(o.p50), ms(o.p50-h.p50))
-		}
-	}
-}
-
-// is reports whether the case belongs to the table row name.
-func (c *hookCase) is(name string) bool {
-	switch name {
-	case "all events":
-		return c.event != ""
-	case "no input (start-up only)":
-		return c.event == ""
-	}
-	return c.event == name
-}
-
-// printShellTable prints the shell way against the hook, both under a
-// stand-in Claude: per event and all events, the hook's figures those of
-// its own table.
-func printShellTable(cases []*hookCase, placeName string) {
-	fmt.Printf("\nthe shell way (bash + jq: scripts/bench/shellhook.sh) against the hook, store on %s,\n"+
-		"both under a stand-in claude through /bin/sh -c\n\n", placeName)
-	fmt.Printf("| %-24s |", "event")
-	for _, n := range hookStoreSizes {
-		fmt.Printf(" %4d: bash+jq | hook     | ratio  |", n)
-	}
-	fmt.Printf("\n|%s|", dashes(26))
-	for range hookStoreSizes {
-		fmt.Printf("%s|%s|%s|", dashes(15), dashes(10), dashes(8))
-	}
-	fmt.Println()
-	for _, name := range append(eventNames(), "all events") {
-		fmt.Printf("| %-24s |", name)
-		for _, n := range hookStoreSizes {
-			var shell, hook []time.Duration
-			for _, c := range cases {
-				if c.place != placeName || c.size != n || c.event == "" || name != "all events" && c.event != name {
-					continue
-				}
-				switch c.mode {
-				case shellWay:
-					shell = append(shell, c.progTimes...)
-				case underClaude:
-					hook = append(hook, c.progTimes...)
-				}
-			}
-			s, h := summarize(shell), summarize(hook)
-			fmt.Printf(" %13s | %8s | %5.1f× |", ms(s.p50), ms(h.p50), float64(s.p50)/float64(h.p50))
-		}
-		fmt.Println()
-	}
 }
 
 func eventNames() []string {
