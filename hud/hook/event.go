@@ -52,7 +52,9 @@ type Event struct {
 // applies too),
 // and a missing hook_event_name. A field of an unexpected type is not fatal:
 // a newer Claude Code may change a field the HUD barely uses, and the rest
-// of the event is still good.
+// of the event is still good. The event's raw fields (ToolInput,
+// ToolResponse, Error) may share b's memory rather than copy it (a tool's
+// output can be large): b must not change while the event is in use.
 func DecodeEvent(b []byte) (*Event, error) {
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
