@@ -13,15 +13,7 @@ func printHookTable(cases []*hookCase, placeName, mode string) {
 		how = "no Claude above (the worst case of finding it), exec'd directly"
 	}
 	fmt.Printf("\nstore on %s, %s\n\n", placeName, how)
-	fmt.Printf("| %-24s |", "event")
-	for _, n := range hookStoreSizes {
-		fmt.Printf(" %4d: hook | empty    | ratio |", n)
-	}
-	fmt.Printf("\n|%s|", dashes(26))
-	for range hookStoreSizes {
-		fmt.Printf("%s|%s|%s|", dashes(12), dashes(10), dashes(7))
-	}
-	fmt.Println()
+	printSizeHeader("%4d: hook", "empty   ", "ratio")
 	rowNames := append(eventNames(), "all events", "no input (start-up only)")
 	for _, name := range rowNames {
 		fmt.Printf("| %-24s |", name)
@@ -86,15 +78,7 @@ func (c *hookCase) is(name string) bool {
 func printShellTable(cases []*hookCase, placeName string) {
 	fmt.Printf("\nthe shell way (bash + jq: scripts/bench/shellhook.sh) against the hook, store on %s,\n"+
 		"both under a stand-in claude through /bin/sh -c\n\n", placeName)
-	fmt.Printf("| %-24s |", "event")
-	for _, n := range hookStoreSizes {
-		fmt.Printf(" %4d: bash+jq | hook     | ratio  |", n)
-	}
-	fmt.Printf("\n|%s|", dashes(26))
-	for range hookStoreSizes {
-		fmt.Printf("%s|%s|%s|", dashes(15), dashes(10), dashes(8))
-	}
-	fmt.Println()
+	printSizeHeader("%4d: bash+jq", "hook    ", "ratio ")
 	for _, name := range append(eventNames(), "all events") {
 		fmt.Printf("| %-24s |", name)
 		for _, n := range hookStoreSizes {
@@ -115,4 +99,24 @@ func printShellTable(cases []*hookCase, placeName string) {
 		}
 		fmt.Println()
 	}
+}
+
+// printSizeHeader prints the header of a table with a group of columns per
+// store size; the first title holds the size's %4d.
+func printSizeHeader(titles ...string) {
+	fmt.Printf("| %-24s |", "event")
+	for _, n := range hookStoreSizes {
+		fmt.Printf(" "+titles[0]+" |", n)
+		for _, t := range titles[1:] {
+			fmt.Printf(" %s |", t)
+		}
+	}
+	fmt.Printf("\n|%s|", dashes(26))
+	for range hookStoreSizes {
+		fmt.Printf("%s|", dashes(len(fmt.Sprintf(titles[0], 0))+2))
+		for _, t := range titles[1:] {
+			fmt.Printf("%s|", dashes(len(t)+2))
+		}
+	}
+	fmt.Println()
 }
