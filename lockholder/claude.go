@@ -43,10 +43,6 @@ func FindClaude(parent int, isClaude func(Process) bool) (Process, error) {
 	return Process{}, fmt.Errorf("finding claude above pid %d: none of %s is Claude Code", parent, strings.Join(seen, ", "))
 }
 
-// jsRuntimes run Claude Code when it is installed as a script (npm's
-// cli.js) rather than as its native binary.
-var jsRuntimes = map[string]bool{"node": true, "bun": true, "deno": true}
-
 // IsClaude returns the test FindClaude uses: a process is Claude Code when
 // its executable is claude (the native binary, or a script runtime whose
 // command line runs claude), or when Claude's own session registry,
@@ -58,7 +54,9 @@ func IsClaude(sessionsDir string) func(Process) bool {
 		switch {
 		case strings.HasPrefix(name, "claude"):
 			return true
-		case jsRuntimes[name]:
+		case name == "node" || name == "bun" || name == "deno":
+			// A script runtime runs Claude Code installed as a script
+			// (npm's cli.js) rather than as its native binary.
 			if args, err := cmdline(p.PID); err == nil && runsClaude(args) {
 				return true
 			}

@@ -63,15 +63,15 @@ func StartTicks(pid int) (ticks uint64, running bool) {
 	return p.StartTicks, true
 }
 
-// shells are the programs Claude Code (or a user's wrapper) may put between
-// itself and the hook.
-var shells = map[string]bool{
-	"sh": true, "bash": true, "dash": true, "zsh": true, "fish": true,
-	"ksh": true, "mksh": true, "ash": true, "busybox": true, "env": true,
-	"timeout": true, "nice": true, "nohup": true,
-}
-
 // IsShell reports whether comm names a shell or a thin exec wrapper.
+// These are the programs Claude Code (or a user's wrapper) may put between
+// itself and the hook. A switch, not a map: a map literal is built by
+// package initialisation, which every hook run pays for.
 func IsShell(comm string) bool {
-	return shells[strings.TrimPrefix(filepath.Base(comm), "-")]
+	switch strings.TrimPrefix(filepath.Base(comm), "-") {
+	case "sh", "bash", "dash", "zsh", "fish", "ksh", "mksh", "ash", "busybox", "env",
+		"timeout", "nice", "nohup":
+		return true
+	}
+	return false
 }

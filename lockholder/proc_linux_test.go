@@ -2,11 +2,40 @@ package lockholder
 
 import (
 	"errors"
+	"os"
+	"strconv"
+	"strings"
 	"testing"
 )
 
+// TestBootTime: the boot time from the clocks is /proc/stat's btime, give
+// or take the second either may move by.
+func TestBootTime(t *testing.T) {
+	got, err := bootTime()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		t.Skip(err)
+	}
+	for line := range strings.Lines(string(b)) {
+		if v, ok := strings.CutPrefix(line, "btime "); ok {
+			want, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := got - want; d < -startedSlack || d > startedSlack {
+				t.Fatalf("boot time %d, /proc/stat says %d", got, want)
+			}
+			return
+		}
+	}
+	t.Fatal("no btime in /proc/stat")
+}
+
 func TestParseStat(t *testing.T) {
-	boot, err := readBootTime()
+	boot, err := bootTime()
 	if err != nil {
 		t.Fatal(err)
 	}

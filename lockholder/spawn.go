@@ -18,7 +18,7 @@ const HoldMode = "hold-lock"
 // spawnHolder starts holderExe in hold mode for dir, with the lock's pid
 // file (its flock held) as descriptor 3. See StartDetached.
 func spawnHolder(holderExe, dir string, lockFile *os.File, claude Process) error {
-	err := StartDetached(holderExe, []string{HoldMode, dir, strconv.Itoa(claude.PID), strconv.FormatInt(claude.Started, 10)}, nil, lockFile)
+	_, err := StartDetached(holderExe, []string{HoldMode, dir, strconv.Itoa(claude.PID), strconv.FormatInt(claude.Started, 10)}, nil, lockFile)
 	if err != nil {
 		return fmt.Errorf("starting lock holder: %w", err)
 	}
@@ -31,12 +31,12 @@ func spawnHolder(holderExe, dir string, lockFile *os.File, claude Process) error
 // directory /, env as its whole environment, and no file descriptor but
 // extra (numbered from 3). Claude Code waits until every copy of the hook's
 // stdout and stderr pipes is closed, so a helper that kept one would stall
-// Claude for as long as it runs. No handle is kept; init reaps the helper
-// once the hook has exited.
-func StartDetached(exe string, args, env []string, extra ...*os.File) error {
+// Claude for as long as it runs. No handle is kept, only the pid is
+// returned; init reaps the helper once the hook has exited.
+func StartDetached(exe string, args, env []string, extra ...*os.File) (pid int, err error) {
 	devNull, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer devNull.Close()
 	// Descriptors the hook inherited without close-on-exec (Go sets it on
@@ -56,7 +56,7 @@ func StartDetached(exe string, args, env []string, extra ...*os.File) error {
 	// processes starting an empty program: 0.35 ms p50 against 0.20 ms.
 	// ForkExec still waits for the child's exec, so a missing or
 	// unrunnable binary is an error here.
-	_, err = syscall.ForkExec(exe, append([]string{exe}, args...), &syscall.ProcAttr{
+	pid, err = syscall.ForkExec(exe, append([]string{exe}, args...), &syscall.ProcAttr{
 		Dir:   "/",
 		Env:   env,
 		Files: fds,
@@ -65,7 +65,7 @@ func StartDetached(exe string, args, env []string, extra ...*os.File) error {
 	runtime.KeepAlive(devNull)
 	runtime.KeepAlive(extra)
 	if err != nil {
-		return &os.PathError{Op: "fork/exec", Path: exe, Err: err}
+		return 0, &os.PathError{Op: "fork/exec", Path: exe, Err: err}
 	}
-	return nil
+	return pid, nil
 }

@@ -132,8 +132,8 @@ func LoadLocks(dir string) ([]Lock, error) {
 		if err != nil {
 			continue
 		}
-		var meta LockMeta
-		if json.Unmarshal(b, &meta) != nil || meta.PID != pid || meta.Path == "" {
+		meta, err := DecodeLockMeta(b)
+		if err != nil || meta.PID != pid || meta.Path == "" {
 			continue
 		}
 		locks = append(locks, Lock{Dir: lockDir, LockMeta: meta})

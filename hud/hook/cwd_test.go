@@ -2,9 +2,14 @@ package hook
 
 import (
 	"errors"
+	"io"
+	"os"
+	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/capacitor-hud/hud/lockholder"
+	"github.com/capacitor-hud/hud/resolver"
 )
 
 func TestFallbackCWD(t *testing.T) {
@@ -54,5 +59,43 @@ func TestEventWithoutCWD(t *testing.T) {
 	applyEvent(tb, moved, obs(""), t0)
 	if u := applyEvent(tb, ev, obs("/home/dev/proj"), t0); u.After.CWD != "/home/dev/proj/sub" {
 		t.Errorf("an event without a cwd moved the record's to %q", u.After.CWD)
+	}
+}
+
+// TestObserveProjectDir: the project is CLAUDE_PROJECT_DIR normalized, or
+// the nearest .git above the cwd, whether or not the two spell the cwd the
+// same way (the hook skips normalizing it twice when they do).
+func TestObserveProjectDir(t *testing.T) {
+	root := t.TempDir()
+	real := filepath.Join(root, "real")
+	sub := filepath.Join(real, "sub")
+	if err := os.MkdirAll(filepath.Join(real, ".git"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(sub, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(root, "link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	realRoot := resolver.NormalizePath(real)
+	for _, c := range []struct{ name, cwd, projectDir, want string }{
+		{"the cwd itself, through a link", link + "/sub/", link + "/sub/", resolver.NormalizePath(sub)},
+		{"another spelling of the cwd", link + "/sub", real + "/sub", resolver.NormalizePath(sub)},
+		{"above the cwd", link + "/sub", link, realRoot},
+		{"not set: the .git above", link + "/sub", "", realRoot},
+	} {
+		ev := &Event{SessionID: "s", HookEventName: EventPreToolUse, CWD: c.cwd}
+		env := Env{Getenv: func(k string) string {
+			if k == "CLAUDE_PROJECT_DIR" {
+				return c.projectDir
+			}
+			return ""
+		}, Parent: os.Getpid(), Now: time.Now, Stderr: io.Discard}
+		log := newDebugLog(resolver.Layout{}, env)
+		if got := observe(ev, env, resolver.Layout{Home: root}, log).ProjectDir; got != c.want {
+			t.Errorf("%s: project %q, want %q", c.name, got, c.want)
+		}
 	}
 }

@@ -56,7 +56,9 @@ type Event struct {
 // applies too),
 // and a missing hook_event_name. A field of an unexpected type is not fatal:
 // a newer Claude Code may change a field the HUD barely uses, and the rest
-// of the event is still good.
+// of the event is still good. The event's raw fields (ToolInput,
+// ToolResponse, Error) may share b's memory rather than copy it (a tool's
+// output can be large): b must not change while the event is in use.
 func DecodeEvent(b []byte) (*Event, error) {
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
@@ -65,11 +67,14 @@ func DecodeEvent(b []byte) (*Event, error) {
 	if b[0] != '{' {
 		return nil, errors.New("decoding event: not a JSON object")
 	}
-	var ev Event
-	if err := json.Unmarshal(b, &ev); err != nil {
-		var typeErr *json.UnmarshalTypeError
-		if !errors.As(err, &typeErr) || typeErr.Field == "" {
-			return nil, fmt.Errorf("decoding event: %w", err)
+	ev, ok := decodeEventFast(b)
+	if !ok {
+		ev = &Event{}
+		if err := json.Unmarshal(b, ev); err != nil {
+			var typeErr *json.UnmarshalTypeError
+			if !errors.As(err, &typeErr) || typeErr.Field == "" {
+				return nil, fmt.Errorf("decoding event: %w", err)
+			}
 		}
 	}
 	if err := resolver.CheckSessionID(ev.SessionID); err != nil {
@@ -78,5 +83,5 @@ func DecodeEvent(b []byte) (*Event, error) {
 	if ev.HookEventName == "" {
 		return nil, errors.New("decoding event: no hook_event_name")
 	}
-	return &ev, nil
+	return ev, nil
 }

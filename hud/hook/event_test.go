@@ -78,7 +78,12 @@ func FuzzDecodeEvent(f *testing.F) {
 	for _, s := range []string{"", "{}", "[]", "null", `{"session_id":"../x"}`, `{"session_id":"s","hook_event_name":"Stop","error":{"a":1}}`} {
 		f.Add([]byte(s))
 	}
+	for _, s := range oddEvents {
+		f.Add([]byte(s))
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
+		// The hand-written decoder decodes as encoding/json does.
+		checkDecodeEvent(t, b)
 		ev, err := DecodeEvent(b)
 		if err != nil {
 			if ev != nil {

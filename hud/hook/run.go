@@ -255,6 +255,7 @@ type observation struct {
 
 // observe normalizes the event's paths in place and looks around.
 func observe(ev *Event, env Env, layout resolver.Layout, log *debugLog) observation {
+	rawCWD := ev.CWD
 	ev.CWD = resolver.NormalizePath(ev.CWD)
 	ev.NewCWD = resolver.NormalizePath(ev.NewCWD)
 	obs := observation{
@@ -277,8 +278,14 @@ func observe(ev *Event, env Env, layout resolver.Layout, log *debugLog) observat
 		obs.CWD = fallbackCWD(env)
 		cwd = obs.CWD
 	}
-	if cwd != "" {
-		obs.ProjectDir = resolver.ProjectRoot(cwd, env.Getenv("CLAUDE_PROJECT_DIR"))
+	switch dir := env.Getenv("CLAUDE_PROJECT_DIR"); {
+	case cwd == "":
+	case dir != "" && dir == rawCWD:
+		// Claude Code sets CLAUDE_PROJECT_DIR for every hook, most often
+		// to the cwd just normalized: not twice the stats.
+		obs.ProjectDir = ev.CWD
+	default:
+		obs.ProjectDir = resolver.ProjectRoot(cwd, dir)
 	}
 	return obs
 }

@@ -121,10 +121,7 @@ func TestStaleRecordsDropped(t *testing.T) {
 // reloadRaw encodes tb and reads it back the way the next hook run does.
 func reloadRaw(t *testing.T, tb *table) {
 	t.Helper()
-	b, err := tb.encode()
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := tb.encode().bytes()
 	fresh, ok := parseCanonical(b)
 	if !ok {
 		t.Fatalf("own output is not canonical:\n%s", b)

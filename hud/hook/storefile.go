@@ -53,11 +53,7 @@ func updateStore(l resolver.Layout, now time.Time, log *debugLog, edit func(*tab
 	if !edit(t) {
 		return nil
 	}
-	out, err := t.encode()
-	if err != nil {
-		return err
-	}
-	info, err := writeAtomic(l.StorePath(), out)
+	info, err := writeAtomic(l.StorePath(), t.encode())
 	if err != nil {
 		return fmt.Errorf("writing store: %w", err)
 	}
@@ -232,7 +228,7 @@ func (s *storeLock) vouchFor(info fs.FileInfo) {
 // created with O_EXCL|O_NOFOLLOW, so a link planted there is never written
 // through; a leftover of a run killed midway, or such a link, is removed
 // and the create tried once more.
-func writeAtomic(path string, data []byte) (info fs.FileInfo, err error) {
+func writeAtomic(path string, data *pieces) (info fs.FileInfo, err error) {
 	tmp := path + ".tmp"
 	const flags = os.O_WRONLY | os.O_CREATE | os.O_EXCL | syscall.O_NOFOLLOW
 	f, err := os.OpenFile(tmp, flags, 0o600)
@@ -249,7 +245,7 @@ func writeAtomic(path string, data []byte) (info fs.FileInfo, err error) {
 			os.Remove(tmp)
 		}
 	}()
-	_, err = f.Write(data)
+	err = data.writeTo(f)
 	if err == nil {
 		info, err = f.Stat()
 	}

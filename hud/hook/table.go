@@ -58,11 +58,11 @@ func (t *table) get(id string) (*resolver.Record, error) {
 	if !ok {
 		return nil, nil
 	}
-	var r resolver.Record
-	if err := json.Unmarshal(b, &r); err != nil {
+	r, err := resolver.DecodeRecord(b)
+	if err != nil {
 		return nil, fmt.Errorf("decoding record %s: %w", id, err)
 	}
-	return &r, nil
+	return r, nil
 }
 
 // put stores r under its session id.
@@ -153,69 +153,54 @@ func topField(rec []byte, name string) []byte {
 }
 
 // encode renders the table as resolver.EncodeStore would render the same
-// store: two-space indentation, keys sorted, a final newline.
-func (t *table) encode() ([]byte, error) {
-	size := 64 + 64*len(t.ended)
-	for _, b := range t.raw {
-		size += len(b) + 64
-	}
-	out := make([]byte, 0, size+1024*len(t.recs))
-	out = append(out, "{\n  \"version\": 3,\n  \"sessions\": {"...)
+// store: two-space indentation, keys sorted, a final newline. Untouched
+// records are not copied: the result is pieces of the file as read and of
+// the text written anew.
+func (t *table) encode() *pieces {
+	o := &pieces{gen: make([]byte, 0, 256+1024*len(t.recs)+64*len(t.ended))}
+	o.addText([]byte("{\n  \"version\": 3,\n  \"sessions\": {"))
+	var scratch []byte
 	ids := t.ids()
 	for i, id := range ids {
-		out = append(out, "\n    "...)
-		out = appendJSONString(out, id)
-		out = append(out, ": "...)
+		scratch = append(scratch[:0], "\n    "...)
+		scratch = resolver.AppendJSONString(scratch, id)
+		scratch = append(scratch, ": "...)
 		if b, ok := t.raw[id]; ok {
-			out = append(out, b...)
+			o.addText(scratch)
+			o.addSrc(b)
 		} else {
-			b, err := json.MarshalIndent(t.recs[id], "    ", "  ")
-			if err != nil {
-				return nil, fmt.Errorf("encoding record %s: %w", id, err)
-			}
-			out = append(out, b...)
+			o.addText(resolver.AppendRecord(scratch, t.recs[id], "    "))
 		}
 		if i < len(ids)-1 {
-			out = append(out, ',')
+			o.addText([]byte{','})
 		}
 	}
+	scratch = scratch[:0]
 	if len(ids) > 0 {
-		out = append(out, "\n  "...)
+		scratch = append(scratch, "\n  "...)
 	}
-	out = append(out, '}')
+	scratch = append(scratch, '}')
 	if len(t.ended) > 0 {
-		out = append(out, ",\n  \"ended\": {"...)
+		scratch = append(scratch, ",\n  \"ended\": {"...)
 		ended := make([]string, 0, len(t.ended))
 		for id := range t.ended {
 			ended = append(ended, id)
 		}
 		slices.Sort(ended)
 		for i, id := range ended {
-			out = append(out, "\n    "...)
-			out = appendJSONString(out, id)
-			out = append(out, ": "...)
+			scratch = append(scratch, "\n    "...)
+			scratch = resolver.AppendJSONString(scratch, id)
+			scratch = append(scratch, ": "...)
 			ts, _ := t.ended[id].MarshalJSON()
-			out = append(out, ts...)
+			scratch = append(scratch, ts...)
 			if i < len(ended)-1 {
-				out = append(out, ',')
+				scratch = append(scratch, ',')
 			}
 		}
-		out = append(out, "\n  }"...)
+		scratch = append(scratch, "\n  }"...)
 	}
-	return append(out, "\n}\n"...), nil
-}
-
-// appendJSONString appends s as encoding/json writes a map key (with its
-// HTML escaping), so keys match EncodeStore's. Session ids need no
-// escaping and skip encoding/json.
-func appendJSONString(out []byte, s string) []byte {
-	if plain(s) {
-		out = append(out, '"')
-		out = append(out, s...)
-		return append(out, '"')
-	}
-	b, _ := json.Marshal(s) // a string always marshals
-	return append(out, b...)
+	o.addText(append(scratch, "\n}\n"...))
+	return o
 }
 
 // plain reports whether encoding/json writes s between quotes unchanged:

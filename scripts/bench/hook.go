@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -39,31 +40,55 @@ var shellHook []byte
 // in one home, started one way; each has its own baseline, the empty
 // program started the same way with the same input, run right after it.
 type hookCase struct {
-	place, mode string
+	place, mode string // mode: underClaude, noClaude or shellWay
 	size        int
 	event       string // "" for no input
 	input       []byte
+	inputPath   string   // the input as a file, for the stand-in Claude
+	claude      *standIn // nil: exec'd directly by the bench
 	env         []string
 	prog, base  string // base "": no baseline
-	sh          bool   // through /bin/sh -c, as Claude Code runs a hook
 	every       int    // run on every every-th round only (the slow shell way)
 
 	progTimes, baseTimes []time.Duration
 }
 
+// The ways a case is started.
+const (
+	// underClaude: a long-lived stand-in process named claude runs
+	// `/bin/sh -c <command>` with the event on stdin, as Claude Code runs
+	// a hook; the hook finds Claude one level above the shell, records its
+	// pid and keeps one lock holder for it.
+	underClaude = "claude"
+	// shellWay: the shell hook (bash and jq) under a stand-in Claude.
+	shellWay = "shell"
+	// compared: another build of the hook (-compare) under a stand-in
+	// Claude, on the disk, beside this one.
+	compared = "compared"
+	// noClaude: exec'd directly by the bench, no Claude above: the hook
+	// walks every ancestor looking for one and records no pid, the worst
+	// case of that walk.
+	noClaude = "no claude"
+)
+
 // benchHook times bin/hud-hook as Claude Code runs it against the empty Go
-// program: fork+exec with the event on stdin, through `/bin/sh -c` as
-// Claude runs hooks and exec'd directly, with 10 and 200 sessions in the
-// store, on the disk (ext4 here, where ~ is) and on tmpfs. Every case is
-// interleaved with its baseline and all cases with each other, round after
-// round, so the machine's load falls on both sides alike. Then the shell
-// way (bash and jq) against the hook, on the same inputs.
+// program: a stand-in Claude process forks `/bin/sh -c <hook>` with the
+// event on stdin, with 10 and 200 sessions in the store, on the disk (ext4
+// here, where ~ is) and on tmpfs. Every case is interleaved with its
+// baseline and all cases with each other, round after round, so the
+// machine's load falls on both sides alike. Then the shell way (bash and
+// jq) against the hook, on the same inputs, and the worst case: the hook
+// exec'd with no Claude above it.
 func benchHook(b *bench) error {
 	hook, err := b.build("./cmd/hud-hook")
 	if err != nil {
 		return err
 	}
 	empty, err := b.emptyProgram()
+	if err != nil {
+		return err
+	}
+	claude, err := b.build("./scripts/desktop/claude")
 	if err != nil {
 		return err
 	}
@@ -82,45 +107,73 @@ func benchHook(b *bench) error {
 		return err
 	}
 	var cases []*hookCase
-	for _, place := range places {
+	// add appends a case per event (and one with no input when withEmpty)
+	// in a home of its own with a store of size sessions.
+	add := func(pl place, size int, mode, prog, base string, every int, withEmpty bool) error {
+		home, project, err := benchHome(pl.dir, fmt.Sprintf("%s-%d", strings.ReplaceAll(mode, " ", "-"), size), size)
+		if err != nil {
+			return err
+		}
+		env := []string{"HOME=" + home, "PATH=" + os.Getenv("PATH")}
+		var claudeProc *standIn
+		if mode != noClaude {
+			// Claude Code runs every hook with CLAUDE_PROJECT_DIR set.
+			withProject := append(slices.Clone(env), "CLAUDE_PROJECT_DIR="+project)
+			if claudeProc, err = startStandIn(b, claude, withProject, project); err != nil {
+				return err
+			}
+		}
+		inputs := fixtures
+		if withEmpty {
+			inputs = append(slices.Clone(fixtures), nil)
+		}
+		for i, data := range inputs {
+			c := &hookCase{place: pl.name, mode: mode, size: size, env: env, prog: prog, base: base,
+				claude: claudeProc, every: every}
+			if data != nil {
+				c.event = eventName(hookEvents[i])
+				// The recorded cwd does not exist here; a real one
+				// costs the path normalizer its real work.
+				c.input = []byte(strings.ReplaceAll(string(data), "/home/dev/proj", project))
+			}
+			c.inputPath = filepath.Join(home, fmt.Sprintf("event-%d.json", i))
+			if err := os.WriteFile(c.inputPath, c.input, 0o600); err != nil {
+				return err
+			}
+			cases = append(cases, c)
+		}
+		return nil
+	}
+	for _, pl := range places {
 		for _, size := range hookStoreSizes {
-			home, project, err := benchHome(place.dir, fmt.Sprintf("hook-%d", size), size)
-			if err != nil {
+			if err := add(pl, size, underClaude, hook, empty, 1, true); err != nil {
 				return err
 			}
-			shellHome, shellProject, err := benchHome(place.dir, fmt.Sprintf("shell-%d", size), size)
-			if err != nil {
+			// The shell way, in a home of its own (jq reformats the
+			// store), compared with the hook cases above: no baseline of
+			// its own.
+			if err := add(pl, size, shellWay, shell, "", 10, false); err != nil {
 				return err
-			}
-			env := []string{"HOME=" + home, "PATH=" + os.Getenv("PATH")}
-			shellEnv := []string{"HOME=" + shellHome, "PATH=" + os.Getenv("PATH")}
-			for _, mode := range []string{"sh -c", "exec"} {
-				for i, data := range append(fixtures, nil) {
-					c := &hookCase{place: place.name, mode: mode, size: size, env: env, prog: hook, base: empty, sh: mode == "sh -c", every: 1}
-					if data != nil {
-						c.event = eventName(hookEvents[i])
-						// The recorded cwd does not exist here; a real one
-						// costs the path normalizer its real work.
-						c.input = []byte(strings.ReplaceAll(string(data), "/home/dev/proj", project))
-					}
-					cases = append(cases, c)
-				}
-			}
-			for _, mode := range []string{"sh -c", "exec"} {
-				for i, data := range fixtures {
-					// The shell way, in a home of its own (jq reformats the
-					// store), compared with the hook cases above started
-					// the same way: no baseline of its own.
-					cases = append(cases, &hookCase{place: place.name, mode: "shell " + mode, size: size,
-						env: shellEnv, prog: shell, sh: mode == "sh -c", every: 10,
-						event: eventName(hookEvents[i]),
-						input: []byte(strings.ReplaceAll(string(data), "/home/dev/proj", shellProject))})
-				}
 			}
 		}
 	}
+	if b.compare != "" {
+		for _, size := range hookStoreSizes {
+			if err := add(places[0], size, compared, b.compare, empty, 1, true); err != nil {
+				return err
+			}
+		}
+	}
+	// The worst case, on the disk only: the bench's own process is above
+	// the hook, not Claude.
+	for _, size := range hookStoreSizes {
+		if err := add(places[0], size, noClaude, hook, empty, 2, true); err != nil {
+			return err
+		}
+	}
 	// Warm up: the first runs decode the seeded stores in full (another
-	// writer's file) and bring the binaries into the page cache.
+	// writer's file), start each stand-in's lock holder and bring the
+	// binaries into the page cache.
 	for range 3 {
 		for _, c := range cases {
 			if err := c.round(); err != nil {
@@ -130,6 +183,11 @@ func benchHook(b *bench) error {
 	}
 	for _, c := range cases {
 		c.progTimes, c.baseTimes = nil, nil
+		if (c.mode == underClaude || c.mode == compared) && c.event != "" {
+			if err := c.claude.check(c.input); err != nil {
+				return err
+			}
+		}
 	}
 	start := time.Now()
 	for i := range b.n {
@@ -145,21 +203,23 @@ func benchHook(b *bench) error {
 	fmt.Printf("hook: bin/hud-hook against an empty Go program built the same way, each\n"+
 		"fork+exec'd with the event on stdin, interleaved, %d rounds (%v, load average at the end %s)\n",
 		b.n, time.Since(start).Round(time.Second), loadAverage())
-	for _, place := range places {
-		for _, mode := range []string{"sh -c", "exec"} {
-			printHookTable(cases, place.name, mode)
-		}
+	for _, pl := range places {
+		printHookTable(cases, pl.name, underClaude)
 	}
-	for _, place := range places {
-		printShellTable(cases, place.name)
+	for _, pl := range places {
+		printShellTable(cases, pl.name)
 	}
+	if b.compare != "" {
+		printCompareTable(cases, places[0].name, b.compare)
+	}
+	printHookTable(cases, places[0].name, noClaude)
 	fmt.Println()
 	return nil
 }
 
 // round runs the case once and then its baseline, if it has one.
 func (c *hookCase) round() error {
-	d, err := c.time(c.prog, c.env)
+	d, err := c.time(c.prog)
 	if err != nil {
 		return err
 	}
@@ -167,19 +227,19 @@ func (c *hookCase) round() error {
 	if c.base == "" {
 		return nil
 	}
-	if d, err = c.time(c.base, c.env); err != nil {
+	if d, err = c.time(c.base); err != nil {
 		return err
 	}
 	c.baseTimes = append(c.baseTimes, d)
 	return nil
 }
 
-// time runs prog once with the case's input in env.
-func (c *hookCase) time(prog string, env []string) (time.Duration, error) {
-	if c.sh {
-		return runShell(prog, env, c.input)
+// time runs prog once on the case's input.
+func (c *hookCase) time(prog string) (time.Duration, error) {
+	if c.claude != nil {
+		return c.claude.run(prog, c.inputPath)
 	}
-	return run(prog, env, c.input)
+	return run(prog, c.env, c.input)
 }
 
 // place is a directory the homes are made in.
@@ -247,69 +307,6 @@ func benchHome(dir, name string, n int) (home, project string, err error) {
 		}
 	}
 	return home, project, seedStore(resolver.Layout{Home: home}, project, n)
-}
-
-// printHookTable prints the hook against the empty program, one row per
-// event, both store sizes side by side.
-func printHookTable(cases []*hookCase, placeName, mode string) {
-	how := "through /bin/sh -c, as Claude Code runs it"
-	if mode == "exec" {
-		how = "exec'd directly"
-	}
-	fmt.Printf("\nstore on %s, %s\n\n", placeName, how)
-	fmt.Printf("| %-24s |", "event")
-	for _, n := range hookStoreSizes {
-		fmt.Printf(" %4d: hook | empty    | ratio |", n)
-	}
-	fmt.Printf("\n|%s|", dashes(26))
-	for range hookStoreSizes {
-		fmt.Printf("%s|%s|%s|", dashes(12), dashes(10), dashes(7))
-	}
-	fmt.Println()
-	rowNames := append(eventNames(), "all events", "no input (start-up only)")
-	for _, name := range rowNames {
-		fmt.Printf("| %-24s |", name)
-		for _, n := range hookStoreSizes {
-			var prog, base []time.Duration
-			for _, c := range cases {
-				if c.place != placeName || c.mode != mode || c.size != n {
-					continue
-				}
-				if c.event == name || name == "all events" && c.event != "" || name == "no input (start-up only)" && c.event == "" {
-					prog, base = append(prog, c.progTimes...), append(base, c.baseTimes...)
-				}
-			}
-			p, e := summarize(prog), summarize(base)
-			fmt.Printf(" %10s | %8s | %4.2f× |", ms(p.p50), ms(e.p50), float64(p.p50)/float64(e.p50))
-		}
-		fmt.Println()
-	}
-}
-
-// printShellTable prints the shell way against the hook: all events, each
-// side started the same way, the hook's figures those of its own table.
-func printShellTable(cases []*hookCase, placeName string) {
-	fmt.Printf("\nthe shell way (bash + jq: scripts/bench/shellhook.sh) against the hook, store on %s,\nall events, both started the same way\n\n", placeName)
-	fmt.Printf("| %-8s | %-7s | %10s | %10s | %7s |\n", "sessions", "started", "bash + jq", "hook", "ratio")
-	fmt.Printf("|%s|%s|%s|%s|%s|\n", dashes(10), dashes(9), dashes(12), dashes(12), dashes(9))
-	for _, n := range hookStoreSizes {
-		for _, mode := range []string{"sh -c", "exec"} {
-			var shell, hook []time.Duration
-			for _, c := range cases {
-				if c.place != placeName || c.size != n || c.event == "" {
-					continue
-				}
-				switch c.mode {
-				case "shell " + mode:
-					shell = append(shell, c.progTimes...)
-				case mode:
-					hook = append(hook, c.progTimes...)
-				}
-			}
-			s, h := summarize(shell), summarize(hook)
-			fmt.Printf("| %8d | %-7s | %10s | %10s | %6.1f× |\n", n, mode, ms(s.p50), ms(h.p50), float64(s.p50)/float64(h.p50))
-		}
-	}
 }
 
 func eventNames() []string {

@@ -5,7 +5,7 @@
 // differ, so only a ratio against a baseline taken at the same moment
 // means anything.
 //
-//	go run ./scripts/bench [-n 200] [-only hook]
+//	go run ./scripts/bench [-n 200] [-only hook] [-compare old/hud-hook]
 package main
 
 import (
@@ -42,6 +42,9 @@ type bench struct {
 	n     int
 	dir   string
 	built map[string]string
+	// compare is another build of hud-hook (an older commit's) that the
+	// hook figure times side by side with this one; "" for none.
+	compare string
 	// cleanup removes what figures made outside dir.
 	cleanup []func()
 }
@@ -49,13 +52,14 @@ type bench struct {
 func main() {
 	n := flag.Int("n", 200, "timed runs per row")
 	only := flag.String("only", "", "run only the figure with this name")
+	compare := flag.String("compare", "", "`hud-hook` binary (another commit's release build) to time beside this one")
 	flag.Parse()
 	dir, err := os.MkdirTemp("", "hud-bench-")
 	if err != nil {
 		fatal(err)
 	}
 	defer os.RemoveAll(dir)
-	b := &bench{n: *n, dir: dir, built: map[string]string{}}
+	b := &bench{n: *n, dir: dir, built: map[string]string{}, compare: *compare}
 	defer b.clean()
 	fmt.Printf("machine: %s\n\n", machine())
 	failed := false
@@ -145,12 +149,6 @@ func (b *bench) emptyProgram() (string, error) {
 // output on stdout.
 func run(path string, env []string, input []byte) (time.Duration, error) {
 	return runCmd(exec.Command(path), env, input)
-}
-
-// runShell is one timed `/bin/sh -c command`, the way Claude Code runs a
-// hook's command: the shell, then what it starts.
-func runShell(command string, env []string, input []byte) (time.Duration, error) {
-	return runCmd(exec.Command("/bin/sh", "-c", command), env, input)
 }
 
 // runCmd times cmd. The input is in a pipe before the process starts (as

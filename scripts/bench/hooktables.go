@@ -1,0 +1,122 @@
+package main
+
+import (
+	"fmt"
+	"time"
+)
+
+// printHookTable prints the hook against the empty program, one row per
+// event, both store sizes side by side.
+func printHookTable(cases []*hookCase, placeName, mode string) {
+	how := "under a stand-in claude, through /bin/sh -c, as Claude Code runs it"
+	if mode == noClaude {
+		how = "no Claude above (the worst case of finding it), exec'd directly"
+	}
+	fmt.Printf("\nstore on %s, %s\n\n", placeName, how)
+	printSizeHeader("%4d: hook", "empty   ", "ratio")
+	rowNames := append(eventNames(), "all events", "no input (start-up only)")
+	for _, name := range rowNames {
+		fmt.Printf("| %-24s |", name)
+		for _, n := range hookStoreSizes {
+			var prog, base []time.Duration
+			for _, c := range cases {
+				if c.place != placeName || c.mode != mode || c.size != n {
+					continue
+				}
+				if c.is(name) {
+					prog, base = append(prog, c.progTimes...), append(base, c.baseTimes...)
+				}
+			}
+			p, e := summarize(prog), summarize(base)
+			fmt.Printf(" %10s | %8s | %4.2f× |", ms(p.p50), ms(e.p50), float64(p.p50)/float64(e.p50))
+		}
+		fmt.Println()
+	}
+}
+
+// printCompareTable prints this hook beside the compared build, both
+// against the empty program of their own rounds.
+func printCompareTable(cases []*hookCase, placeName, other string) {
+	fmt.Printf("\nthis hook beside %s, store on %s, under a stand-in claude through /bin/sh -c\n\n", other, placeName)
+	fmt.Printf("| %-24s | %-8s | %10s | %10s | %7s | %7s | %7s |\n", "event", "sessions", "compared", "this", "empty", "ratio", "saved")
+	fmt.Printf("|%s|%s|%s|%s|%s|%s|%s|\n", dashes(26), dashes(10), dashes(12), dashes(12), dashes(9), dashes(9), dashes(9))
+	for _, name := range append(eventNames(), "all events", "no input (start-up only)") {
+		for _, n := range hookStoreSizes {
+			var this, that, base []time.Duration
+			for _, c := range cases {
+				if c.place != placeName || c.size != n || !c.is(name) {
+					continue
+				}
+				switch c.mode {
+				case underClaude:
+					this = append(this, c.progTimes...)
+				case compared:
+					that, base = append(that, c.progTimes...), append(base, c.baseTimes...)
+				}
+			}
+			h, o, e := summarize(this), summarize(that), summarize(base)
+			fmt.Printf("| %-24s | %8d | %10s | %10s | %7s | %4.2f× | %7s |\n", name, n, ms(o.p50), ms(h.p50),
+				ms(e.p50), float64(h.p50)/float64(o.p50), ms(o.p50-h.p50))
+		}
+	}
+}
+
+// is reports whether the case belongs to the table row name.
+func (c *hookCase) is(name string) bool {
+	switch name {
+	case "all events":
+		return c.event != ""
+	case "no input (start-up only)":
+		return c.event == ""
+	}
+	return c.event == name
+}
+
+// printShellTable prints the shell way against the hook, both under a
+// stand-in Claude: per event and all events, the hook's figures those of
+// its own table.
+func printShellTable(cases []*hookCase, placeName string) {
+	fmt.Printf("\nthe shell way (bash + jq: scripts/bench/shellhook.sh) against the hook, store on %s,\n"+
+		"both under a stand-in claude through /bin/sh -c\n\n", placeName)
+	printSizeHeader("%4d: bash+jq", "hook    ", "ratio ")
+	for _, name := range append(eventNames(), "all events") {
+		fmt.Printf("| %-24s |", name)
+		for _, n := range hookStoreSizes {
+			var shell, hook []time.Duration
+			for _, c := range cases {
+				if c.place != placeName || c.size != n || c.event == "" || name != "all events" && c.event != name {
+					continue
+				}
+				switch c.mode {
+				case shellWay:
+					shell = append(shell, c.progTimes...)
+				case underClaude:
+					hook = append(hook, c.progTimes...)
+				}
+			}
+			s, h := summarize(shell), summarize(hook)
+			fmt.Printf(" %13s | %8s | %5.1f× |", ms(s.p50), ms(h.p50), float64(s.p50)/float64(h.p50))
+		}
+		fmt.Println()
+	}
+}
+
+// printSizeHeader prints the header of a table with a group of columns per
+// store size; the first title holds the size's %4d.
+func printSizeHeader(titles ...string) {
+	fmt.Printf("| %-24s |", "event")
+	for _, n := range hookStoreSizes {
+		fmt.Printf(" "+titles[0]+" |", n)
+		for _, t := range titles[1:] {
+			fmt.Printf(" %s |", t)
+		}
+	}
+	fmt.Printf("\n|%s|", dashes(26))
+	for range hookStoreSizes {
+		fmt.Printf("%s|", dashes(len(fmt.Sprintf(titles[0], 0))+2))
+		for _, t := range titles[1:] {
+			fmt.Printf("%s|", dashes(len(t)+2))
+		}
+	}
+	fmt.Println()
+}
