@@ -43,7 +43,13 @@ func AppendRecord(dst []byte, r *Record, prefix string) []byte {
 	e.str("waiting_for", r.WaitingFor, true)
 	e.str("waiting_tool", r.WaitingTool, true)
 	e.str("tmux_pane", r.TmuxPane, true)
+	e.str("tmux_socket", r.TmuxSocket, true)
 	e.str("term_program", r.TermProgram, true)
+	e.str("kitty_window_id", r.KittyWindow, true)
+	e.str("kitty_listen_on", r.KittyListenOn, true)
+	e.str("wezterm_pane", r.WeztermPane, true)
+	e.str("wezterm_socket", r.WeztermSocket, true)
+	e.str("window_id", r.WindowID, true)
 	e.str("transcript_path", r.TranscriptPath, true)
 	e.ts("turn_started_at", r.TurnStartedAt, true)
 	e.str("last_error", r.LastError, true)
@@ -260,8 +266,20 @@ func decodeRecordFast(b []byte) (*Record, bool) {
 			return str(&r.WaitingTool)
 		case "tmux_pane":
 			return str(&r.TmuxPane)
+		case "tmux_socket":
+			return str(&r.TmuxSocket)
 		case "term_program":
 			return str(&r.TermProgram)
+		case "kitty_window_id":
+			return str(&r.KittyWindow)
+		case "kitty_listen_on":
+			return str(&r.KittyListenOn)
+		case "wezterm_pane":
+			return str(&r.WeztermPane)
+		case "wezterm_socket":
+			return str(&r.WeztermSocket)
+		case "window_id":
+			return str(&r.WindowID)
 		case "transcript_path":
 			return str(&r.TranscriptPath)
 		case "turn_started_at":

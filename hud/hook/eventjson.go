@@ -14,7 +14,7 @@ var eventFields = []string{
 	"prompt_id", "agent_id", "agent_type", "source", "reason", "trigger", "prompt",
 	"tool_name", "tool_input", "tool_use_id", "tool_response", "error", "is_interrupt",
 	"message", "notification_type", "stop_hook_active", "old_cwd", "new_cwd",
-	"background_tasks", "mcp_server_name",
+	"background_tasks", "mcp_server_name", "permission_suggestions",
 }
 
 // decodeEventFast decodes an event by hand, as json.Unmarshal would, or
@@ -90,6 +90,8 @@ func decodeEventFast(b []byte) (*Event, bool) {
 			return backgroundTasks(s, &ev.BackgroundTasks)
 		case "mcp_server_name":
 			return str(&ev.MCPServerName)
+		case "permission_suggestions":
+			return raw(&ev.PermissionSuggestions)
 		}
 		return s.Unknown(key, eventFields)
 	})
