@@ -13,7 +13,7 @@ const (
 // agentLabels are the names a person knows each agent by, for the menu,
 // `hud status` and the notifications.
 var agentLabels = map[string]string{
-	AgentClaude:   "Claude Code",
+	AgentClaude:   "Claude",
 	AgentCodex:    "Codex",
 	AgentOpencode: "opencode",
 }
