@@ -27,6 +27,9 @@ type Agent struct {
 	// After says what the person must still do once the files are in
 	// place ("" for nothing).
 	After string
+	// Untrusted, when set, names the events whose hud hooks the agent
+	// will not run until the person trusts them.
+	Untrusted func(AgentEnv) ([]string, error)
 }
 
 // An AgentFile is one file an agent's install edits.

@@ -37,7 +37,8 @@ var Codex = Agent{
 			Problem:   daemonProblem,
 		},
 	},
-	After: "Codex asks you to review new hooks at its next start: choose to trust them (or review them in /hooks), or it runs none.",
+	After:     "Codex asks you to review new hooks at its next start: choose to trust them (or review them in /hooks), or it runs none.",
+	Untrusted: codexUntrusted,
 }
 
 // codexEvents are the Codex hook events that carry state, in the order
@@ -87,6 +88,7 @@ var (
 func daemonSetting(lines [][]byte) (value string, header int, err error) {
 	table, header := "", -1
 	for i, l := range lines {
+		l = bytes.TrimRight(l, "\r\n")
 		if m := tomlHeader.FindSubmatch(l); m != nil && !bytes.HasPrefix(bytes.TrimSpace(l), []byte("[[")) {
 			table = string(m[1])
 			if table == "features" {
@@ -178,7 +180,70 @@ func daemonProblem(_ AgentEnv, path string) string {
 	case err != nil:
 		return fmt.Sprintf("%s: %v", path, err)
 	case value != "false":
-		return fmt.Sprintf("%s does not set features.daemon_auto_start = false: Codex's shared background server runs every Codex's hooks, so hud cannot tell which terminal a session is in, nor when it ends; run 'hud install codex'", path)
+		return fmt.Sprintf("%s does not set features.daemon_auto_start = false: Codex's shared background server runs the hooks, and hud cannot tell which terminal a session is in nor when it ends", path)
 	}
 	return ""
+}
+
+// codexUntrusted names hud's hooks that Codex has no trust entry for in
+// config.toml. Codex keeps one per handler, under
+// [hooks.state."<hooks.json>:<event in snake case>:<group>:<handler>"],
+// with the hash of the definition it was shown; hud cannot recompute the
+// hash, so a hook changed since it was trusted (Codex asks again at its
+// start) still counts as trusted here.
+func codexUntrusted(e AgentEnv) ([]string, error) {
+	hooksPath := filepath.Join(codexHome(e), "hooks.json")
+	data, _, err := read(hooksPath)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := parseSettings(hooksPath, data)
+	if err != nil {
+		return nil, err
+	}
+	config, _, err := read(codexConfig(e))
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	hooks := doc.root.get("hooks")
+	if doc.root.kind != kindObject || hooks == nil || hooks.kind != kindObject {
+		return nil, nil
+	}
+	var untrusted []string
+	for _, ev := range codexEvents {
+		groups := hooks.get(ev.Name)
+		if groups == nil || groups.kind != kindArray {
+			continue
+		}
+		for gi, g := range groups.elems {
+			hs := g.get("hooks")
+			if g.kind != kindObject || hs == nil || hs.kind != kindArray {
+				continue
+			}
+			for hi, h := range hs.elems {
+				key := fmt.Sprintf("[hooks.state.%q]", fmt.Sprintf("%s:%s:%d:%d", hooksPath, snakeCase(ev.Name), gi, hi))
+				if isOurs(h) && !bytes.Contains(config, []byte(key)) {
+					untrusted = append(untrusted, ev.Name)
+				}
+			}
+		}
+	}
+	return untrusted, nil
+}
+
+// snakeCase spells an event as Codex's trust keys do: PreToolUse is
+// pre_tool_use.
+func snakeCase(s string) string {
+	var b []byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			if i > 0 {
+				b = append(b, '_')
+			}
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	return string(b)
 }

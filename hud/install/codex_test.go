@@ -148,6 +148,7 @@ func TestCodexDaemonSetting(t *testing.T) {
 		{"features = { web_search = true }\n", false, "inline table"},
 		{"[tui]\ndaemon_auto_start = true\n", true, ""}, // another table's key
 		{"[[profiles]]\n[features]\n", true, ""},
+		{"[features] # mine\r\ndaemon_auto_start = false # mine\r\n", false, ""},
 	}
 	for _, c := range cases {
 		updated, _, err := setDaemonOff("config.toml", []byte(c.config))
