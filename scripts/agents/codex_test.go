@@ -55,7 +55,11 @@ trust_level = "trusted"
 // second Codex finds them trusted).
 func (r *rig) startCodex(codex, name string) *tmux.Pane {
 	r.t.Helper()
-	p := r.start(name, fmt.Sprintf("env -u CODEX_HOME HOME=%s OPENAI_API_KEY=%s %s", r.home, apiKey, codex))
+	// Codex draws on the alternate screen, so what it says as it dies is
+	// only in its stderr: kept for the diagnostics. (exec: the pane's
+	// process stays Codex itself.)
+	p := r.start(name, fmt.Sprintf("exec env -u CODEX_HOME HOME=%s OPENAI_API_KEY=%s %s 2>>%s",
+		r.home, apiKey, codex, filepath.Join(r.home, name+".stderr")))
 	// Codex draws its prompt before the review over it, so whether the
 	// review comes is taken from what hud doctor reads of Codex's trust.
 	if out, _ := r.hud("doctor"); strings.Contains(out, "Codex: installed") {
@@ -63,17 +67,24 @@ func (r *rig) startCodex(codex, name string) *tmux.Pane {
 		return p
 	}
 	r.waitScreen(p, "Trust all and continue")
-	// The choice is made with the arrow keys and Enter; a key sent while
-	// the dialog still draws is lost, so each is sent until the screen
-	// shows it took.
-	for i := 0; ; i++ {
-		r.keys(p, "Down")
-		if _, ok := p.WaitScreen(time.Second, func(s string) bool { return strings.Contains(s, "› 2. Trust all") }); ok {
+	// The choice is made with the arrow keys and Enter. A key sent while
+	// the dialog still draws may be lost, and one may take a while to
+	// show, so the rig reads where the selection is before each key.
+	deadline := time.Now().Add(stepLimit)
+	for {
+		screen := p.Capture()
+		if strings.Contains(screen, "› 2. Trust all") {
 			break
 		}
-		if i == 5 {
+		if time.Now().After(deadline) {
 			r.t.Fatalf("the hooks review never selected 'Trust all'\n%s", r.diagnostics())
 		}
+		key := "Down"
+		if strings.Contains(screen, "› 3.") {
+			key = "Up"
+		}
+		r.keys(p, key)
+		p.WaitScreen(time.Second, func(s string) bool { return s != screen })
 	}
 	r.keys(p, "Enter")
 	r.waitScreen(p, "Ask Codex to do anything")
@@ -123,10 +134,7 @@ func TestCodex(t *testing.T) {
 
 	r.say(p, "/exit")
 	r.expect("/exit → gone", none)
-	locks, _ := filepath.Glob(filepath.Join(r.home, ".claude", "sessions", "*.lock"))
-	if len(locks) != 0 {
-		t.Errorf("locks left after /exit: %v", locks)
-	}
+	r.expectNoLocks("/exit → lock released")
 }
 
 // TestCodexTwoTerminals: two Codex sessions side by side, each its own
@@ -161,4 +169,5 @@ func TestCodexTwoTerminals(t *testing.T) {
 	r.expect("b exits → a alone, ready", one("ready", func(s session) bool { return s.PID != nil && *s.PID == a.PID }))
 	r.say(a, "/exit")
 	r.expect("a exits → none", none)
+	r.expectNoLocks("both exited → locks released")
 }
