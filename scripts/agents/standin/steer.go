@@ -90,7 +90,7 @@ func Steer(prompt string, afterTool bool, tools []Tool) Plan {
 	}
 	if m := askDirective.FindStringSubmatch(prompt); m != nil {
 		if t, ok := find(tools, askTools); ok {
-			return Plan{Kind: ToolCall, Tool: t.Name, Args: Args(t.Schema, map[string]any{"question": m[1]}), Why: "ASK directive"}
+			return Plan{Kind: ToolCall, Tool: t.Name, Args: Args(t.Schema, askValues(m[1])), Why: "ASK directive"}
 		}
 		return Plan{Kind: Text, Text: "No question tool was offered.", Why: "ASK directive without a question tool"}
 	}
@@ -98,6 +98,17 @@ func Steer(prompt string, afterTool bool, tools []Tool) Plan {
 		return Plan{Kind: Text, Text: slowText, Slow: slow, Why: "SLOW directive"}
 	}
 	return Plan{Kind: Text, Text: "Hello from the stand-in.", Why: "plain text"}
+}
+
+// askValues fills the ask tools' parameters as each agent names them:
+// Copilot's ask_user takes a message, Gemini's a list of questions (a free
+// text one needs no options).
+func askValues(q string) map[string]any {
+	return map[string]any{
+		"question":  q,
+		"message":   q,
+		"questions": []any{map[string]any{"question": q, "header": "Question", "type": "text"}},
+	}
 }
 
 // slowText is long enough to stream word by word over a few seconds.
