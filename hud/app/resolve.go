@@ -33,6 +33,7 @@ func toPresent(sessions []resolver.Session, now time.Time, activity func(session
 			Agents:     v.Agents,
 			TmuxPane:   v.TmuxPane,
 			Hooked:     v.Hooked,
+			Agent:      v.Agent,
 		}
 		if activity != nil && s.SessionID != "" {
 			p.Activity = activity(s.SessionID)

@@ -44,6 +44,10 @@ type Event struct {
 	// nil when the client sends none (before 2.1.145).
 	BackgroundTasks *[]BackgroundTask `json:"background_tasks"`
 	MCPServerName   string            `json:"mcp_server_name"` // Elicitation
+
+	// Agent is the agent whose hook sent the event ("" for Claude Code);
+	// set by the hook from its arguments, never read from the payload.
+	Agent string `json:"-"`
 }
 
 // DecodeEvent parses one hook payload. It rejects what cannot be an event

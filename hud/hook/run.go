@@ -102,7 +102,7 @@ func Main(args []string, env Env) int {
 		os.Exit(0)
 	})
 	defer watchdog.Stop()
-	return runHook(env, &running)
+	return runHook(args, env, &running)
 }
 
 // runningEvent is the event a run handles, for the watchdog's log line.
@@ -111,7 +111,7 @@ type runningEvent struct{ session, event string }
 // runHook handles one hook event: read, decode, look around, update the
 // store, log, run the follow-ups. Every failure ends in the debug log and
 // exit status 0.
-func runHook(env Env, running *atomic.Pointer[runningEvent]) (status int) {
+func runHook(args []string, env Env, running *atomic.Pointer[runningEvent]) (status int) {
 	start := time.Now()
 	home := env.Getenv("HOME")
 	// The config dir (CLAUDE_CONFIG_DIR, which Claude passes on to its
@@ -128,6 +128,15 @@ func runHook(env Env, running *atomic.Pointer[runningEvent]) (status int) {
 			status = 0
 		}
 	}()
+	ag, named, err := lookupAgent(args)
+	if err != nil {
+		log.errorf("", "%v", err)
+		return 0
+	}
+	// The reply an agent needs goes out whatever happens below.
+	if ag.reply != "" && env.Stdout != nil {
+		defer io.WriteString(env.Stdout, ag.reply)
+	}
 	if home == "" {
 		log.errorf("", "no home directory: $HOME is not set")
 		return 0
@@ -138,14 +147,18 @@ func runHook(env Env, running *atomic.Pointer[runningEvent]) (status int) {
 		log.errorf("", "%v", err)
 		return 0
 	}
-	ev, err := DecodeEvent(input)
+	ev, err := ag.decode(named, input)
 	if err != nil {
-		log.errorf("", "%v (%d bytes dropped)", err, len(input))
+		log.errorf("", "%s%v (%d bytes dropped)", agentPrefix(ag), err, len(input))
 		return 0
 	}
+	if ev == nil {
+		return 0 // an event of the agent's that carries no state
+	}
+	ev.Agent = ag.name
 	session = ev.SessionID
 	running.Store(&runningEvent{session: ev.SessionID, event: ev.HookEventName})
-	obs := observe(ev, env, layout, log)
+	obs := observe(ev, env, layout, ag, log)
 	now := env.Now()
 
 	var u update
@@ -248,7 +261,7 @@ type observation struct {
 }
 
 // observe normalizes the event's paths in place and looks around.
-func observe(ev *Event, env Env, layout resolver.Layout, log *debugLog) observation {
+func observe(ev *Event, env Env, layout resolver.Layout, ag *agent, log *debugLog) observation {
 	ev.CWD = resolver.NormalizePath(ev.CWD)
 	ev.NewCWD = resolver.NormalizePath(ev.NewCWD)
 	obs := observation{
@@ -257,10 +270,10 @@ func observe(ev *Event, env Env, layout resolver.Layout, log *debugLog) observat
 		Alive:       lockholder.Alive,
 		ConfigDir:   layout.Config,
 	}
-	// Claude's own session files, which name its process, live in its
-	// config directory's sessions/, beside the locks.
-	if p, err := lockholder.FindClaude(env.Parent, lockholder.IsClaude(layout.LockDir())); err != nil {
+	if p, err := lockholder.FindAgent(env.Parent, ag.process, ag.isProcess(layout)); err != nil {
 		log.errorf(ev.SessionID, "%v", err)
+	} else if why := refused(ag, p); why != "" {
+		log.errorf(ev.SessionID, "%s", why)
 	} else {
 		obs.Claude = p
 	}
@@ -276,6 +289,23 @@ func observe(ev *Event, env Env, layout resolver.Layout, log *debugLog) observat
 		obs.ProjectDir = resolver.ProjectRoot(cwd, env.Getenv("CLAUDE_PROJECT_DIR"))
 	}
 	return obs
+}
+
+// refused says why p, the agent's process found above the hook, cannot
+// stand for the session; "" when it can.
+func refused(ag *agent, p lockholder.Process) string {
+	if ag.refuse == nil {
+		return ""
+	}
+	return ag.refuse(p)
+}
+
+// agentPrefix names an agent other than Claude Code in a log line.
+func agentPrefix(ag *agent) string {
+	if ag.name == "" {
+		return ""
+	}
+	return ag.name + ": "
 }
 
 // fallbackCWD is where a session runs when its event does not say:

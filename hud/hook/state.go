@@ -72,6 +72,9 @@ func Transition(prev *resolver.Record, ev *Event, now time.Time) *resolver.Recor
 	} else {
 		r = resolver.Record{SessionID: ev.SessionID, State: firstState(ev)}
 	}
+	if ev.Agent != "" {
+		r.Agent = ev.Agent
+	}
 	r.UpdatedAt = at
 	r.LastEvent = &resolver.LastEvent{Event: ev.HookEventName, Timestamp: at}
 	if ev.CWD != "" {

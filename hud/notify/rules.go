@@ -16,7 +16,9 @@ type Session struct {
 	Project string
 	// Name is Claude's name for the session (resolver.Session.Name),
 	// said beside the project; "" for none.
-	Name  string
+	Name string
+	// Agent is the coding agent that runs it (view.Session.Agent).
+	Agent string
 	State resolver.State
 	// Since is when the session entered State (zero: unknown, taken as
 	// the moment the Tracker first sees it).
@@ -39,7 +41,7 @@ func FromResolved(sessions []resolver.Session) []Session {
 	for _, v := range view.All(sessions) {
 		out = append(out, Session{ID: v.Key, Project: v.ProjectDir, Name: v.ClaudeName, State: v.State, Since: v.Since,
 			WaitingFor: v.WaitingFor, WorkingOn: v.WorkingOn, TurnStartedAt: v.TurnStartedAt,
-			Interrupted: v.ByClaude && v.State == resolver.StateReady})
+			Interrupted: v.ByClaude && v.State == resolver.StateReady, Agent: v.Agent})
 	}
 	return out
 }
@@ -210,14 +212,14 @@ func (t *Tracker) reminderTime(start time.Time) time.Time {
 // projectName names the session in a notification by its one name
 // (view.NameOf: "api · auth refactor").
 func projectName(s Session) string {
-	return view.NameOf(s.Project, s.Name, s.ID)
+	return view.WithAgent(view.NameOf(s.Project, s.Name, s.ID), s.Agent)
 }
 
 func waitingNotification(s Session) Notification {
 	name := projectName(s)
 	body := s.WaitingFor
 	if body == "" {
-		body = "Claude is waiting for you."
+		body = resolver.AgentLabel(s.Agent) + " is waiting for you."
 	}
 	return Notification{Kind: KindWaiting, SessionID: s.ID, Project: name,
 		Title: name + " needs you", Body: body}

@@ -19,6 +19,11 @@ func waiting(id string, since int, what string) Session {
 	return Session{ID: id, Project: "/home/u/" + id, State: resolver.StateWaiting, Since: at(since), WaitingFor: what}
 }
 
+func codex(s Session) Session {
+	s.Agent = resolver.AgentCodex
+	return s
+}
+
 func working(id string, since, turn int) Session {
 	return Session{ID: id, Project: "/home/u/" + id, State: resolver.StateWorking, Since: at(since), TurnStartedAt: at(turn), WorkingOn: "fix the tests"}
 }
@@ -97,6 +102,16 @@ func TestTracker(t *testing.T) {
 				{now: 6, sessions: []Session{waiting("api", 6, "Bash: rm -rf build")}, next: 125},
 				{now: 125, sessions: []Session{waiting("api", 6, "Bash: rm -rf build")},
 					want: []string{"still-waiting api is still waiting | Waiting for 2m: Bash: rm -rf build"}, next: -1},
+			},
+		},
+		{
+			name: "another agent's session says which agent it is",
+			steps: []step{
+				{now: 0, sessions: nil, next: -1},
+				{now: 5, sessions: []Session{codex(waiting("api", 5, ""))},
+					want: []string{"waiting api (Codex) needs you | Codex is waiting for you."}, next: 125},
+				{now: 300, sessions: []Session{codex(waiting("api", 5, ""))},
+					want: []string{"still-waiting api (Codex) is still waiting | Waiting for 4m"}, next: -1},
 			},
 		},
 		{
@@ -300,13 +315,16 @@ func TestFromResolved(t *testing.T) {
 		{SessionID: "", State: resolver.StateReady, Since: at(3), CWD: "/p/lockonly"},
 		{SessionID: "s5", State: resolver.StateReady, Since: at(4), CWD: "/p/named",
 			Claude: &resolver.ClaudeSession{Name: "auth refactor", NameSource: "user"}},
+		{SessionID: "s6", State: resolver.StateWaiting, Since: at(5), CWD: "/p/svc",
+			Record: &resolver.Record{SessionID: "s6", Agent: resolver.AgentCodex, State: resolver.StateWaiting, CWD: "/p/svc", WaitingFor: "Bash: rm f.txt"}},
 	})
 	want := []Session{
-		{ID: "s1", Project: "/p/api", State: resolver.StateWaiting, Since: at(0), WaitingFor: "Bash: npm test", WorkingOn: "run the tests", TurnStartedAt: at(-30)},
-		{ID: "s2", Project: "/p/web", State: resolver.StateWaiting, Since: at(1), WaitingFor: "approve Edit"},
-		{ID: "s3", Project: "/p/cli", State: resolver.StateReady, Since: at(2), Interrupted: true},
-		{ID: "", Project: "/p/lockonly", State: resolver.StateReady, Since: at(3)},
-		{ID: "s5", Project: "/p/named", Name: "auth refactor", State: resolver.StateReady, Since: at(4)},
+		{ID: "s1", Project: "/p/api", State: resolver.StateWaiting, Since: at(0), WaitingFor: "Bash: npm test", WorkingOn: "run the tests", TurnStartedAt: at(-30), Agent: "claude"},
+		{ID: "s2", Project: "/p/web", State: resolver.StateWaiting, Since: at(1), WaitingFor: "approve Edit", Agent: "claude"},
+		{ID: "s3", Project: "/p/cli", State: resolver.StateReady, Since: at(2), Interrupted: true, Agent: "claude"},
+		{ID: "", Project: "/p/lockonly", State: resolver.StateReady, Since: at(3), Agent: "claude"},
+		{ID: "s5", Project: "/p/named", Name: "auth refactor", State: resolver.StateReady, Since: at(4), Agent: "claude"},
+		{ID: "s6", Project: "/p/svc", State: resolver.StateWaiting, Since: at(5), WaitingFor: "Bash: rm f.txt", Agent: "codex"},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("got %d sessions", len(got))

@@ -38,6 +38,8 @@ type Session struct {
 	// Name is Claude's name for the session (resolver.Session.Name),
 	// shown beside the project; "" for none.
 	Name string
+	// Agent is the coding agent that runs it (view.Session.Agent).
+	Agent string
 	// ChangesAt is when the resolver's answer for this session changes by
 	// itself (a fresh record without a lock stops counting); zero if never.
 	ChangesAt time.Time
@@ -285,7 +287,7 @@ func labelNames(sorted []Session) []string {
 	names := make([]string, len(sorted))
 	seen := map[string]int{}
 	for i, s := range sorted {
-		name := view.NameOf(cmp.Or(s.Project, s.CWD), s.Name, s.ID)
+		name := view.WithAgent(view.NameOf(cmp.Or(s.Project, s.CWD), s.Name, s.ID), s.Agent)
 		seen[name]++
 		if n := seen[name]; n > 1 {
 			name = fmt.Sprintf("%s (%d)", name, n)

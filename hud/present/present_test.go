@@ -264,3 +264,20 @@ func TestRowCountsAgents(t *testing.T) {
 		}
 	}
 }
+
+// TestRowSaysTheAgent: the row of another agent's session names the agent;
+// two sessions of one project by different agents are told apart.
+func TestRowSaysTheAgent(t *testing.T) {
+	claude := session("a", "api", resolver.StateWorking, time.Minute)
+	codex := session("b", "api", resolver.StateWaiting, time.Minute)
+	codex.Agent = resolver.AgentCodex
+	v := Present(Input{Now: now, Sessions: []Session{claude, codex}})
+	var labels []string
+	for _, r := range v.Rows {
+		labels = append(labels, r.Label)
+	}
+	got := strings.Join(labels, " | ")
+	if !strings.Contains(got, "api (Codex)") || strings.Contains(got, "api (2)") {
+		t.Errorf("rows %q: want the Codex session named api (Codex)", got)
+	}
+}

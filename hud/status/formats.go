@@ -68,7 +68,7 @@ func summaryParts(v *View) []summaryPart {
 }
 
 func displayName(s *Session) string {
-	return view.NameOf(s.ProjectDir, s.Name, s.SessionID)
+	return view.WithAgent(view.NameOf(s.ProjectDir, s.Name, s.SessionID), s.Agent)
 }
 
 // Summary is the plain one-line summary, glyphs included:

@@ -1,6 +1,7 @@
 package status
 
 import (
+	"cmp"
 	"encoding/json"
 	"io"
 
@@ -19,6 +20,7 @@ type jsonView struct {
 
 type jsonSession struct {
 	SessionID  string             `json:"session_id"`
+	Agent      string             `json:"agent"`
 	State      resolver.State     `json:"state"`
 	CWD        string             `json:"cwd"`
 	ProjectDir string             `json:"project_dir"`
@@ -38,6 +40,7 @@ type jsonSession struct {
 func toJSON(s *Session) jsonSession {
 	j := jsonSession{
 		SessionID:  s.SessionID,
+		Agent:      cmp.Or(s.Agent, resolver.AgentClaude),
 		State:      s.State,
 		CWD:        s.CWD,
 		ProjectDir: s.ProjectDir,

@@ -35,6 +35,8 @@ type Session struct {
 	// Name is Claude's name for the session ("auth refactor",
 	// resolver.Session.Name); "" for none.
 	Name string
+	// Agent is the coding agent that runs it (view.Session.Agent).
+	Agent string
 	// WorkingOn is the first line of the last prompt.
 	WorkingOn string
 	// WaitingFor says what a waiting session needs ("Bash: npm test");
@@ -79,6 +81,7 @@ func newSession(s *resolver.Session) Session {
 		WorkingOn:  v.WorkingOn,
 		WaitingFor: v.WaitingFor,
 		Agents:     v.Agents,
+		Agent:      v.Agent,
 	}
 }
 
