@@ -67,6 +67,7 @@ func LoadSnapshot(l Layout, procStart ProcessStart) (Snapshot, error) {
 		}
 		snap.Claude = append(snap.Claude, claude...)
 	}
+	snap.AgentEnds, snap.AgentLogDirs = loadAgentTurnEnds(l, snap.Store)
 	return snap, errors.Join(errs...)
 }
 

@@ -30,6 +30,12 @@ type Snapshot struct {
 	// LockDirs are the sessions/ directories read, one per followed
 	// config directory (FollowedConfigDirs): what a watcher watches.
 	LockDirs []string
+	// AgentEnds are the turn ends other agents' own logs record and their
+	// hooks miss, by session id (agentfiles.go).
+	AgentEnds map[string]AgentTurnEnd
+	// AgentLogDirs are the directories of those logs: what a watcher
+	// watches too, since only the log changes when a turn ends that way.
+	AgentLogDirs []string
 }
 
 // Source says why a session counts as live.
@@ -68,6 +74,9 @@ type Session struct {
 	// Claude is Claude Code's own session file of the session, whether or
 	// not it changed State; nil when there is none (older releases).
 	Claude *ClaudeSession
+	// AgentEnd is the turn end another agent's log recorded that changed
+	// State (a denial, an Esc, a model error); nil when it did not.
+	AgentEnd *AgentTurnEnd
 }
 
 // Name is Claude's name for the session, as worth showing beside its
@@ -296,6 +305,11 @@ func (r *run) session(rec *Record, l *Lock, src Source) Session {
 		s.Claude = c
 		if state, since, ok := SecondOpinion(rec, c, r.now); ok {
 			s.State, s.Since, s.Opinion = state, since, c
+		}
+	}
+	if end, ok := r.snap.AgentEnds[s.SessionID]; ok {
+		if state, since, ok := AgentOpinion(rec, &end); ok {
+			s.State, s.Since, s.AgentEnd = state, since, &end
 		}
 	}
 	return s
