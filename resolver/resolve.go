@@ -30,11 +30,12 @@ type Snapshot struct {
 	// LockDirs are the sessions/ directories read, one per followed
 	// config directory (FollowedConfigDirs): what a watcher watches.
 	LockDirs []string
-	// AgentEnds are the turn ends other agents' own logs record and their
-	// hooks miss, by session id (agentfiles.go).
-	AgentEnds map[string]AgentTurnEnd
-	// AgentLogDirs are the directories of those logs: what a watcher
-	// watches too, since only the log changes when a turn ends that way.
+	// TurnEnds are the turn ends agents' own transcripts record, by
+	// session id (LoadTurnEnds).
+	TurnEnds map[string]TurnEnd
+	// AgentLogDirs are the directories of those transcripts: what a
+	// watcher watches too, since only the transcript changes when a turn
+	// ends without a hook.
 	AgentLogDirs []string
 }
 
@@ -71,12 +72,12 @@ type Session struct {
 	// Opinion is the Claude Code session file that changed State; nil when
 	// State is the record's own.
 	Opinion *ClaudeSession
+	// TurnEnd is the transcript's turn end that made the session ready;
+	// nil when the hooks decided.
+	TurnEnd *TurnEnd
 	// Claude is Claude Code's own session file of the session, whether or
 	// not it changed State; nil when there is none (older releases).
 	Claude *ClaudeSession
-	// AgentEnd is the turn end another agent's log recorded that changed
-	// State (a denial, an Esc, a model error); nil when it did not.
-	AgentEnd *AgentTurnEnd
 }
 
 // Name is Claude's name for the session, as worth showing beside its
@@ -307,9 +308,9 @@ func (r *run) session(rec *Record, l *Lock, src Source) Session {
 			s.State, s.Since, s.Opinion = state, since, c
 		}
 	}
-	if end, ok := r.snap.AgentEnds[s.SessionID]; ok {
-		if state, since, ok := AgentOpinion(rec, &end); ok {
-			s.State, s.Since, s.AgentEnd = state, since, &end
+	if end, ok := r.snap.TurnEnds[s.SessionID]; ok {
+		if state, since, ok := TurnEndOpinion(rec, end); ok {
+			s.State, s.Since, s.TurnEnd = state, since, &end
 		}
 	}
 	return s

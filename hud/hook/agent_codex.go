@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"encoding/json"
 	"slices"
 
 	"github.com/capacitor-hud/hud/lockholder"
@@ -17,6 +18,10 @@ import (
 //     Stop, and means the same to the state machine.
 //   - PreModelRequest fires before every model call: a heartbeat at
 //     most, and hud does not wire it.
+//   - PermissionRequest's tool_input carries the model's justification
+//     ("description") beside the command, which the tool events of the
+//     same call do not: without it the call is known as the same one, so
+//     its PostToolUse (approved, run) ends the wait.
 //
 // A turn that ends in an API error fires nothing at all; the readers take
 // that from Codex's rollout file (resolver).
@@ -33,6 +38,8 @@ var codexAgent = agent{
 			ev.HookEventName = EventStop
 		case codexPreModelRequest:
 			return nil, nil
+		case EventPermissionRequest:
+			ev.ToolInput = withoutField(ev.ToolInput, "description")
 		}
 		return ev, nil
 	},
@@ -64,4 +71,22 @@ func sharedAppServer(p lockholder.Process) string {
 		return ""
 	}
 	return "Codex's shared app server runs the hooks, so the terminal's Codex is unknown: set features.daemon_auto_start = false in ~/.codex/config.toml (hud install codex does)"
+}
+
+// withoutField returns the JSON object in without its field name; in
+// itself when it is no object or has no such field.
+func withoutField(in json.RawMessage, name string) json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(in, &m) != nil {
+		return in
+	}
+	if _, ok := m[name]; !ok {
+		return in
+	}
+	delete(m, name)
+	out, err := json.Marshal(m)
+	if err != nil {
+		return in
+	}
+	return out
 }

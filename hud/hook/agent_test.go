@@ -89,8 +89,14 @@ func TestCodexTurns(t *testing.T) {
 		{"SessionStart", `,"source":"startup"`, resolver.StateReady, ""},
 		{"UserPromptSubmit", `,"prompt":"run: rm f.txt"`, resolver.StateWorking, ""},
 		{"PreToolUse", `,"tool_name":"Bash","tool_input":{"command":"rm f.txt"},"tool_use_id":"call_5"`, resolver.StateWorking, ""},
-		{"PermissionRequest", `,"tool_name":"Bash","tool_input":{"command":"rm f.txt"}`, resolver.StateWaiting, "Bash: rm f.txt"},
+		{"PermissionRequest", `,"tool_name":"Bash","tool_input":{"command":"rm f.txt","description":"May I run rm f.txt?"}`, resolver.StateWaiting, "Bash: rm f.txt"},
 		{"PreModelRequest", ``, resolver.StateWaiting, "Bash: rm f.txt"},
+		// Approved: the call runs, and its PostToolUse ends the wait.
+		{"PostToolUse", `,"tool_name":"Bash","tool_input":{"command":"rm f.txt"},"tool_response":"","tool_use_id":"call_5"`, resolver.StateWorking, ""},
+		{"Stop", `,"stop_hook_active":false`, resolver.StateReady, ""},
+		// Denied (or Esc): Interrupt, no Stop.
+		{"UserPromptSubmit", `,"prompt":"ask: touch b.txt"`, resolver.StateWorking, ""},
+		{"PermissionRequest", `,"tool_name":"Bash","tool_input":{"command":"touch b.txt","description":"May I?"}`, resolver.StateWaiting, "Bash: touch b.txt"},
 		{"Interrupt", ``, resolver.StateReady, ""},
 	}
 	home := t.TempDir()

@@ -53,16 +53,16 @@ func TestAgentInstallUninstall(t *testing.T) {
 	}{
 		{
 			agent: &Gemini, files: map[string]string{".gemini/settings.json": personsGeminiSettings},
-			path: ".gemini/settings.json",
-			want: []string{`"notify-send done"`, `"selectedType": "gemini-api-key"`, `hud-hook gemini"`, `"BeforeAgent"`, `"Notification"`, `"matcher": "*"`, `"timeout": 5000`},
-			notWant: []string{"PreCompress", "BeforeModel", "AfterModel", "BeforeToolSelection"},
+			path:      ".gemini/settings.json",
+			want:      []string{`"notify-send done"`, `"selectedType": "gemini-api-key"`, `hud-hook gemini"`, `"BeforeAgent"`, `"Notification"`, `"matcher": "*"`, `"timeout": 5000`},
+			notWant:   []string{"PreCompress", "BeforeModel", "AfterModel", "BeforeToolSelection"},
 			afterUndo: personsGeminiSettings,
 		},
 		{
 			agent: &Copilot, files: map[string]string{".copilot/hooks/mine.json": personsCopilotHooks},
-			path: ".copilot/hooks/hud.json",
-			want: []string{`"version": 1`, ` copilot sessionStart"`, ` copilot agentStop"`, ` copilot notification"`, `"timeoutSec": 5`},
-			notWant: []string{"permissionRequest", "bash"},
+			path:       ".copilot/hooks/hud.json",
+			want:       []string{`"version": 1`, ` copilot sessionStart"`, ` copilot agentStop"`, ` copilot notification"`, `"timeoutSec": 5`},
+			notWant:    []string{"permissionRequest", "bash"},
 			personFile: ".copilot/hooks/mine.json",
 		},
 	}

@@ -119,3 +119,36 @@ func RealDir(path string, perm fs.FileMode) error {
 	}
 	return nil
 }
+
+// ReadTail is Read for the last n bytes of a file that grows without
+// bound (an agent's transcript): opened the same way, never blocking,
+// refused unless regular, and never more than n bytes read. The first
+// line of what it returns is usually cut.
+func ReadTail(path string, n int64, links Links) ([]byte, error) {
+	flags := os.O_RDONLY | unix.O_NONBLOCK | unix.O_NOCTTY | unix.O_CLOEXEC
+	if links == NoFollow {
+		flags |= unix.O_NOFOLLOW
+	}
+	f, err := os.OpenFile(path, flags, 0)
+	if err != nil {
+		if links == NoFollow && errors.Is(err, unix.ELOOP) {
+			return nil, fmt.Errorf("reading %s: %w", path, ErrSymlink)
+		}
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("reading %s: %w (%v)", path, ErrNotRegular, fi.Mode().Type())
+	}
+	off := max(fi.Size()-n, 0)
+	b := make([]byte, fi.Size()-off)
+	m, err := f.ReadAt(b, off)
+	if err != nil && err != io.EOF {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	return b[:m], nil
+}

@@ -10,87 +10,74 @@ import (
 	"github.com/capacitor-hud/hud/hud/safefile"
 )
 
-// An agent's own session log is the second opinion for what its hooks
-// miss, as Claude's session file is for Claude: Gemini CLI and Copilot CLI
-// fire no hook when the person denies a permission, and Copilot none when
-// Esc stops a turn or a model error ends one. Each writes the moment to its
-// log: Gemini's chat file (~/.gemini/tmp/<project>/chats/session-*.jsonl)
-// an info record "Request cancelled.", Copilot's
-// ~/.copilot/session-state/<id>/events.jsonl an abort or a session.error.
-//
-// The rule: a working or waiting record whose agent's log ended the turn
-// after the record's last hook event is ready, since that moment. Any
-// hook after it (the next prompt) is newer and wins again, so the log
-// never holds a session back.
+// An agent's own transcript is the second opinion for the turn ends its
+// hooks miss, as Claude's session file is for Claude's: Codex fires no
+// hook when a turn ends in an API error; Gemini CLI and Copilot CLI none
+// when the person denies a permission, and Copilot none when Esc stops a
+// turn or a model error ends one. Each writes the moment to its own log:
+// Codex's rollout a task_complete, Gemini's chat file
+// (~/.gemini/tmp/<project>/chats/session-*.jsonl) an info record "Request
+// cancelled.", Copilot's ~/.copilot/session-state/<id>/events.jsonl an
+// abort or a session.error. TurnEndOpinion says what counts.
 
-// AgentTurnEnd is a turn end an agent's log records and its hooks do not.
-type AgentTurnEnd struct {
-	// At is when the log says the turn ended.
-	At time.Time
-	// Error is the model error that ended it; "" for a denial or an Esc.
-	Error string
-	// Path is the log read.
-	Path string
-}
+// maxTranscriptTail bounds what is read of a transcript: its newest
+// lines, where a turn's end is. Transcripts grow for as long as a session
+// lives.
+const maxTranscriptTail = 64 << 10
 
-// agentLogTail bounds what is read of a log: its newest lines, where a
-// turn's end is. The logs grow for as long as a session lives.
-const agentLogTail = 64 << 10
-
-// agentLogs are the agents whose logs the readers consult: where a
-// session's log is, and what its tail says.
-var agentLogs = map[string]struct {
+// transcript is how to read one agent's transcript.
+type transcript struct {
+	// path is the session's transcript, "" when there is none to read.
 	path func(l Layout, rec *Record) string
-	last func(tail []byte) (AgentTurnEnd, bool)
-}{
-	AgentCopilot: {copilotLogPath, copilotTurnEnd},
-	AgentGemini:  {geminiLogPath, geminiTurnEnd},
+	// last finds the newest turn end in a tail of it.
+	last func(tail []byte) (TurnEnd, bool)
+	// links: a path hud builds or checks itself is never read through a
+	// link; Codex's is the one its hooks name.
+	links safefile.Links
 }
 
-// loadAgentTurnEnds reads the logs of the store's working and waiting
-// sessions of agents that have one, and returns the turn ends found, by
-// session id, and the directories the logs are in (for a watcher).
-func loadAgentTurnEnds(l Layout, st *Store) (map[string]AgentTurnEnd, []string) {
-	ends := map[string]AgentTurnEnd{}
+var transcripts = map[string]transcript{
+	AgentCodex:   {codexRollout, lastTurnEnd, safefile.Follow},
+	AgentCopilot: {copilotLogPath, copilotTurnEnd, safefile.NoFollow},
+	AgentGemini:  {geminiLogPath, geminiTurnEnd, safefile.NoFollow},
+}
+
+// LoadTurnEnds reads the transcripts of the store's sessions that show a
+// turn running (working, waiting) and returns their newest turn ends, by
+// session id, and the directories the transcripts are in, for a watcher.
+// Files it cannot read, and transcripts that record no end, are left out:
+// the hooks decide.
+func LoadTurnEnds(l Layout, store *Store) (map[string]TurnEnd, []string) {
+	if store == nil {
+		return nil, nil
+	}
+	var ends map[string]TurnEnd
 	var dirs []string
-	for id, rec := range st.Sessions {
+	for id, rec := range store.Sessions {
 		if rec == nil || (rec.State != StateWorking && rec.State != StateWaiting) {
 			continue
 		}
-		reader, ok := agentLogs[rec.Agent]
+		t, ok := transcripts[rec.Agent]
 		if !ok {
 			continue
 		}
-		path := reader.path(l, rec)
+		path := t.path(l, rec)
 		if path == "" {
 			continue
 		}
 		dirs = append(dirs, filepath.Dir(path))
-		tail, _, err := safefile.ReadTail(path, agentLogTail)
+		tail, err := safefile.ReadTail(path, maxTranscriptTail, t.links)
 		if err != nil {
-			continue // no log yet, or not one hud reads: the hooks decide
+			continue
 		}
-		if end, ok := reader.last(tail); ok {
-			end.Path = path
+		if end, ok := t.last(tail); ok {
+			if ends == nil {
+				ends = map[string]TurnEnd{}
+			}
 			ends[id] = end
 		}
 	}
 	return ends, dirs
-}
-
-// AgentOpinion decides whether an agent's log end overrides rec: the
-// state to show and since when.
-func AgentOpinion(rec *Record, end *AgentTurnEnd) (State, time.Time, bool) {
-	if rec == nil || end == nil || end.At.IsZero() {
-		return "", time.Time{}, false
-	}
-	if rec.State != StateWorking && rec.State != StateWaiting {
-		return "", time.Time{}, false
-	}
-	if !end.At.After(rec.UpdatedAt.Time) {
-		return "", time.Time{}, false
-	}
-	return StateReady, end.At, true
 }
 
 // copilotLogPath is Copilot's events.jsonl of the session: Copilot names
@@ -122,7 +109,7 @@ func geminiLogPath(l Layout, rec *Record) string {
 // logLines calls fn with each complete JSON line of a log's tail, oldest
 // first; the first is skipped when the tail starts mid-line.
 func logLines(tail []byte, fn func(line []byte)) {
-	if len(tail) >= agentLogTail {
+	if len(tail) >= maxTranscriptTail {
 		if i := bytes.IndexByte(tail, '\n'); i >= 0 {
 			tail = tail[i+1:]
 		}
@@ -137,8 +124,8 @@ func logLines(tail []byte, fn func(line []byte)) {
 // copilotTurnEnd finds the newest turn end in Copilot's events.jsonl that
 // no hook reports: an abort (a denial: "user_initiated"; Esc Esc:
 // "user_abort") or a session.error (a model error, after its retries).
-func copilotTurnEnd(tail []byte) (AgentTurnEnd, bool) {
-	var end AgentTurnEnd
+func copilotTurnEnd(tail []byte) (TurnEnd, bool) {
+	var end TurnEnd
 	found := false
 	logLines(tail, func(line []byte) {
 		var e struct {
@@ -153,9 +140,9 @@ func copilotTurnEnd(tail []byte) (AgentTurnEnd, bool) {
 		}
 		switch e.Type {
 		case "abort":
-			end, found = AgentTurnEnd{At: e.Timestamp}, true
+			end, found = TurnEnd{At: e.Timestamp}, true
 		case "session.error":
-			end, found = AgentTurnEnd{At: e.Timestamp, Error: e.Data.Message}, true
+			end, found = TurnEnd{At: e.Timestamp, Error: e.Data.Message}, true
 		}
 	})
 	return end, found
@@ -168,8 +155,8 @@ const geminiCancelled = "Request cancelled."
 // geminiTurnEnd finds the newest "Request cancelled." in Gemini's chat
 // file. Gemini rewrites the conversation after it, every message stamped
 // anew, so only the cancel's own time is compared with the hooks'.
-func geminiTurnEnd(tail []byte) (AgentTurnEnd, bool) {
-	var end AgentTurnEnd
+func geminiTurnEnd(tail []byte) (TurnEnd, bool) {
+	var end TurnEnd
 	found := false
 	logLines(tail, func(line []byte) {
 		var e struct {
@@ -182,7 +169,7 @@ func geminiTurnEnd(tail []byte) (AgentTurnEnd, bool) {
 		}
 		var text string
 		if json.Unmarshal(e.Content, &text) == nil && text == geminiCancelled {
-			end, found = AgentTurnEnd{At: e.Timestamp}, true
+			end, found = TurnEnd{At: e.Timestamp}, true
 		}
 	})
 	return end, found

@@ -36,7 +36,7 @@ func TestAgentTurnEnds(t *testing.T) {
 	const events = "copilot-1.0.102/session-files/events.jsonl"
 	cases := []struct {
 		name  string
-		last  func([]byte) (AgentTurnEnd, bool)
+		last  func([]byte) (TurnEnd, bool)
 		tail  []byte
 		found bool
 		at    string
@@ -66,8 +66,10 @@ func TestAgentTurnEnds(t *testing.T) {
 	}
 }
 
-func TestAgentOpinion(t *testing.T) {
-	end := &AgentTurnEnd{At: ts("2026-11-23T15:28:16.127Z")}
+// TestTranscriptOpinion: the moments Copilot's and Gemini's transcripts
+// decide.
+func TestTranscriptOpinion(t *testing.T) {
+	end := TurnEnd{At: ts("2026-11-23T15:28:16.127Z")}
 	cases := []struct {
 		name    string
 		state   State
@@ -83,17 +85,17 @@ func TestAgentOpinion(t *testing.T) {
 	}
 	for _, c := range cases {
 		rec := &Record{SessionID: "s", State: c.state, UpdatedAt: At(ts(c.updated))}
-		state, since, ok := AgentOpinion(rec, end)
+		state, since, ok := TurnEndOpinion(rec, end)
 		if ok != c.ok || state != c.want || (ok && !since.Equal(end.At)) {
 			t.Errorf("%s: %s %v %v, want %s %v", c.name, state, since, ok, c.want, c.ok)
 		}
 	}
 }
 
-// TestLoadAgentTurnEnds: the snapshot reads a working Copilot session's
+// TestLoadTranscriptTurnEnds: the snapshot reads a working Copilot session's
 // events.jsonl and a waiting Gemini session's chat file, and never a path
 // a payload could aim elsewhere.
-func TestLoadAgentTurnEnds(t *testing.T) {
+func TestLoadTranscriptTurnEnds(t *testing.T) {
 	home := t.TempDir()
 	l := Layout{Home: home}
 	put := func(rel string, b []byte) string {
@@ -123,7 +125,7 @@ func TestLoadAgentTurnEnds(t *testing.T) {
 	}
 	st.Sessions["claude"] = &Record{SessionID: "claude", State: StateWorking, UpdatedAt: before, TranscriptPath: chat}
 
-	ends, dirs := loadAgentTurnEnds(l, st)
+	ends, dirs := LoadTurnEnds(l, st)
 	if len(ends) != 2 || ends[cpID].At.IsZero() || ends[gmID].At.IsZero() {
 		t.Errorf("turn ends %v, want the Copilot and the Gemini session's only", ends)
 	}
