@@ -41,10 +41,10 @@ type suite struct {
 	// chatURL serves the Chat Completions API (Copilot), geminiURL the
 	// Gemini API; both log into apiLog too.
 	chatURL, geminiURL string
-	apiLog   *lineLog
-	tmux     tmux.Server
-	record   string
-	keep     bool
+	apiLog             *lineLog
+	tmux               tmux.Server
+	record             string
+	keep               bool
 }
 
 var (
