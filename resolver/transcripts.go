@@ -80,12 +80,20 @@ func LoadTurnEnds(l Layout, store *Store) (map[string]TurnEnd, []string) {
 	return ends, dirs
 }
 
-// copilotLogPath is Copilot's events.jsonl of the session: Copilot names
-// the directory after the session id (which the store has checked), so
-// the path is built, not taken from a payload.
+// copilotLogPath is Copilot's events.jsonl of the session. Copilot names
+// its directory after the session id (which the store has checked):
+// <home>/session-state/<id>/events.jsonl, its home ~/.copilot unless
+// COPILOT_HOME moves it. The path its agentStop hook gave (the record's
+// transcript_path) is taken when it has exactly that shape, so a moved
+// home counts from the first turn's end; else the default is built.
 func copilotLogPath(l Layout, rec *Record) string {
 	if CheckSessionID(rec.SessionID) != nil {
 		return ""
+	}
+	if p := rec.TranscriptPath; filepath.IsAbs(p) && filepath.Clean(p) == p &&
+		filepath.Base(p) == "events.jsonl" && filepath.Base(filepath.Dir(p)) == rec.SessionID &&
+		filepath.Base(filepath.Dir(filepath.Dir(p))) == "session-state" {
+		return p
 	}
 	return filepath.Join(l.Home, ".copilot", "session-state", rec.SessionID, "events.jsonl")
 }

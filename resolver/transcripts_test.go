@@ -135,3 +135,22 @@ func TestLoadTranscriptTurnEnds(t *testing.T) {
 		}
 	}
 }
+
+func TestCopilotLogPath(t *testing.T) {
+	const id = "06fc3013-484c-4fe7-b048-5ed1ec7fdadc"
+	l := Layout{Home: "/home/u"}
+	def := "/home/u/.copilot/session-state/" + id + "/events.jsonl"
+	cases := []struct{ transcript, want string }{
+		{"", def},
+		{"/srv/copilot/session-state/" + id + "/events.jsonl", "/srv/copilot/session-state/" + id + "/events.jsonl"},
+		{"/srv/copilot/session-state/other/events.jsonl", def},
+		{"/etc/passwd", def},
+		{"/srv/x/../copilot/session-state/" + id + "/events.jsonl", def},
+		{"relative/session-state/" + id + "/events.jsonl", def},
+	}
+	for _, c := range cases {
+		if got := copilotLogPath(l, &Record{SessionID: id, TranscriptPath: c.transcript}); got != c.want {
+			t.Errorf("transcript %q: %s, want %s", c.transcript, got, c.want)
+		}
+	}
+}
