@@ -14,9 +14,42 @@ import (
 var Gemini = Agent{
 	Name:  "gemini",
 	Label: "Gemini CLI",
-	Files: []AgentFile{
-		agentHooks("gemini", "settings", geminiSettings, geminiEvents, geminiHandler, "*"),
-	},
+	Files: []AgentFile{geminiFile()},
+}
+
+// geminiFile is Gemini's settings.json as install edits it, with doctor's
+// check that Gemini runs hooks at all: hooksConfig.enabled false turns
+// every hook off, as Claude's disableAllHooks does.
+func geminiFile() AgentFile {
+	f := agentHooks("gemini", "settings", geminiSettings, geminiEvents, geminiHandler, "*")
+	hooksProblem := f.Problem
+	f.Problem = func(e AgentEnv, path string) string {
+		if p := hooksProblem(e, path); p != "" {
+			return p
+		}
+		return geminiHooksDisabled(path)
+	}
+	return f
+}
+
+// geminiHooksDisabled says so when settings.json turns hooks off.
+func geminiHooksDisabled(path string) string {
+	data, _, err := read(path)
+	if err != nil {
+		return "" // hooksProblem read it a moment ago; nothing more to say
+	}
+	doc, err := parseSettings(path, data)
+	if err != nil || doc.root.kind != kindObject {
+		return ""
+	}
+	cfg := doc.root.get("hooksConfig")
+	if cfg == nil || cfg.kind != kindObject {
+		return ""
+	}
+	if v := cfg.get("enabled"); v != nil && v.kind == kindScalar && string(v.raw) == "false" {
+		return path + " sets hooksConfig.enabled to false: Gemini CLI runs no hook, hud's included; remove it or set it to true"
+	}
+	return ""
 }
 
 // geminiEvents are Gemini's hook events that carry state. Left out:

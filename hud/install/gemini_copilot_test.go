@@ -156,3 +156,15 @@ func copilotAll() string {
 	}
 	return strings.Join(parts, ",")
 }
+
+// TestGeminiHooksDisabled: doctor says so when Gemini runs no hooks.
+func TestGeminiHooksDisabled(t *testing.T) {
+	env := writeHome(t, map[string]string{".gemini/settings.json": `{"hooksConfig": {"enabled": false}}`})
+	if _, err := Gemini.Install(env, Options{HookPath: fakeHook(t)}); err != nil {
+		t.Fatal(err)
+	}
+	p := Gemini.Problems(env)
+	if len(p) != 1 || !strings.Contains(p[0], "hooksConfig.enabled") {
+		t.Errorf("problems %q, want one about hooksConfig.enabled", p)
+	}
+}
