@@ -8,6 +8,8 @@ const (
 	AgentClaude   = "claude"
 	AgentCodex    = "codex"
 	AgentOpencode = "opencode"
+	AgentGemini   = "gemini"
+	AgentCopilot  = "copilot"
 )
 
 // agentLabels are the names a person knows each agent by, for the menu,
@@ -16,6 +18,8 @@ var agentLabels = map[string]string{
 	AgentClaude:   "Claude",
 	AgentCodex:    "Codex",
 	AgentOpencode: "opencode",
+	AgentGemini:   "Gemini",
+	AgentCopilot:  "Copilot",
 }
 
 // AgentOf is the agent that runs the session of r: the record's agent

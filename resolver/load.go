@@ -67,7 +67,7 @@ func LoadSnapshot(l Layout, procStart ProcessStart) (Snapshot, error) {
 		}
 		snap.Claude = append(snap.Claude, claude...)
 	}
-	snap.TurnEnds = LoadTurnEnds(snap.Store)
+	snap.TurnEnds, snap.AgentLogDirs = LoadTurnEnds(l, snap.Store)
 	return snap, errors.Join(errs...)
 }
 

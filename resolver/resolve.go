@@ -33,6 +33,10 @@ type Snapshot struct {
 	// TurnEnds are the turn ends agents' own transcripts record, by
 	// session id (LoadTurnEnds).
 	TurnEnds map[string]TurnEnd
+	// AgentLogDirs are the directories of those transcripts: what a
+	// watcher watches too, since only the transcript changes when a turn
+	// ends without a hook.
+	AgentLogDirs []string
 }
 
 // Source says why a session counts as live.

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"path/filepath"
 	"time"
-
-	"github.com/capacitor-hud/hud/hud/safefile"
 )
 
 // TurnEnd is the end of a session's last turn as the agent's own
@@ -21,37 +19,13 @@ type TurnEnd struct {
 	Error string
 }
 
-// maxRolloutTail bounds the read of a rollout file: its last events are
-// all the opinion needs, and the file grows with the whole conversation.
-const maxRolloutTail = 64 << 10
-
-// LoadTurnEnds reads the last turn end of each Codex session that shows a
-// turn running (working, waiting), keyed by session id. Files it cannot
-// read, and sessions whose rollout records no end, are left out.
-func LoadTurnEnds(store *Store) map[string]TurnEnd {
-	var out map[string]TurnEnd
-	if store == nil {
-		return nil
+// codexRollout is the rollout file a Codex session's hooks name
+// (transcript_path).
+func codexRollout(_ Layout, rec *Record) string {
+	if !filepath.IsAbs(rec.TranscriptPath) || filepath.Ext(rec.TranscriptPath) != ".jsonl" {
+		return ""
 	}
-	for id, rec := range store.Sessions {
-		if rec.Agent != AgentCodex || (rec.State != StateWorking && rec.State != StateWaiting) ||
-			!filepath.IsAbs(rec.TranscriptPath) || filepath.Ext(rec.TranscriptPath) != ".jsonl" {
-			continue
-		}
-		// The path is the agent's own file, named in its hook payload;
-		// it is read bounded, never blocking, and only as a regular file.
-		tail, err := safefile.ReadTail(rec.TranscriptPath, maxRolloutTail, safefile.Follow)
-		if err != nil {
-			continue
-		}
-		if end, ok := lastTurnEnd(tail); ok {
-			if out == nil {
-				out = map[string]TurnEnd{}
-			}
-			out[id] = end
-		}
-	}
-	return out
+	return rec.TranscriptPath
 }
 
 // rolloutLine is what lastTurnEnd reads of a rollout line.

@@ -52,7 +52,7 @@ func TestTurnEndOpinion(t *testing.T) {
 		TranscriptPath: rollout, UpdatedAt: At(prompted), StateChangedAt: At(prompted)}
 	store := &Store{Version: StoreVersion, Sessions: map[string]*Record{"s": rec}}
 	resolve := func() Session {
-		snap := Snapshot{Store: store, TurnEnds: LoadTurnEnds(store)}
+		snap := Snapshot{Store: store, TurnEnds: loadTurnEnds(store)}
 		all := ResolveAll(snap, prompted.Add(2*time.Second), func(int, int64) bool { return true })
 		if len(all) != 1 {
 			t.Fatalf("%d sessions", len(all))
@@ -74,7 +74,14 @@ func TestTurnEndOpinion(t *testing.T) {
 	}
 	rec.Agent = "" // Claude's transcripts are not read this way
 	rec.UpdatedAt = At(prompted)
-	if got := LoadTurnEnds(store); len(got) != 0 {
+	if got := loadTurnEnds(store); len(got) != 0 {
 		t.Errorf("read a Claude transcript: %v", got)
 	}
+}
+
+// loadTurnEnds is LoadTurnEnds for a store whose transcripts' paths do not
+// depend on the home (Codex's come from the records).
+func loadTurnEnds(store *Store) map[string]TurnEnd {
+	ends, _ := LoadTurnEnds(Layout{}, store)
+	return ends
 }

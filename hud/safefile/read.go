@@ -131,6 +131,9 @@ func ReadTail(path string, n int64, links Links) ([]byte, error) {
 	}
 	f, err := os.OpenFile(path, flags, 0)
 	if err != nil {
+		if links == NoFollow && errors.Is(err, unix.ELOOP) {
+			return nil, fmt.Errorf("reading %s: %w", path, ErrSymlink)
+		}
 		return nil, err
 	}
 	defer f.Close()

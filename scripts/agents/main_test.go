@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/internal/tmux"
+	"github.com/capacitor-hud/hud/scripts/agents/standin/chat"
+	"github.com/capacitor-hud/hud/scripts/agents/standin/gemini"
 	"github.com/capacitor-hud/hud/scripts/agents/standin/responses"
 )
 
@@ -36,10 +38,13 @@ type suite struct {
 	cache    string
 	api      *responses.Server
 	apiURL   string
-	apiLog   *lineLog
-	tmux     tmux.Server
-	record   string
-	keep     bool
+	// chatURL serves the Chat Completions API (Copilot), geminiURL the
+	// Gemini API; both log into apiLog too.
+	chatURL, geminiURL string
+	apiLog             *lineLog
+	tmux               tmux.Server
+	record             string
+	keep               bool
 }
 
 var (
@@ -91,6 +96,8 @@ func setUp() (*suite, string, error) {
 	s.api = &responses.Server{Logf: s.apiLog.Logf, Slow: 30 * time.Second}
 	srv := httptest.NewServer(s.api)
 	s.apiURL = srv.URL
+	s.chatURL = httptest.NewServer(chat.New(s.apiLog.Logf)).URL
+	s.geminiURL = httptest.NewServer(gemini.New(s.apiLog.Logf)).URL
 	socket := os.Getenv(envSocket)
 	if socket == "" {
 		socket = fmt.Sprintf("hud-agents-%d", os.Getpid())

@@ -21,6 +21,10 @@ import (
 // shared with other work can slow an agent's start.
 const stepLimit = 15 * time.Second
 
+// startLimit bounds an agent's start to its prompt: a node CLI's first
+// start on two busy cores takes several times a step.
+const startLimit = 60 * time.Second
+
 // rig is one scenario: its temp HOME and project, and the agents it runs.
 type rig struct {
 	t       *testing.T
@@ -80,7 +84,7 @@ func (r *rig) setUpRecorder() {
 // hud runs the hud binary with the rig's HOME.
 func (r *rig) hud(args ...string) (string, error) {
 	cmd := exec.Command(r.s.hud, args...)
-	cmd.Env = append(os.Environ(), "HOME="+r.home, "XDG_CONFIG_HOME=", "CLAUDE_CONFIG_DIR=", "CODEX_HOME=")
+	cmd.Env = append(os.Environ(), "HOME="+r.home, "XDG_CONFIG_HOME=", "CLAUDE_CONFIG_DIR=", "CODEX_HOME=", "COPILOT_HOME=")
 	out, err := cmd.CombinedOutput()
 	return string(out), err
 }
@@ -205,7 +209,13 @@ func (r *rig) start(name, command string) *tmux.Pane {
 // does not within stepLimit.
 func (r *rig) waitScreen(p *tmux.Pane, what string) {
 	r.t.Helper()
-	if _, ok := p.WaitScreen(stepLimit, func(s string) bool { return strings.Contains(s, what) }); !ok {
+	r.waitScreenWithin(p, what, stepLimit)
+}
+
+// waitScreenWithin is waitScreen with its own limit.
+func (r *rig) waitScreenWithin(p *tmux.Pane, what string, limit time.Duration) {
+	r.t.Helper()
+	if _, ok := p.WaitScreen(limit, func(s string) bool { return strings.Contains(s, what) }); !ok {
 		r.t.Fatalf("the screen never showed %q\n%s", what, r.diagnostics())
 	}
 }

@@ -3,6 +3,12 @@
 // agent by hand: it prints the URL and serves until killed.
 //
 //	go run ./scripts/agents/cmd/standin [-addr 127.0.0.1:0] [-v]
+//
+// Each API under its own prefix: the Responses API under /responses
+// (Codex), Chat Completions under /chat
+// (COPILOT_PROVIDER_BASE_URL=<url>/chat/v1 COPILOT_OFFLINE=true copilot),
+// the Gemini API under /gemini (GOOGLE_GEMINI_BASE_URL=<url>/gemini
+// GEMINI_API_KEY=x gemini).
 package main
 
 import (
@@ -14,6 +20,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/capacitor-hud/hud/scripts/agents/standin/chat"
+	"github.com/capacitor-hud/hud/scripts/agents/standin/gemini"
 	"github.com/capacitor-hud/hud/scripts/agents/standin/responses"
 )
 
@@ -26,11 +34,15 @@ func main() {
 		log.Fatalf("standin: %v", err)
 	}
 	srv := &responses.Server{Slow: 30 * time.Second}
+	logf := func(string, ...any) {}
 	if *verbose {
-		srv.Logf = log.New(os.Stderr, "standin: ", log.Lmicroseconds).Printf
+		logf = log.New(os.Stderr, "standin: ", log.Lmicroseconds).Printf
+		srv.Logf = logf
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/responses/", http.StripPrefix("/responses", srv))
+	mux.Handle("/chat/", http.StripPrefix("/chat", chat.New(logf)))
+	mux.Handle("/gemini/", http.StripPrefix("/gemini", gemini.New(logf)))
 	fmt.Printf("http://%s\n", l.Addr())
 	log.Fatal(http.Serve(l, mux))
 }
