@@ -88,7 +88,7 @@ func replayRecording(t *testing.T, dir string, ag *agent) {
 			t.Fatalf("%s: %v", name, err)
 		}
 		if ev == nil {
-			got = append(got, replayStep{name, "skipped"})
+			got = append(got, replayStep{name, "dropped"}) // an agent's event that carries no state
 			continue
 		}
 		ev.Agent = ag.name
@@ -105,6 +105,9 @@ func replayRecording(t *testing.T, dir string, ag *agent) {
 			t.Fatalf("%s: %v", name, err)
 		} else if r != nil {
 			state = string(r.State)
+			if r.Agent != ag.name {
+				t.Errorf("%s: record's agent %q, want %q", name, r.Agent, ag.name)
+			}
 		}
 		got = append(got, replayStep{name, state})
 	}
@@ -217,8 +220,7 @@ type replayStep struct{ payload, state string }
 
 const replayHeader = `# The state the hook leaves the event's session in after each recorded
 # payload, replayed in order by hud/hook's TestRecordedReplay: a state,
-# "none" (no record), "dropped" (the event was ignored) or "skipped" (an
-# agent's event that carries no state). Rewrite it with
+# "none" (no record) or "dropped" (the event was ignored). Rewrite it with
 #   go test ./hud/hook -run TestRecordedReplay -update-replay
 # and review the diff: each line is a claim about what a person sees.
 `
