@@ -169,6 +169,16 @@ func TestCodex(t *testing.T) {
 	r.waitScreen(p, "failed on purpose")
 	r.expect("API error (no hook fires) → ready", one("ready", func(s session) bool { return s.WorkingOn == "fail this turn" }))
 
+	// A question: Codex asks only in Plan mode (shift+tab), and its
+	// question fires no PermissionRequest, only the tool's PreToolUse.
+	r.keys(p, "BTab")
+	r.waitScreen(p, "Plan mode")
+	r.say(p, "question: Which colour?")
+	r.expect("a question → waiting", one("waiting", func(s session) bool { return s.WaitingFor == "Choice: Which colour?" }))
+	r.waitScreen(p, "Red (Recommended)")
+	r.keys(p, "Enter")
+	r.expect("answered → ready", one("ready", nil))
+
 	r.say(p, "/exit")
 	r.expect("/exit → gone", none)
 	r.expectNoLocks("/exit → lock released")
