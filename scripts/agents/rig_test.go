@@ -18,8 +18,9 @@ import (
 
 // stepLimit bounds how long a step may take to show in `hud status`: the
 // hook writes within milliseconds of the agent's event, but two cores
-// shared with other work can slow an agent's start.
-const stepLimit = 15 * time.Second
+// shared with other work can slow an agent's start, and opencode's first
+// turn takes it over 10 s (each step's time is logged).
+const stepLimit = 30 * time.Second
 
 // startLimit bounds an agent's start to its prompt: a node CLI's first
 // start on two busy cores takes several times a step.
