@@ -58,6 +58,21 @@ func (r *rig) startOpencode(opencode, name string) *tmux.Pane {
 	return p
 }
 
+// answer presses key at the dialog that shows what, again while it stays
+// up: a key sent while the dialog still draws is lost. (opencode's
+// permission dialog: Enter allows once, Esc rejects; its other options
+// are chosen by arrow keys whose effect the screen shows only as colour.)
+func (r *rig) answer(p *tmux.Pane, key, what string) {
+	r.t.Helper()
+	for range 5 {
+		r.keys(p, key)
+		if _, gone := p.WaitScreen(2*time.Second, func(s string) bool { return !strings.Contains(s, what) }); gone {
+			return
+		}
+	}
+	r.t.Fatalf("%q is still up after %s 5 times\n%s", what, key, r.diagnostics())
+}
+
 // TestOpencode walks one opencode session through every step a person
 // takes, checking `hud status` after each. opencode fires nothing when it
 // exits: its session ends with its process.
@@ -77,7 +92,7 @@ func TestOpencode(t *testing.T) {
 	r.say(p, "TOOL:touch approved.txt")
 	r.expect("permission dialog → waiting", one("waiting", func(s session) bool { return s.WaitingFor == "Bash: touch approved.txt" }))
 	r.waitScreen(p, "Allow once")
-	r.keys(p, "Enter")
+	r.answer(p, "Enter", "Allow once")
 	r.expect("allowed once → ready", one("ready", nil))
 	if _, err := os.Stat(filepath.Join(r.project, "approved.txt")); err != nil {
 		t.Errorf("the approved command did not run: %v", err)
@@ -85,13 +100,9 @@ func TestOpencode(t *testing.T) {
 
 	r.say(p, "TOOL:touch denied.txt")
 	r.expect("second dialog → waiting", one("waiting", func(s session) bool { return s.WaitingFor == "Bash: touch denied.txt" }))
-	r.waitScreen(p, "Reject")
-	r.keys(p, "Right")
-	time.Sleep(300 * time.Millisecond)
-	r.keys(p, "Right")
-	time.Sleep(300 * time.Millisecond)
-	r.keys(p, "Enter")
-	r.expect("rejected → ready", one("ready", nil))
+	r.waitScreen(p, "Allow once")
+	r.answer(p, "Escape", "Allow once")
+	r.expect("rejected (Esc) → ready", one("ready", nil))
 	if _, err := os.Stat(filepath.Join(r.project, "denied.txt")); err == nil {
 		t.Error("the rejected command ran")
 	}
@@ -109,4 +120,41 @@ func TestOpencode(t *testing.T) {
 	r.say(p, "/exit")
 	r.expect("/exit (nothing fires; the process ends) → gone", none)
 	r.expectNoLocks("/exit → lock released")
+}
+
+// TestOpencodeTwoTerminals: two opencode processes side by side, each its
+// own session, process and state; one ends with its process while the
+// other goes on.
+func TestOpencodeTwoTerminals(t *testing.T) {
+	r, opencode := opencodeRig(t)
+	a := r.startOpencode(opencode, "opencode-a")
+	b := r.startOpencode(opencode, "opencode-b")
+	r.say(a, "hello from a")
+	r.say(b, "hello from b")
+	both := r.expect("both answered → two sessions ready", func(ss []session) bool {
+		return len(ss) == 2 && ss[0].State == "ready" && ss[1].State == "ready" &&
+			ss[0].PID != nil && ss[1].PID != nil && *ss[0].PID != *ss[1].PID
+	})
+	byPrompt := map[string]int{}
+	for _, s := range both {
+		byPrompt[s.WorkingOn] = *s.PID
+	}
+	r.say(a, "TOOL:touch a.txt")
+	r.expect("a asks → a waiting, b ready", func(ss []session) bool {
+		n := map[string]int{}
+		for _, s := range ss {
+			n[s.State]++
+			if s.State == "waiting" && (s.PID == nil || *s.PID != byPrompt["hello from a"]) {
+				return false
+			}
+		}
+		return len(ss) == 2 && n["waiting"] == 1 && n["ready"] == 1
+	})
+	r.waitScreen(a, "Allow once")
+	r.answer(a, "Enter", "Allow once")
+	r.say(b, "/exit")
+	r.expect("b exits → a alone, ready", one("ready", func(s session) bool { return s.PID != nil && *s.PID == byPrompt["hello from a"] }))
+	r.say(a, "/exit")
+	r.expect("a exits → none", none)
+	r.expectNoLocks("both exited → locks released")
 }
