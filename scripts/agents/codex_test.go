@@ -200,16 +200,7 @@ func TestCodexTwoTerminals(t *testing.T) {
 		t.Errorf("sessions' pids %v, want the two Codex processes %d and %d", pids, a.PID, b.PID)
 	}
 	r.say(a, "ask: touch a.txt")
-	r.expect("a asks → a waiting, b ready", func(ss []session) bool {
-		n := map[string]int{}
-		for _, s := range ss {
-			n[s.State]++
-			if s.State == "waiting" && (s.PID == nil || *s.PID != a.PID) {
-				return false
-			}
-		}
-		return len(ss) == 2 && n["waiting"] == 1 && n["ready"] == 1
-	})
+	r.expect("a asks → a waiting, b ready", waitingBesideReady(a.PID))
 	r.waitScreen(a, "Yes, proceed")
 	r.keys(a, "y")
 	r.say(b, "/exit")

@@ -9,7 +9,10 @@
 // Each scenario has its own temp HOME. A Codex scenario starts Codex as a
 // person does after `hud install codex`: Codex asks to review the new
 // hooks and the rig trusts them at that dialog, as the person would (hud
-// never writes Codex's trust for them).
+// never writes Codex's trust for them). An opencode scenario installs
+// hud's plugin with `hud install opencode`; opencode's first start in a
+// fresh HOME installs its plugin package from npm, which takes it half a
+// minute.
 //
 // HUD_AGENTS_RECORD=DIR saves every hook payload in
 // DIR/<agent>-<version>/<scenario>/NN-<event>.json, in the layout the

@@ -140,16 +140,7 @@ func TestOpencodeTwoTerminals(t *testing.T) {
 		byPrompt[s.WorkingOn] = *s.PID
 	}
 	r.say(a, "TOOL:touch a.txt")
-	r.expect("a asks → a waiting, b ready", func(ss []session) bool {
-		n := map[string]int{}
-		for _, s := range ss {
-			n[s.State]++
-			if s.State == "waiting" && (s.PID == nil || *s.PID != byPrompt["hello from a"]) {
-				return false
-			}
-		}
-		return len(ss) == 2 && n["waiting"] == 1 && n["ready"] == 1
-	})
+	r.expect("a asks → a waiting, b ready", waitingBesideReady(byPrompt["hello from a"]))
 	r.waitScreen(a, "Allow once")
 	r.answer(a, "Enter", "Allow once")
 	r.say(b, "/exit")

@@ -170,6 +170,21 @@ func one(state string, check func(session) bool) func([]session) bool {
 	}
 }
 
+// waitingBesideReady accepts two sessions, the one of process pid waiting
+// and the other ready: one terminal's dialog never shows on the other.
+func waitingBesideReady(pid int) func([]session) bool {
+	return func(ss []session) bool {
+		n := map[string]int{}
+		for _, s := range ss {
+			n[s.State]++
+			if s.State == "waiting" && (s.PID == nil || *s.PID != pid) {
+				return false
+			}
+		}
+		return len(ss) == 2 && n["waiting"] == 1 && n["ready"] == 1
+	}
+}
+
 // none accepts no session of the agent.
 func none(ss []session) bool { return len(ss) == 0 }
 
