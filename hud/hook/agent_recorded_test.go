@@ -77,6 +77,14 @@ func replayAgentRecording(t *testing.T, ag *agent, dir string) {
 		if err := writeReplay(path, got); err != nil {
 			t.Fatal(err)
 		}
+		// The header names Claude's replay test; this file is this one's.
+		b, err := os.ReadFile(path)
+		if err == nil {
+			err = os.WriteFile(path, []byte(strings.ReplaceAll(string(b), "TestRecordedReplay", "TestAgentRecordedReplay")), 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
 		return
 	}
 	want, err := readReplay(path)
