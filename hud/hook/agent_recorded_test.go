@@ -72,35 +72,5 @@ func replayAgentRecording(t *testing.T, ag *agent, dir string) {
 		}
 		got = append(got, replayStep{name, state})
 	}
-	path := filepath.Join(dir, replayFile)
-	if *updateReplay {
-		if err := writeReplay(path, got); err != nil {
-			t.Fatal(err)
-		}
-		// The header names Claude's replay test; this file is this one's.
-		b, err := os.ReadFile(path)
-		if err == nil {
-			err = os.WriteFile(path, []byte(strings.ReplaceAll(string(b), "TestRecordedReplay", "TestAgentRecordedReplay")), 0o644)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := readReplay(path)
-	if err != nil {
-		t.Fatalf("%v (write it with go test ./hud/hook -run TestAgentRecordedReplay -update-replay, then review it)", err)
-	}
-	for i := range max(len(got), len(want)) {
-		switch {
-		case i >= len(want):
-			t.Errorf("%s: %s has no line for it", got[i].payload, replayFile)
-		case i >= len(got):
-			t.Errorf("%s names %s, which is not recorded", replayFile, want[i].payload)
-		case got[i].payload != want[i].payload:
-			t.Fatalf("%s line %d names %s, the recording has %s", replayFile, i+1, want[i].payload, got[i].payload)
-		case got[i].state != want[i].state:
-			t.Errorf("%s: %s, want %s", got[i].payload, got[i].state, want[i].state)
-		}
-	}
+	checkReplay(t, filepath.Join(dir, replayFile), got, "TestAgentRecordedReplay")
 }

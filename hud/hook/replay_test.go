@@ -102,16 +102,22 @@ func replayRecording(t *testing.T, dir string) {
 		got = append(got, replayStep{name, state})
 	}
 
-	path := filepath.Join(dir, replayFile)
+	checkReplay(t, filepath.Join(dir, replayFile), got, "TestRecordedReplay")
+}
+
+// checkReplay compares the states a replay got with its replay.txt, or
+// with -update-replay rewrites the file, its header naming test.
+func checkReplay(t *testing.T, path string, got []replayStep, test string) {
+	t.Helper()
 	if *updateReplay {
-		if err := writeReplay(path, got); err != nil {
+		if err := writeReplay(path, got, test); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
 	want, err := readReplay(path)
 	if err != nil {
-		t.Fatalf("%v (write it with go test ./hud/hook -run TestRecordedReplay -update-replay, then review it)", err)
+		t.Fatalf("%v (write it with go test ./hud/hook -run %s -update-replay, then review it)", err, test)
 	}
 	for i := range max(len(got), len(want)) {
 		switch {
@@ -201,16 +207,17 @@ func recordedClaude(path, session string) (lockholder.Process, error) {
 // session is left in.
 type replayStep struct{ payload, state string }
 
+// replayHeader opens every replay.txt; %[1]s is the test that replays it.
 const replayHeader = `# The state the hook leaves the event's session in after each recorded
-# payload, replayed in order by hud/hook's TestRecordedReplay: a state,
+# payload, replayed in order by hud/hook's %[1]s: a state,
 # "none" (no record) or "dropped" (the event was ignored). Rewrite it with
-#   go test ./hud/hook -run TestRecordedReplay -update-replay
+#   go test ./hud/hook -run %[1]s -update-replay
 # and review the diff: each line is a claim about what a person sees.
 `
 
-func writeReplay(path string, steps []replayStep) error {
+func writeReplay(path string, steps []replayStep, test string) error {
 	var b strings.Builder
-	b.WriteString(replayHeader)
+	fmt.Fprintf(&b, replayHeader, test)
 	for _, s := range steps {
 		fmt.Fprintf(&b, "%-45s %s\n", s.payload, s.state)
 	}

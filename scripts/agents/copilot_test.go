@@ -107,20 +107,10 @@ func TestCopilot(t *testing.T) {
 // process and state.
 func TestCopilotTwoTerminals(t *testing.T) {
 	r, copilot := copilotRig(t)
-	a := r.startCopilot(copilot, "copilot-a")
-	b := r.startCopilot(copilot, "copilot-b")
-	r.say(a, "hello from a")
-	r.say(b, "hello from b")
-	r.expect("both answered → two sessions ready, one in each terminal", func(ss []session) bool {
-		return len(ss) == 2 && ss[0].State == "ready" && ss[1].State == "ready" &&
-			(inPane(ss[0], a) && inPane(ss[1], b) || inPane(ss[0], b) && inPane(ss[1], a))
+	r.sideBySide(sideBySide{
+		start:  func(name string) *tmux.Pane { return r.startCopilot(copilot, name) },
+		greet:  true,
+		dialog: "Do you want to run this command",
+		quit:   "/exit",
 	})
-	r.say(a, "TOOL:touch a.txt")
-	r.expect("a asks → a waiting, b ready", aWaits(a, b))
-	r.waitScreen(a, "Do you want to run this command")
-	r.keys(a, "Enter")
-	r.say(b, "/exit")
-	r.expect("b exits → a alone, ready", one("ready", func(s session) bool { return inPane(s, a) }))
-	r.say(a, "/exit")
-	r.expect("a exits → none", none)
 }

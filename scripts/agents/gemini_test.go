@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/capacitor-hud/hud/internal/tmux"
-	"github.com/capacitor-hud/hud/lockholder"
 )
 
 // geminiRig is a rig whose HOME has Gemini CLI signed in with an API key
@@ -101,59 +100,9 @@ func TestGemini(t *testing.T) {
 // process and state.
 func TestGeminiTwoTerminals(t *testing.T) {
 	r, gemini := geminiRig(t)
-	a := r.startGemini(gemini, "gemini-a")
-	b := r.startGemini(gemini, "gemini-b")
-	r.expect("both started → two sessions ready, one in each terminal", func(ss []session) bool {
-		return len(ss) == 2 && ss[0].State == "ready" && ss[1].State == "ready" &&
-			(inPane(ss[0], a) && inPane(ss[1], b) || inPane(ss[0], b) && inPane(ss[1], a))
+	r.sideBySide(sideBySide{
+		start:  func(name string) *tmux.Pane { return r.startGemini(gemini, name) },
+		dialog: "Allow once",
+		quit:   "/quit",
 	})
-	r.say(a, "TOOL:touch a.txt")
-	r.expect("a asks → a waiting, b ready", aWaits(a, b))
-	r.waitScreen(a, "Allow once")
-	r.keys(a, "Enter")
-	r.say(b, "/quit")
-	r.expect("b quits → a alone, ready", one("ready", func(s session) bool { return inPane(s, a) }))
-	r.say(a, "/quit")
-	r.expect("a quits → none", none)
-}
-
-// inPane reports whether the session's process runs in the terminal p:
-// the agent's node launcher is the pane's process, and the process that
-// runs the hooks (Gemini's relaunched node, Copilot's native binary) one
-// of its children.
-func inPane(s session, p *tmux.Pane) bool {
-	if s.PID == nil {
-		return false
-	}
-	pid := *s.PID
-	for range 3 {
-		if pid == p.PID {
-			return true
-		}
-		proc, err := lockholder.Inspect(pid)
-		if err != nil {
-			return false
-		}
-		pid = proc.PPID
-	}
-	return false
-}
-
-// aWaits accepts two sessions: the one in terminal a waiting, the one in
-// b ready.
-func aWaits(a, b *tmux.Pane) func([]session) bool {
-	return func(ss []session) bool {
-		if len(ss) != 2 {
-			return false
-		}
-		for _, s := range ss {
-			switch {
-			case s.State == "waiting" && inPane(s, a):
-			case s.State == "ready" && inPane(s, b):
-			default:
-				return false
-			}
-		}
-		return true
-	}
 }

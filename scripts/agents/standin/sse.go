@@ -87,3 +87,16 @@ func Pieces(ctx context.Context, p Plan, send func(string) error) error {
 	}
 	return nil
 }
+
+// WriteJSON answers v as JSON; a client that is gone is told nothing.
+func WriteJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// WriteJSONStatus answers v as JSON with an HTTP status (an API error).
+func WriteJSONStatus(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
