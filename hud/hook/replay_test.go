@@ -68,6 +68,25 @@ func recordingDirs(t *testing.T) map[string]string {
 }
 
 func replayRecording(t *testing.T, dir string) {
+	replayWith(t, dir, "TestRecordedReplay", func(name string, b []byte) (*Event, observation, error) {
+		ev, err := DecodeEvent(b)
+		if err != nil {
+			return nil, observation{}, err
+		}
+		obs := observation{Alive: func(int, int64) bool { return true }}
+		obs.Claude, err = recordedClaude(filepath.Join(dir, strings.TrimSuffix(name, ".json")+".claude-session.json"), ev.SessionID)
+		return ev, obs, err
+	})
+}
+
+// replayer turns one recorded payload into the event the state machine
+// applies (nil: the hook drops it) and what the hook saw around it.
+type replayer func(name string, payload []byte) (*Event, observation, error)
+
+// replayWith replays a recording's payloads in order, one a second, and
+// checks the event's session after each against the directory's
+// replay.txt (test names the test that replays it).
+func replayWith(t *testing.T, dir, test string, decode replayer) {
 	payloads, err := recordedPayloads(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -81,28 +100,25 @@ func replayRecording(t *testing.T, dir string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ev, err := DecodeEvent(b)
+		ev, obs, err := decode(name, b)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		obs := observation{Alive: func(int, int64) bool { return true }}
-		obs.Claude, err = recordedClaude(filepath.Join(dir, strings.TrimSuffix(name, ".json")+".claude-session.json"), ev.SessionID)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		u := applyEvent(tb, ev, obs, now)
-		state := "none"
-		if u.Dropped != "" {
-			state = "dropped"
-		} else if r, err := tb.get(ev.SessionID); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		} else if r != nil {
-			state = string(r.State)
+		state := "dropped"
+		if ev != nil {
+			u := applyEvent(tb, ev, obs, now)
+			state = "none"
+			if u.Dropped != "" {
+				state = "dropped"
+			} else if r, err := tb.get(ev.SessionID); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			} else if r != nil {
+				state = string(r.State)
+			}
 		}
 		got = append(got, replayStep{name, state})
 	}
-
-	checkReplay(t, filepath.Join(dir, replayFile), got, "TestRecordedReplay")
+	checkReplay(t, filepath.Join(dir, replayFile), got, test)
 }
 
 // checkReplay compares the states a replay got with its replay.txt, or

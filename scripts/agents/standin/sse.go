@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -99,4 +100,23 @@ func WriteJSONStatus(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(v)
+}
+
+// MaxBody bounds a request body: a whole conversation and every tool's
+// schema, well under this.
+const MaxBody = 32 << 20
+
+// ReadJSON reads a request's JSON body into v; when it cannot, it answers
+// 400 with writeError and returns false.
+func ReadJSON(w http.ResponseWriter, r *http.Request, v any, writeError func(http.ResponseWriter, int, string)) bool {
+	body, err := io.ReadAll(io.LimitReader(r.Body, MaxBody))
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return false
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		writeError(w, http.StatusBadRequest, "request body is not JSON: "+err.Error())
+		return false
+	}
+	return true
 }

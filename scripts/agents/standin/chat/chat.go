@@ -10,7 +10,6 @@ package chat
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -18,10 +17,6 @@ import (
 
 	"github.com/capacitor-hud/hud/scripts/agents/standin"
 )
-
-// maxBody bounds a request body: a whole conversation and every tool's
-// schema, well under this.
-const maxBody = 32 << 20
 
 // Model is the one model the stand-in lists.
 const Model = "standin-chat"
@@ -90,14 +85,8 @@ func (m message) text() string {
 }
 
 func (s *Server) completions(w http.ResponseWriter, r *http.Request) {
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
-	if err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
-		return
-	}
 	var req request
-	if err := json.Unmarshal(body, &req); err != nil {
-		writeError(w, http.StatusBadRequest, "request body is not JSON: "+err.Error())
+	if !standin.ReadJSON(w, r, &req, writeError) {
 		return
 	}
 	plan := s.steer(req)

@@ -19,8 +19,6 @@ import (
 	"github.com/capacitor-hud/hud/scripts/agents/standin"
 )
 
-const maxBody = 32 << 20
-
 // Server is the stand-in, an http.Handler. Use New.
 type Server struct {
 	logf func(format string, args ...any)
@@ -39,7 +37,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case ok && r.Method == http.MethodPost && (method == "streamGenerateContent" || method == "generateContent"):
 		s.generate(w, r, model, method == "streamGenerateContent")
 	case ok && r.Method == http.MethodPost && method == "countTokens":
-		_, _ = io.Copy(io.Discard, io.LimitReader(r.Body, maxBody))
+		_, _ = io.Copy(io.Discard, io.LimitReader(r.Body, standin.MaxBody))
 		standin.WriteJSON(w, map[string]int{"totalTokens": 10})
 	default:
 		s.logf("gemini standin: unknown %s %s", r.Method, r.URL.Path)
@@ -73,14 +71,8 @@ type content struct {
 }
 
 func (s *Server) generate(w http.ResponseWriter, r *http.Request, model string, streaming bool) {
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
-	if err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
-		return
-	}
 	var req request
-	if err := json.Unmarshal(body, &req); err != nil {
-		writeError(w, http.StatusBadRequest, "request body is not JSON: "+err.Error())
+	if !standin.ReadJSON(w, r, &req, writeError) {
 		return
 	}
 	plan := steer(req)
