@@ -129,12 +129,19 @@ func logLines(tail []byte, fn func(line []byte)) {
 	}
 }
 
-// copilotTurnEnd finds the newest turn end in Copilot's events.jsonl that
-// no hook reports: an abort (a denial: "user_initiated"; Esc Esc:
-// "user_abort") or a session.error (a model error, after its retries).
+// copilotTurnEnd reads Copilot's events.jsonl for a turn that ended
+// without a hook: the newest record of a turn is an abort (a denial:
+// "user_initiated"; Esc Esc: "user_abort") or a session.error (a model
+// error, after its retries). Its time is that of the newest record after
+// it that is not a hook's own: Esc Esc before the answer's first words
+// ("esc esc edit prompt") puts the prompt back to be edited and rewinds
+// the log past it, userPromptSubmitted hook and all, leaving the turn
+// before's abort as the newest end, with only a usage record after it
+// newer than the hook. A hook's records never count: Copilot logs them
+// before the user.message that starts the turn.
 func copilotTurnEnd(tail []byte) (TurnEnd, bool) {
 	var end TurnEnd
-	found := false
+	ended := false
 	logLines(tail, func(line []byte) {
 		var e struct {
 			Type      string    `json:"type"`
@@ -143,17 +150,24 @@ func copilotTurnEnd(tail []byte) (TurnEnd, bool) {
 				Message string `json:"message"`
 			} `json:"data"`
 		}
-		if json.Unmarshal(line, &e) != nil {
+		if json.Unmarshal(line, &e) != nil || e.Timestamp.IsZero() {
 			return
 		}
 		switch e.Type {
 		case "abort":
-			end, found = TurnEnd{At: e.Timestamp}, true
+			end, ended = TurnEnd{At: e.Timestamp}, true
 		case "session.error":
-			end, found = TurnEnd{At: e.Timestamp, Error: e.Data.Message}, true
+			end, ended = TurnEnd{At: e.Timestamp, Error: e.Data.Message}, true
+		case "user.message", "assistant.turn_start", "assistant.message", "tool.execution_start":
+			ended = false
+		case "hook.start", "hook.end":
+		default:
+			if ended && e.Timestamp.After(end.At) {
+				end.At = e.Timestamp
+			}
 		}
 	})
-	return end, found
+	return end, ended
 }
 
 // geminiCancelled is the info Gemini writes to its chat file when a

@@ -43,9 +43,15 @@ func TestAgentTurnEnds(t *testing.T) {
 		error string
 	}{
 		{"copilot before any end", copilotTurnEnd, logUpTo(t, events, 55), false, "", ""},
-		{"copilot denial", copilotTurnEnd, logUpTo(t, events, 57), true, "2026-11-23T15:28:16.127Z", ""},
+		{"copilot denial", copilotTurnEnd, logUpTo(t, events, 57), true, "2026-11-23T15:28:16.129Z", ""}, // the abort, then its permission.completed
 		{"copilot Esc Esc", copilotTurnEnd, logUpTo(t, events, 63), true, "2026-11-23T15:28:33.507Z", ""},
 		{"copilot model error", copilotTurnEnd, logUpTo(t, events, 93), true, "2026-11-23T15:28:52.403Z", "400 the stand-in answers 400 as asked"},
+		{"copilot the next prompt's hook", copilotTurnEnd, logUpTo(t, events, 95), true, "2026-11-23T15:28:52.403Z", "400"}, // hook records do not move the end
+		{"copilot a new turn after an end", copilotTurnEnd, logUpTo(t, events, 97), false, "", ""},
+		// Esc Esc before the first words: the log rewound past the
+		// prompt whose hook fired at 16:04:47.043; the usage record
+		// written after it is the end.
+		{"copilot edit prompt", copilotTurnEnd, logUpTo(t, "copilot-1.0.102/session-files/events-edit-prompt.jsonl", 1000), true, "2026-11-23T16:04:47.395Z", ""},
 		{"gemini while working", geminiTurnEnd, logUpTo(t, "gemini-0.61.0/session-files/chat.jsonl", 20), false, "", ""},
 		{"gemini denial", geminiTurnEnd, logUpTo(t, "gemini-0.61.0/session-files/chat-after-denial.jsonl", 1000), true, "2026-11-23T15:31:28.623Z", ""},
 		{"gemini Esc", geminiTurnEnd, logUpTo(t, "gemini-0.61.0/session-files/chat.jsonl", 1000), true, "2026-11-23T15:31:48.931Z", ""},

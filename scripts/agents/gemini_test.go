@@ -48,52 +48,21 @@ func (r *rig) startGemini(gemini, name string) *tmux.Pane {
 }
 
 // TestGemini walks one Gemini CLI session through every step a person
-// takes, checking `hud status` after each. The denial fires no hook: the
-// session turns ready from Gemini's own chat file.
+// takes. The denial fires no hook: the session turns ready from Gemini's
+// own chat file. /quit fires SessionEnd three times.
 func TestGemini(t *testing.T) {
 	r, gemini := geminiRig(t)
-	p := r.startGemini(gemini, "gemini")
-	r.expect("started → ready", one("ready", func(s session) bool {
-		return s.Source == "lock" && inPane(s, p)
-	}))
-
-	r.say(p, "hello")
-	r.waitScreen(p, "Hello from the stand-in")
-	r.expect("prompt answered → ready", one("ready", func(s session) bool { return s.WorkingOn == "hello" }))
-
-	r.say(p, "TOOL:touch approved.txt")
-	r.expect("permission dialog → waiting", one("waiting", func(s session) bool { return s.WaitingFor == "Shell: touch approved.txt" }))
-	r.waitScreen(p, "Allow once")
-	r.keys(p, "Enter")
-	r.expect("approved → ready", one("ready", nil))
-	if _, err := os.Stat(filepath.Join(r.project, "approved.txt")); err != nil {
-		t.Errorf("the approved command did not run: %v", err)
-	}
-
-	r.say(p, "TOOL:touch denied.txt")
-	r.expect("second dialog → waiting", one("waiting", func(s session) bool { return s.WaitingFor == "Shell: touch denied.txt" }))
-	r.waitScreen(p, "Allow once")
-	r.keys(p, "Escape")
-	r.expect("denied (no hook fires) → ready", one("ready", nil))
-	r.waitScreen(p, "Request cancelled")
-
-	r.say(p, "ASK:Which colour")
-	r.expect("a question → waiting", one("waiting", func(s session) bool { return s.WaitingFor == "Question: Which colour" }))
-	r.waitScreen(p, "Enter your response")
-	r.say(p, "blue")
-	r.expect("answered → ready", one("ready", nil))
-
-	r.say(p, "SLOW:30 tell a story")
-	r.expect("slow turn → working", one("working", func(s session) bool { return s.WorkingOn == "SLOW:30 tell a story" }))
-	r.keys(p, "Escape")
-	r.expect("Esc while working → ready", one("ready", nil))
-
-	r.say(p, "ERROR:400 please")
-	r.waitScreen(p, "API Error")
-	r.expect("API error → ready", one("ready", func(s session) bool { return s.WorkingOn == "ERROR:400 please" }))
-
-	r.say(p, "/quit")
-	r.expect("/quit (SessionEnd three times) → gone", none)
+	r.walk(r.startGemini(gemini, "gemini"), walk{
+		dialog:     "Allow once",
+		denied:     "Request cancelled",
+		waitingFor: func(command string) string { return "Shell: " + command },
+		question:   "Question: Which colour",
+		asked:      "Enter your response",
+		answer:     func(r *rig, p *tmux.Pane) { r.say(p, "blue") },
+		interrupt:  func(r *rig, p *tmux.Pane) { r.keys(p, "Escape") },
+		failed:     "API Error",
+		quit:       "/quit",
+	})
 }
 
 // TestGeminiTwoTerminals: two Gemini sessions side by side, each its own
