@@ -51,7 +51,7 @@ var claudeCode = agent{
 }
 
 // codingAgents are the agents named on the command line.
-var codingAgents = []*agent{&codexAgent, &geminiAgent, &copilotAgent}
+var codingAgents = []*agent{&codexAgent, &opencodeAgent, &geminiAgent, &copilotAgent}
 
 // lookupAgent returns the agent args select: Claude Code for none, the
 // named one, or an error for a name this version does not know (its

@@ -18,6 +18,11 @@ import (
 //     Stop, and means the same to the state machine.
 //   - PreModelRequest fires before every model call: a heartbeat at
 //     most, and hud does not wire it.
+//   - A question (request_user_input, Plan mode) fires PreToolUse and
+//     then waits for the person with no PermissionRequest: its PreToolUse
+//     is the dialog opening, read as Claude's AskUserQuestion dialog
+//     (whose input has the same questions, headers and options), and its
+//     PostToolUse, the answer, as that tool's.
 //   - PermissionRequest's tool_input carries the model's justification
 //     ("description") beside the command, which the tool events of the
 //     same call do not: without it the call is known as the same one, so
@@ -41,6 +46,12 @@ var codexAgent = agent{
 		case EventPermissionRequest:
 			ev.ToolInput = withoutField(ev.ToolInput, "description")
 		}
+		if ev.ToolName == codexQuestionTool {
+			ev.ToolName = toolAskUserQuestion
+			if ev.HookEventName == EventPreToolUse {
+				ev.HookEventName = EventPermissionRequest
+			}
+		}
 		return ev, nil
 	},
 	isProcess: func(resolver.Layout) func(lockholder.Process) bool {
@@ -53,6 +64,8 @@ var codexAgent = agent{
 const (
 	codexInterrupt       = "Interrupt"
 	codexPreModelRequest = "PreModelRequest"
+	// codexQuestionTool is Codex's ask-the-person tool.
+	codexQuestionTool = "request_user_input"
 )
 
 var isCodex = lockholder.IsExecutable("codex")

@@ -94,6 +94,14 @@ func TestCodexTurns(t *testing.T) {
 		// Approved: the call runs, and its PostToolUse ends the wait.
 		{"PostToolUse", `,"tool_name":"Bash","tool_input":{"command":"rm f.txt"},"tool_response":"","tool_use_id":"call_5"`, resolver.StateWorking, ""},
 		{"Stop", `,"stop_hook_active":false`, resolver.StateReady, ""},
+		// A question (Plan mode): PreToolUse opens it, no PermissionRequest;
+		// PostToolUse is the answer.
+		{"UserPromptSubmit", `,"prompt":"question: Which colour?"`, resolver.StateWorking, ""},
+		{"PreToolUse", `,"tool_name":"request_user_input","tool_input":{"questions":[{"header":"Choice","id":"choice","options":[{"description":"The warm one.","label":"Red (Recommended)"},{"description":"The cool one.","label":"Blue"}],"question":"Which colour?"}]},"tool_use_id":"call_9"`,
+			resolver.StateWaiting, "Choice: Which colour?"},
+		{"PostToolUse", `,"tool_name":"request_user_input","tool_input":{"questions":[{"header":"Choice","id":"choice","options":[{"description":"The warm one.","label":"Red (Recommended)"},{"description":"The cool one.","label":"Blue"}],"question":"Which colour?"}]},"tool_response":"{}","tool_use_id":"call_9"`,
+			resolver.StateWorking, ""},
+		{"Stop", `,"stop_hook_active":false`, resolver.StateReady, ""},
 		// Denied (or Esc): Interrupt, no Stop.
 		{"UserPromptSubmit", `,"prompt":"ask: touch b.txt"`, resolver.StateWorking, ""},
 		{"PermissionRequest", `,"tool_name":"Bash","tool_input":{"command":"touch b.txt","description":"May I?"}`, resolver.StateWaiting, "Bash: touch b.txt"},

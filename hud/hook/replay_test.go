@@ -41,7 +41,7 @@ var payloadName = regexp.MustCompile(`^(\d+)-[A-Za-z0-9_.-]+\.json$`)
 // ignored the event.
 func TestRecordedReplay(t *testing.T) {
 	for name, dir := range recordingDirs(t) {
-		t.Run(name, func(t *testing.T) { replayRecording(t, dir) })
+		t.Run(name, func(t *testing.T) { replayRecording(t, dir, &claudeCode) })
 	}
 }
 
@@ -67,26 +67,9 @@ func recordingDirs(t *testing.T) map[string]string {
 	return found
 }
 
-func replayRecording(t *testing.T, dir string) {
-	replayWith(t, dir, "TestRecordedReplay", func(name string, b []byte) (*Event, observation, error) {
-		ev, err := DecodeEvent(b)
-		if err != nil {
-			return nil, observation{}, err
-		}
-		obs := observation{Alive: func(int, int64) bool { return true }}
-		obs.Claude, err = recordedClaude(filepath.Join(dir, strings.TrimSuffix(name, ".json")+".claude-session.json"), ev.SessionID)
-		return ev, obs, err
-	})
-}
-
-// replayer turns one recorded payload into the event the state machine
-// applies (nil: the hook drops it) and what the hook saw around it.
-type replayer func(name string, payload []byte) (*Event, observation, error)
-
-// replayWith replays a recording's payloads in order, one a second, and
-// checks the event's session after each against the directory's
-// replay.txt (test names the test that replays it).
-func replayWith(t *testing.T, dir, test string, decode replayer) {
+// replayRecording replays dir's payloads as ag's hook receives them (the
+// event named in argv, for an agent that passes it, is the file's).
+func replayRecording(t *testing.T, dir string, ag *agent) {
 	payloads, err := recordedPayloads(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -100,40 +83,45 @@ func replayWith(t *testing.T, dir, test string, decode replayer) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ev, obs, err := decode(name, b)
+		ev, err := ag.decode(payloadEvent(name), b)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		state := "dropped"
-		if ev != nil {
-			u := applyEvent(tb, ev, obs, now)
-			state = "none"
-			if u.Dropped != "" {
-				state = "dropped"
-			} else if r, err := tb.get(ev.SessionID); err != nil {
-				t.Fatalf("%s: %v", name, err)
-			} else if r != nil {
-				state = string(r.State)
+		if ev == nil {
+			got = append(got, replayStep{name, "dropped"}) // an agent's event that carries no state
+			continue
+		}
+		ev.Agent = ag.name
+		obs := observation{Alive: func(int, int64) bool { return true }}
+		obs.Claude, err = recordedClaude(filepath.Join(dir, strings.TrimSuffix(name, ".json")+".claude-session.json"), ev.SessionID)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		u := applyEvent(tb, ev, obs, now)
+		state := "none"
+		if u.Dropped != "" {
+			state = "dropped"
+		} else if r, err := tb.get(ev.SessionID); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		} else if r != nil {
+			state = string(r.State)
+			if r.Agent != ag.name {
+				t.Errorf("%s: record's agent %q, want %q", name, r.Agent, ag.name)
 			}
 		}
 		got = append(got, replayStep{name, state})
 	}
-	checkReplay(t, filepath.Join(dir, replayFile), got, test)
-}
 
-// checkReplay compares the states a replay got with its replay.txt, or
-// with -update-replay rewrites the file, its header naming test.
-func checkReplay(t *testing.T, path string, got []replayStep, test string) {
-	t.Helper()
+	path := filepath.Join(dir, replayFile)
 	if *updateReplay {
-		if err := writeReplay(path, got, test); err != nil {
+		if err := writeReplay(path, got); err != nil {
 			t.Fatal(err)
 		}
 		return
 	}
 	want, err := readReplay(path)
 	if err != nil {
-		t.Fatalf("%v (write it with go test ./hud/hook -run %s -update-replay, then review it)", err, test)
+		t.Fatalf("%v (write it with go test ./hud/hook -run TestRecordedReplay -update-replay, then review it)", err)
 	}
 	for i := range max(len(got), len(want)) {
 		switch {
@@ -147,6 +135,13 @@ func checkReplay(t *testing.T, path string, got []replayStep, test string) {
 			t.Errorf("%s: %s, want %s", got[i].payload, got[i].state, want[i].state)
 		}
 	}
+}
+
+// payloadEvent is the event a payload's file name gives (NN-Event.json).
+func payloadEvent(name string) string {
+	_, rest, _ := strings.Cut(strings.TrimSuffix(name, ".json"), "-")
+	event, _, _ := strings.Cut(rest, "-")
+	return event
 }
 
 // recordedPayloads lists a recording's hook payloads in the order they
@@ -223,17 +218,16 @@ func recordedClaude(path, session string) (lockholder.Process, error) {
 // session is left in.
 type replayStep struct{ payload, state string }
 
-// replayHeader opens every replay.txt; %[1]s is the test that replays it.
 const replayHeader = `# The state the hook leaves the event's session in after each recorded
-# payload, replayed in order by hud/hook's %[1]s: a state,
+# payload, replayed in order by hud/hook's TestRecordedReplay: a state,
 # "none" (no record) or "dropped" (the event was ignored). Rewrite it with
-#   go test ./hud/hook -run %[1]s -update-replay
+#   go test ./hud/hook -run TestRecordedReplay -update-replay
 # and review the diff: each line is a claim about what a person sees.
 `
 
-func writeReplay(path string, steps []replayStep, test string) error {
+func writeReplay(path string, steps []replayStep) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, replayHeader, test)
+	b.WriteString(replayHeader)
 	for _, s := range steps {
 		fmt.Fprintf(&b, "%-45s %s\n", s.payload, s.state)
 	}

@@ -61,7 +61,7 @@ func (e AgentEnv) getenv(k string) string {
 }
 
 // Agents are the agents `hud install <agent>` knows.
-var Agents = []*Agent{&Codex, &Gemini, &Copilot}
+var Agents = []*Agent{&Codex, &Opencode, &Gemini, &Copilot}
 
 // LookupAgent returns the agent called name.
 func LookupAgent(name string) (*Agent, error) {

@@ -280,4 +280,10 @@ func TestRowSaysTheAgent(t *testing.T) {
 	if !strings.Contains(got, "api (Codex)") || strings.Contains(got, "api (2)") {
 		t.Errorf("rows %q: want the Codex session named api (Codex)", got)
 	}
+	if !strings.HasPrefix(v.Tooltip, "Coding agents: ") {
+		t.Errorf("tooltip %q: want it headed for every agent", v.Tooltip)
+	}
+	if v := Present(Input{Now: now, Sessions: []Session{claude}}); !strings.HasPrefix(v.Tooltip, "Claude Code: ") {
+		t.Errorf("Claude alone: tooltip %q", v.Tooltip)
+	}
 }

@@ -125,24 +125,23 @@ func ReadTail(path string, n int64, links Links) ([]byte, error) {
 	return b[:m], nil
 }
 
-// openRegular opens path for reading without ever blocking (O_NONBLOCK:
-// a FIFO opens at once instead of waiting for a writer) and keeps it only
-// if fstat says it is a regular file; with NoFollow a link at the path is
-// ErrSymlink. The caller closes the file.
-func openRegular(path string, links Links) (*os.File, fs.FileInfo, error) {
+// openRegular opens the regular file at path for Read and ReadTail:
+// O_NONBLOCK, so a FIFO opens at once and is then refused by fstat like a
+// device or a directory; with NoFollow, a link at the path is refused
+// (ErrSymlink). fi is set whenever fstat ran.
+func openRegular(path string, links Links) (f *os.File, fi fs.FileInfo, err error) {
 	flags := os.O_RDONLY | unix.O_NONBLOCK | unix.O_NOCTTY | unix.O_CLOEXEC
 	if links == NoFollow {
 		flags |= unix.O_NOFOLLOW
 	}
-	f, err := os.OpenFile(path, flags, 0)
+	f, err = os.OpenFile(path, flags, 0)
 	if err != nil {
 		if links == NoFollow && errors.Is(err, unix.ELOOP) {
 			return nil, nil, fmt.Errorf("reading %s: %w", path, ErrSymlink)
 		}
 		return nil, nil, err
 	}
-	fi, err := f.Stat()
-	if err != nil {
+	if fi, err = f.Stat(); err != nil {
 		f.Close()
 		return nil, nil, err
 	}

@@ -100,6 +100,16 @@ func (p *Pane) Capture() string {
 	return strings.ReplaceAll(out, "\u00a0", " ")
 }
 
+// History returns the screen with up to n lines of scrollback above it:
+// what a command printed before it died.
+func (p *Pane) History(n int) string {
+	out, err := p.Server.Run("capture-pane", "-p", "-t", p.ID, "-S", fmt.Sprint(-n))
+	if err != nil {
+		return "(capture failed: " + err.Error() + ")"
+	}
+	return strings.ReplaceAll(out, "\u00a0", " ")
+}
+
 // Dead reports whether the pane's process has exited.
 func (p *Pane) Dead() bool {
 	out, err := p.Server.Run("display-message", "-p", "-t", p.ID, "#{pane_dead}")

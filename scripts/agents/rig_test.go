@@ -141,6 +141,25 @@ func (r *rig) expect(step string, ok func([]session) bool) []session {
 	}
 }
 
+// expectNoLocks waits for every lock directory to go: the lock holder
+// removes a session's lock once the agent's process has exited, which
+// comes after the session's end is recorded.
+func (r *rig) expectNoLocks(step string) {
+	r.t.Helper()
+	start := time.Now()
+	for {
+		locks, _ := filepath.Glob(filepath.Join(r.home, ".claude", "sessions", "*.lock"))
+		if len(locks) == 0 {
+			r.t.Logf("%-40s ok after %v", step, time.Since(start).Round(time.Millisecond))
+			return
+		}
+		if time.Since(start) > stepLimit {
+			r.t.Fatalf("%s: locks left after %v: %v\n%s", step, stepLimit, locks, r.diagnostics())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
 // one accepts exactly one session in state, with check (if any) passing.
 func one(state string, check func(session) bool) func([]session) bool {
 	return func(ss []session) bool {
@@ -156,7 +175,17 @@ func none(ss []session) bool { return len(ss) == 0 }
 func (r *rig) diagnostics() string {
 	var b strings.Builder
 	for i, p := range r.panes {
-		fmt.Fprintf(&b, "--- screen %d (pane %s):\n%s\n", i+1, p.ID, tmux.LastLines(p.Capture(), 25))
+		screen := p.Capture()
+		if p.Dead() {
+			screen = p.History(200)
+		}
+		fmt.Fprintf(&b, "--- screen %d (pane %s):\n%s\n", i+1, p.ID, tmux.LastLines(screen, 40))
+	}
+	stderrs, _ := filepath.Glob(filepath.Join(r.home, "*.stderr"))
+	for _, f := range stderrs {
+		if out, err := os.ReadFile(f); err == nil && len(out) > 0 {
+			fmt.Fprintf(&b, "--- %s:\n%s\n", filepath.Base(f), tmux.LastLines(string(out), 30))
+		}
 	}
 	if log, err := os.ReadFile(filepath.Join(r.home, ".claude", "hud-hook-debug.log")); err == nil {
 		fmt.Fprintf(&b, "--- hud-hook-debug.log (last lines):\n%s\n", tmux.LastLines(string(log), 20))

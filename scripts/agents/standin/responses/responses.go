@@ -6,6 +6,7 @@
 //	run: <command>   a shell tool call running <command>, then "done"
 //	ask: <command>   the same, asking to run outside the sandbox: Codex
 //	                 shows its approval dialog (approval_policy on-request)
+//	question: <text> Codex's request_user_input (Plan mode), asking <text>
 //	slow             the answer comes after 30 s (time to press Esc)
 //	fail             the request fails (HTTP 400: no retry)
 //	anything else    the answer "ok"
@@ -83,6 +84,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.stream(w, r, s.shellCall(req, strings.TrimPrefix(prompt, "run: "), false))
 	case strings.HasPrefix(prompt, "ask: "):
 		s.stream(w, r, s.shellCall(req, strings.TrimPrefix(prompt, "ask: "), true))
+	case strings.HasPrefix(prompt, "question: "):
+		s.stream(w, r, s.questionCall(strings.TrimPrefix(prompt, "question: ")))
 	case strings.HasPrefix(prompt, "slow"):
 		select {
 		case <-time.After(s.Slow):
@@ -161,6 +164,22 @@ func (s *Server) shellCall(req request, command string, escalate bool) map[strin
 	a, _ := json.Marshal(args)
 	return map[string]any{
 		"type": "function_call", "name": name, "arguments": string(a),
+		"call_id": fmt.Sprintf("call_%d", s.seq.Add(1)), "status": "completed",
+	}
+}
+
+// questionCall is a call of Codex's request_user_input tool asking
+// question, with two choices.
+func (s *Server) questionCall(question string) map[string]any {
+	args, _ := json.Marshal(map[string]any{"questions": []map[string]any{{
+		"id": "choice", "header": "Choice", "question": question,
+		"options": []map[string]string{
+			{"label": "Red (Recommended)", "description": "The warm one."},
+			{"label": "Blue", "description": "The cool one."},
+		},
+	}}})
+	return map[string]any{
+		"type": "function_call", "name": "request_user_input", "arguments": string(args),
 		"call_id": fmt.Sprintf("call_%d", s.seq.Add(1)), "status": "completed",
 	}
 }
