@@ -3,9 +3,6 @@ package agents
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -18,20 +15,8 @@ func copilotRig(t *testing.T) (*rig, string) {
 	s := needSuite(t)
 	copilot, version := s.executable(t, "copilot", "node_modules/.bin/copilot")
 	r := newRig(t, s, "copilot", version)
-	dir := filepath.Join(r.home, ".copilot")
 	config, _ := json.Marshal(map[string]any{"trustedFolders": []string{r.project}})
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "config.json"), config, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if out, err := r.hud("install", "copilot", "--hook", r.hook); err != nil {
-		t.Fatalf("hud install copilot: %v\n%s", err, out)
-	}
-	if out, _ := r.hud("doctor"); !strings.Contains(out, "Copilot CLI: installed") {
-		t.Errorf("after hud install copilot, hud doctor does not say it is installed:\n%s", out)
-	}
+	r.installFor("Copilot CLI", map[string]string{".copilot/config.json": string(config)})
 	return r, copilot
 }
 

@@ -3,9 +3,6 @@ package agents
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/capacitor-hud/hud/internal/tmux"
@@ -18,23 +15,11 @@ func geminiRig(t *testing.T) (*rig, string) {
 	s := needSuite(t)
 	gemini, version := s.executable(t, "gemini", "node_modules/.bin/gemini")
 	r := newRig(t, s, "gemini", version)
-	dir := filepath.Join(r.home, ".gemini")
-	settings := `{"security": {"auth": {"selectedType": "gemini-api-key"}}, "ui": {"hideTips": true}}`
 	trusted, _ := json.Marshal(map[string]string{r.project: "TRUST_FOLDER"})
-	for name, body := range map[string]string{"settings.json": settings, "trustedFolders.json": string(trusted)} {
-		if err := os.MkdirAll(dir, 0o700); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if out, err := r.hud("install", "gemini", "--hook", r.hook); err != nil {
-		t.Fatalf("hud install gemini: %v\n%s", err, out)
-	}
-	if out, _ := r.hud("doctor"); !strings.Contains(out, "Gemini CLI: installed") {
-		t.Errorf("after hud install gemini, hud doctor does not say it is installed:\n%s", out)
-	}
+	r.installFor("Gemini CLI", map[string]string{
+		".gemini/settings.json":       `{"security": {"auth": {"selectedType": "gemini-api-key"}}, "ui": {"hideTips": true}}`,
+		".gemini/trustedFolders.json": string(trusted),
+	})
 	return r, gemini
 }
 

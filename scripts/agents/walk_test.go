@@ -3,6 +3,7 @@ package agents
 import (
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/capacitor-hud/hud/internal/tmux"
 )
@@ -84,4 +85,27 @@ func (r *rig) walk(p *tmux.Pane, w walk) {
 
 	r.say(p, w.quit)
 	r.expect(w.quit+" → gone", none)
+}
+
+// installFor writes the agent's own settings into the rig's HOME (paths
+// relative to it), as the person had them, then wires hud in with `hud
+// install <agent>`; hud doctor must then say the agent (label) is
+// installed.
+func (r *rig) installFor(label string, files map[string]string) {
+	r.t.Helper()
+	for rel, body := range files {
+		p := filepath.Join(r.home, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			r.t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			r.t.Fatal(err)
+		}
+	}
+	if out, err := r.hud("install", r.agent, "--hook", r.hook); err != nil {
+		r.t.Fatalf("hud install %s: %v\n%s", r.agent, err, out)
+	}
+	if out, _ := r.hud("doctor"); !strings.Contains(out, label+": installed") {
+		r.t.Errorf("after hud install %s, hud doctor does not say it is installed:\n%s", r.agent, out)
+	}
 }
