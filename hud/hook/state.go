@@ -193,7 +193,11 @@ func Transition(prev *resolver.Record, ev *Event, now time.Time) *resolver.Recor
 	if r.State == resolver.StateCompacting && next != resolver.StateCompacting && !leavesCompacting(ev) {
 		next = resolver.StateCompacting
 	}
-	if next != r.State || prev == nil {
+	// A person's new prompt starts a new working spell even when the
+	// record never saw the last one end (an Esc, a denial, a model error
+	// that fired no hook, which the agent's own files corrected on
+	// screen): its "working since" is the prompt's.
+	if next != r.State || prev == nil || (ev.HookEventName == EventUserPromptSubmit && !injectedPrompt(ev)) {
 		r.StateChangedAt = at
 	}
 	r.State = next
