@@ -58,8 +58,8 @@ const (
 // modified. The event's paths (cwd, new_cwd) must already be normalized;
 // Transition touches nothing outside its arguments.
 //
-// It sets updated_at and last_event on every event and state_changed_at
-// only when the state changes. Fields that depend on the hook's
+// It sets updated_at and last_event on every event, and state_changed_at
+// when the state changes or the person sends a prompt. Fields that depend on the hook's
 // surroundings (pid, project_dir, terminal) are the caller's.
 func Transition(prev *resolver.Record, ev *Event, now time.Time) *resolver.Record {
 	if ev.HookEventName == EventSessionEnd {
