@@ -87,6 +87,8 @@ func reportAgent(env *Env, a *install.Agent, results []install.Result, dryRun, i
 		case !res.Changed:
 		case res.Removed:
 			fmt.Fprintf(env.Stdout, "Removed %s (nothing else was in it)\n", res.Path)
+		case installing && res.Created:
+			fmt.Fprintf(env.Stdout, "Created %s\n", res.Path)
 		case installing:
 			fmt.Fprintf(env.Stdout, "Updated %s\n", res.Path)
 		default:

@@ -244,8 +244,9 @@ func runFollowUps(ctx *Context, list []followUp) {
 // observation is what the hook learns around an event rather than from
 // it, gathered before the store is locked so the lock is held briefly.
 type observation struct {
-	// Claude is the Claude Code process that ran the hook; PID 0 when it
-	// was not found.
+	// Claude is the agent's process that ran the hook (Claude Code's, or
+	// the one hud-hook <agent> names); PID 0 when it was not found or
+	// cannot stand for the session.
 	Claude lockholder.Process
 	// CWD stands in for the event's cwd when it has none (older clients,
 	// other tools reusing the hook): CLAUDE_PROJECT_DIR, else the hook's

@@ -18,8 +18,9 @@ import (
 
 // stepLimit bounds how long a step may take to show in `hud status`: the
 // hook writes within milliseconds of the agent's event, but two cores
-// shared with other work can slow an agent's start.
-const stepLimit = 15 * time.Second
+// shared with other work can slow an agent's start, and opencode's first
+// turn takes it over 10 s (each step's time is logged).
+const stepLimit = 30 * time.Second
 
 // startLimit bounds an agent's start to its prompt: a node CLI's first
 // start on two busy cores takes several times a step.
@@ -74,7 +75,9 @@ func (r *rig) setUpRecorder() {
 			r.t.Fatal(err)
 		}
 	}
-	script := fmt.Sprintf("#!/bin/sh\ntee \"%s/$(date +%%s%%N).json\" | exec '%s' \"$@\"\n", r.recorded, r.s.hook)
+	// The name keeps the event the hook command names (hud-hook <agent>
+	// <event>), which some agents' payloads do not carry.
+	script := fmt.Sprintf("#!/bin/sh\ntee \"%s/$(date +%%s%%N)-$2.json\" | exec '%s' \"$@\"\n", r.recorded, r.s.hook)
 	r.hook = filepath.Join(bin, "hud-hook")
 	if err := os.WriteFile(r.hook, []byte(script), 0o755); err != nil {
 		r.t.Fatal(err)
@@ -293,7 +296,8 @@ func (r *rig) file() error {
 		}
 		json.Unmarshal(b, &ev)
 		b = bytes.ReplaceAll(b, []byte(r.home), []byte("/home/u"))
-		out := fmt.Sprintf("%02d-%s.json", i+1, cmp.Or(ev.Event, "event"))
+		_, named, _ := strings.Cut(strings.TrimSuffix(name, ".json"), "-")
+		out := fmt.Sprintf("%02d-%s.json", i+1, cmp.Or(named, ev.Event, "event"))
 		if err := os.WriteFile(filepath.Join(dir, out), b, 0o644); err != nil {
 			return err
 		}
