@@ -3,6 +3,7 @@ package resolver
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -29,15 +30,18 @@ const maxTranscriptTail = 64 << 10
 type transcript struct {
 	// path is the session's transcript, "" when there is none to read.
 	path func(l Layout, rec *Record) string
-	// last finds the newest turn end in a tail of it.
-	last func(tail []byte) (TurnEnd, bool)
+	// last finds the newest turn end in a tail of it, written last at
+	// modified.
+	last func(tail []byte, modified time.Time) (TurnEnd, bool)
 	// links: a path hud builds or checks itself is never read through a
 	// link; Codex's is the one its hooks name.
 	links safefile.Links
 }
 
 var transcripts = map[string]transcript{
-	AgentCodex:   {codexRollout, lastTurnEnd, safefile.Follow},
+	AgentCodex: {codexRollout, func(tail []byte, _ time.Time) (TurnEnd, bool) {
+		return lastTurnEnd(tail)
+	}, safefile.Follow},
 	AgentCopilot: {copilotLogPath, copilotTurnEnd, safefile.NoFollow},
 	AgentGemini:  {geminiLogPath, geminiTurnEnd, safefile.NoFollow},
 }
@@ -70,7 +74,12 @@ func LoadTurnEnds(l Layout, store *Store) (map[string]TurnEnd, []string) {
 		if err != nil {
 			continue
 		}
-		if end, ok := t.last(tail); ok {
+		// Stat after the read: the time is never older than what was read.
+		fi, err := os.Lstat(path)
+		if err != nil {
+			continue
+		}
+		if end, ok := t.last(tail, fi.ModTime()); ok {
 			if ends == nil {
 				ends = map[string]TurnEnd{}
 			}
@@ -129,31 +138,51 @@ func logLines(tail []byte, fn func(line []byte)) {
 	}
 }
 
-// copilotTurnEnd finds the newest turn end in Copilot's events.jsonl that
-// no hook reports: an abort (a denial: "user_initiated"; Esc Esc:
-// "user_abort") or a session.error (a model error, after its retries).
-func copilotTurnEnd(tail []byte) (TurnEnd, bool) {
+// copilotTurnEnd reads Copilot's events.jsonl for a turn that ended
+// without a hook saying so. A turn ends at an abort (a denial:
+// "user_initiated"; Esc Esc: "user_abort"), a session.error (a model
+// error, after its retries) or its agentStop; the next begins with its
+// userPromptSubmitted hook, which Copilot logs (hook.start) before it runs
+// the hook. An end with no prompt after it is the state of the session as
+// of the log's last write (modified): a denial, an Esc Esc, an error.
+//
+// That covers Esc Esc before the answer's first words too ("esc esc edit
+// prompt"): Copilot puts the prompt back to be edited and rewinds the log
+// past it, its hook's records included, so the turn before's end is the
+// newest again, and the rewind is the log's last write, after the hook.
+// A model call's assistant.turn_end is no end: a tool's result starts the
+// next call at once.
+func copilotTurnEnd(tail []byte, modified time.Time) (TurnEnd, bool) {
 	var end TurnEnd
-	found := false
+	ended := false
 	logLines(tail, func(line []byte) {
 		var e struct {
-			Type      string    `json:"type"`
-			Timestamp time.Time `json:"timestamp"`
-			Data      struct {
-				Message string `json:"message"`
+			Type string `json:"type"`
+			Data struct {
+				Message  string `json:"message"`
+				HookType string `json:"hookType"`
 			} `json:"data"`
 		}
 		if json.Unmarshal(line, &e) != nil {
 			return
 		}
-		switch e.Type {
-		case "abort":
-			end, found = TurnEnd{At: e.Timestamp}, true
-		case "session.error":
-			end, found = TurnEnd{At: e.Timestamp, Error: e.Data.Message}, true
+		switch {
+		case e.Type == "abort":
+			end, ended = TurnEnd{}, true
+		case e.Type == "session.error":
+			end, ended = TurnEnd{Error: e.Data.Message}, true
+		case e.Type == "hook.start" && e.Data.HookType == "agentStop":
+			end, ended = TurnEnd{}, true
+		case e.Type == "hook.start" && e.Data.HookType == "userPromptSubmitted",
+			e.Type == "user.message", e.Type == "assistant.turn_start", e.Type == "tool.execution_start":
+			ended = false
 		}
 	})
-	return end, found
+	if !ended || modified.IsZero() {
+		return TurnEnd{}, false
+	}
+	end.At = modified
+	return end, true
 }
 
 // geminiCancelled is the info Gemini writes to its chat file when a
@@ -163,7 +192,7 @@ const geminiCancelled = "Request cancelled."
 // geminiTurnEnd finds the newest "Request cancelled." in Gemini's chat
 // file. Gemini rewrites the conversation after it, every message stamped
 // anew, so only the cancel's own time is compared with the hooks'.
-func geminiTurnEnd(tail []byte) (TurnEnd, bool) {
+func geminiTurnEnd(tail []byte, _ time.Time) (TurnEnd, bool) {
 	var end TurnEnd
 	found := false
 	logLines(tail, func(line []byte) {

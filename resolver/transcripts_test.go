@@ -34,25 +34,35 @@ func ts(s string) time.Time {
 // silent (testdata/hook/<agent>-<release>/README.md).
 func TestAgentTurnEnds(t *testing.T) {
 	const events = "copilot-1.0.102/session-files/events.jsonl"
+	// modified is when the log was last written: a Copilot turn that ended
+	// without a hook ends then.
+	const modified = "2026-11-23T17:00:00Z"
 	cases := []struct {
 		name  string
-		last  func([]byte) (TurnEnd, bool)
+		last  func([]byte, time.Time) (TurnEnd, bool)
 		tail  []byte
 		found bool
 		at    string
 		error string
 	}{
-		{"copilot before any end", copilotTurnEnd, logUpTo(t, events, 55), false, "", ""},
-		{"copilot denial", copilotTurnEnd, logUpTo(t, events, 57), true, "2026-11-23T15:28:16.127Z", ""},
-		{"copilot Esc Esc", copilotTurnEnd, logUpTo(t, events, 63), true, "2026-11-23T15:28:33.507Z", ""},
-		{"copilot model error", copilotTurnEnd, logUpTo(t, events, 93), true, "2026-11-23T15:28:52.403Z", "400 the stand-in answers 400 as asked"},
+		{"copilot a prompt's tool call", copilotTurnEnd, logUpTo(t, events, 55), false, "", ""},
+		{"copilot denial", copilotTurnEnd, logUpTo(t, events, 57), true, modified, ""},
+		{"copilot Esc Esc", copilotTurnEnd, logUpTo(t, events, 63), true, modified, ""},
+		{"copilot model error", copilotTurnEnd, logUpTo(t, events, 93), true, modified, "400 the stand-in answers 400 as asked"},
+		{"copilot the next prompt's hook runs", copilotTurnEnd, logUpTo(t, events, 94), false, "", ""},
+		{"copilot a new turn after an end", copilotTurnEnd, logUpTo(t, events, 97), false, "", ""},
+		{"copilot a turn ended by agentStop", copilotTurnEnd, logUpTo(t, events, 40), true, modified, ""},
+		// Esc Esc before the first words: the log rewound past the prompt
+		// whose hook fired at 16:04:47.043, its hook.start gone with it.
+		{"copilot edit prompt", copilotTurnEnd, logUpTo(t, "copilot-1.0.102/session-files/events-edit-prompt.jsonl", 1000), true, modified, ""},
+		{"copilot a model call's end inside a turn", copilotTurnEnd, logUpTo(t, events, 34), false, "", ""},
 		{"gemini while working", geminiTurnEnd, logUpTo(t, "gemini-0.61.0/session-files/chat.jsonl", 20), false, "", ""},
 		{"gemini denial", geminiTurnEnd, logUpTo(t, "gemini-0.61.0/session-files/chat-after-denial.jsonl", 1000), true, "2026-11-23T15:31:28.623Z", ""},
 		{"gemini Esc", geminiTurnEnd, logUpTo(t, "gemini-0.61.0/session-files/chat.jsonl", 1000), true, "2026-11-23T15:31:48.931Z", ""},
 		{"a cut first line and junk", copilotTurnEnd, []byte(`e":"abort"}` + "\nnot json\n" + `{"type":"abort","timestamp":"2026-11-23T15:00:00Z"`), false, "", ""},
 	}
 	for _, c := range cases {
-		end, ok := c.last(c.tail)
+		end, ok := c.last(c.tail, ts(modified))
 		if ok != c.found {
 			t.Errorf("%s: found %v, want %v", c.name, ok, c.found)
 			continue

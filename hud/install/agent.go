@@ -171,6 +171,13 @@ func agentHooks(agent, what string, path func(AgentEnv) string, events []hookeve
 // hooksProblem inspects a hooks file in Claude Code's shape: "" when
 // hud-hook runs on every one of events and can be run.
 func hooksProblem(agent, settingsPath string, events []string) string {
+	return handlersProblem(agent, settingsPath, events, ourCommands, nil)
+}
+
+// handlersProblem inspects a hooks file: ours lists the commands of hud's
+// handlers on an event, check (when set) says what is wrong with one of
+// them. "" when hud-hook runs on every one of events and can be run.
+func handlersProblem(agent, settingsPath string, events []string, ours func(hooks *node, event string) []string, check func(event, command string) string) string {
 	path, err := resolve(settingsPath)
 	if err != nil {
 		return err.Error()
@@ -195,11 +202,18 @@ func hooksProblem(agent, settingsPath string, events []string) string {
 	for _, e := range events {
 		var cmds []string
 		if hooks != nil && hooks.kind == kindObject {
-			cmds = ourCommands(hooks, e)
+			cmds = ours(hooks, e)
 		}
 		if len(cmds) == 0 {
 			missing = append(missing, e)
-		} else if prog == "" {
+			continue
+		}
+		if check != nil {
+			if p := check(e, cmds[0]); p != "" {
+				return fmt.Sprintf("%s: %s: run 'hud install %s' again", settingsPath, p, agent)
+			}
+		}
+		if prog == "" {
 			prog, _ = firstWord(cmds[0])
 		}
 	}

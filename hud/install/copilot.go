@@ -1,9 +1,7 @@
 package install
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -114,6 +112,9 @@ func addCopilotHooks(root *node, hookCmd string) (bool, error) {
 
 // removeCopilotOurs deletes our handlers from one event's array.
 func removeCopilotOurs(handlers *node) bool {
+	if handlers == nil || handlers.kind != kindArray {
+		return false
+	}
 	kept := handlers.elems[:0:0]
 	for _, h := range handlers.elems {
 		if !isOurs(h) {
@@ -128,90 +129,40 @@ func removeCopilotOurs(handlers *node) bool {
 	return true
 }
 
-// removeCopilotHooks takes every handler of ours out, then the arrays,
-// the "hooks" object and the "version" our removal left alone, so the
-// file hud created goes away and one the person added to keeps theirs.
+// removeCopilotHooks takes every handler of ours out, then the arrays and
+// the "hooks" object our removal left empty, and the "version" left
+// alone, so the file hud created goes away and one the person added to
+// keeps theirs.
 func removeCopilotHooks(root *node) (bool, error) {
-	if root.kind != kindObject {
-		return false, nil
-	}
-	hooks := root.get("hooks")
-	if hooks == nil || hooks.kind != kindObject {
-		return false, nil
-	}
-	removed := false
-	for i := 0; i < len(hooks.members); i++ {
-		m := hooks.members[i]
-		if m.value.kind != kindArray || !removeCopilotOurs(m.value) {
-			continue
-		}
-		removed = true
-		if len(m.value.elems) == 0 {
-			hooks.members = append(hooks.members[:i], hooks.members[i+1:]...)
-			hooks.dirty = true
-			i--
-		}
-	}
-	if removed && len(hooks.members) == 0 {
-		root.remove("hooks")
-		if len(root.members) == 1 && root.get("version") != nil {
-			root.remove("version")
-		}
+	removed := removeHooksWith(root, removeCopilotOurs)
+	if removed && len(root.members) == 1 && root.get("version") != nil {
+		root.remove("version")
 	}
 	return removed, nil
 }
 
 // copilotProblem says what is missing of hud's hooks in hud.json.
 func copilotProblem(_ AgentEnv, settingsPath string) string {
-	path, err := resolve(settingsPath)
-	if err != nil {
-		return err.Error()
-	}
-	data, _, err := read(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return errNotInstalled(settingsPath)
-	}
-	if err != nil {
-		return err.Error()
-	}
-	doc, err := parseSettings(path, data)
-	if err != nil {
-		return err.Error()
-	}
-	var hooks *node
-	if doc.root.kind == kindObject {
-		hooks = doc.root.get("hooks")
-	}
-	var missing []string
-	prog := ""
-	for _, ev := range copilotEvents {
-		cmd := ""
-		if hooks != nil && hooks.kind == kindObject {
-			if hs := hooks.get(ev); hs != nil && hs.kind == kindArray {
-				for _, h := range hs.elems {
-					if isOurs(h) {
-						cmd, _ = h.get("command").str()
-					}
-				}
+	return handlersProblem("copilot", settingsPath, copilotEvents, copilotCommands,
+		func(event, command string) string {
+			if !strings.HasSuffix(command, " copilot "+event) {
+				return fmt.Sprintf("%q on %s does not name the event", command, event)
+			}
+			return ""
+		})
+}
+
+// copilotCommands returns the commands of our handlers on event: Copilot
+// lists handlers directly, without Claude's matcher groups.
+func copilotCommands(hooks *node, event string) []string {
+	var out []string
+	if hs := hooks.get(event); hs != nil && hs.kind == kindArray {
+		for _, h := range hs.elems {
+			if isOurs(h) {
+				cmd, _ := h.get("command").str()
+				out = append(out, cmd)
 			}
 		}
-		switch {
-		case cmd == "":
-			missing = append(missing, ev)
-		case !strings.HasSuffix(cmd, " copilot "+ev):
-			return fmt.Sprintf("%s runs %q on %s, which does not name the event: run 'hud install copilot' again", settingsPath, cmd, ev)
-		case prog == "":
-			prog, _ = firstWord(cmd)
-		}
 	}
-	switch {
-	case len(missing) == len(copilotEvents):
-		return errNotInstalled(settingsPath)
-	case len(missing) > 0:
-		return fmt.Sprintf("%s lacks hud-hook on %s: run 'hud install copilot' again", settingsPath, strings.Join(missing, ", "))
-	}
-	if _, err := CheckExecutable(prog); err != nil {
-		return fmt.Sprintf("%s runs %s, which cannot be run (%v): run 'hud install copilot' again", settingsPath, prog, err)
-	}
-	return ""
+	return out
 }

@@ -198,7 +198,12 @@ func removeOurs(groups *node) bool {
 // person had written before install goes too; it meant nothing to Claude
 // Code either. Arrays and objects that were empty and that we did not
 // touch are kept.)
-func removeHooks(root *node) bool {
+func removeHooks(root *node) bool { return removeHooksWith(root, removeOurs) }
+
+// removeHooksWith is removeHooks for a file whose event arrays hold our
+// handlers in another shape: removeOurs takes ours out of one array and
+// reports whether it removed any.
+func removeHooksWith(root *node, removeOurs func(*node) bool) bool {
 	if root.kind != kindObject {
 		return false
 	}

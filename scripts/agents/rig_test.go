@@ -265,6 +265,14 @@ func (r *rig) cleanUp() {
 	for _, p := range r.panes {
 		p.Close()
 	}
+	// Each lock holder removes its lock once its agent is gone: the last
+	// write into HOME, which t.TempDir removes next ("directory not
+	// empty" when it lands in between, seen with Gemini under load).
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if locks, _ := filepath.Glob(filepath.Join(r.home, ".claude", "sessions", "*.lock")); len(locks) == 0 {
+			break
+		}
+	}
 	if r.recorded != "" && !r.t.Failed() {
 		if err := r.file(); err != nil {
 			r.t.Errorf("filing the recorded payloads: %v", err)

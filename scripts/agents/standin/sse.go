@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -86,4 +87,36 @@ func Pieces(ctx context.Context, p Plan, send func(string) error) error {
 		}
 	}
 	return nil
+}
+
+// WriteJSON answers v as JSON; a client that is gone is told nothing.
+func WriteJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// WriteJSONStatus answers v as JSON with an HTTP status (an API error).
+func WriteJSONStatus(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+// MaxBody bounds a request body: a whole conversation and every tool's
+// schema, well under this.
+const MaxBody = 32 << 20
+
+// ReadJSON reads a request's JSON body into v; when it cannot, it answers
+// 400 with writeError and returns false.
+func ReadJSON(w http.ResponseWriter, r *http.Request, v any, writeError func(http.ResponseWriter, int, string)) bool {
+	body, err := io.ReadAll(io.LimitReader(r.Body, MaxBody))
+	if err != nil {
+		writeError(w, http.StatusBadRequest, err.Error())
+		return false
+	}
+	if err := json.Unmarshal(body, v); err != nil {
+		writeError(w, http.StatusBadRequest, "request body is not JSON: "+err.Error())
+		return false
+	}
+	return true
 }

@@ -10,19 +10,13 @@ package chat
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/capacitor-hud/hud/scripts/agents/standin"
 )
-
-// maxBody bounds a request body: a whole conversation and every tool's
-// schema, well under this.
-const maxBody = 32 << 20
 
 // Model is the one model the stand-in lists.
 const Model = "standin-chat"
@@ -31,35 +25,11 @@ const Model = "standin-chat"
 type Server struct {
 	logf func(format string, args ...any)
 	ids  atomic.Int64
-	mu   sync.Mutex
-	log  []Exchange
-}
-
-// Exchange is one request the stand-in answered, for a test's failure
-// report.
-type Exchange struct {
-	At     time.Time
-	Path   string
-	Stream bool
-	Answer string // what steering chose and why
 }
 
 // New returns a Server that logs through logf.
 func New(logf func(format string, args ...any)) *Server {
 	return &Server{logf: logf}
-}
-
-// Exchanges returns the requests answered so far, oldest first.
-func (s *Server) Exchanges() []Exchange {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]Exchange(nil), s.log...)
-}
-
-func (s *Server) record(x Exchange) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.log = append(s.log, x)
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -68,12 +38,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case r.Method == http.MethodPost && path == "/chat/completions":
 		s.completions(w, r)
 	case r.Method == http.MethodGet && path == "/models":
-		writeJSON(w, map[string]any{"object": "list", "data": []any{
+		standin.WriteJSON(w, map[string]any{"object": "list", "data": []any{
 			map[string]any{"id": Model, "object": "model", "created": 0, "owned_by": "standin"},
 		}})
 	default:
 		s.logf("chat standin: unknown %s %s", r.Method, r.URL.Path)
-		s.record(Exchange{At: time.Now(), Path: r.Method + " " + r.URL.Path, Answer: "404"})
 		writeError(w, http.StatusNotFound, "the stand-in does not serve "+r.URL.Path)
 	}
 }
@@ -116,18 +85,11 @@ func (m message) text() string {
 }
 
 func (s *Server) completions(w http.ResponseWriter, r *http.Request) {
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
-	if err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
-		return
-	}
 	var req request
-	if err := json.Unmarshal(body, &req); err != nil {
-		writeError(w, http.StatusBadRequest, "request body is not JSON: "+err.Error())
+	if !standin.ReadJSON(w, r, &req, writeError) {
 		return
 	}
 	plan := s.steer(req)
-	s.record(Exchange{At: time.Now(), Path: r.URL.Path, Stream: req.Stream, Answer: plan.Why})
 	s.logf("chat standin: %s stream=%v tools=%d → %s", req.Model, req.Stream, len(req.Tools), plan.Why)
 	if plan.Kind == standin.Error {
 		writeError(w, plan.Status, fmt.Sprintf("the stand-in answers %d as asked", plan.Status))
@@ -135,7 +97,7 @@ func (s *Server) completions(w http.ResponseWriter, r *http.Request) {
 	}
 	id := fmt.Sprintf("chatcmpl-standin-%06d", s.ids.Add(1))
 	if !req.Stream {
-		writeJSON(w, completion(id, req.Model, plan))
+		standin.WriteJSON(w, completion(id, req.Model, plan))
 		return
 	}
 	if err := stream(w, r, id, req.Model, plan); err != nil {
@@ -226,16 +188,9 @@ func stream(w http.ResponseWriter, r *http.Request, id, model string, p standin.
 	return ev.Raw("[DONE]")
 }
 
-func writeJSON(w http.ResponseWriter, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	_ = json.NewEncoder(w).Encode(v) // nothing to tell a client that is gone
-}
-
 // writeError answers in the API's error shape, which the agents' SDKs parse.
 func writeError(w http.ResponseWriter, status int, text string) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(map[string]any{
+	standin.WriteJSONStatus(w, status, map[string]any{
 		"error": map[string]any{"message": text, "type": "standin_error", "code": status},
 	})
 }

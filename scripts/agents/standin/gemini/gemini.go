@@ -15,45 +15,18 @@ import (
 	"io"
 	"net/http"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/capacitor-hud/hud/scripts/agents/standin"
 )
 
-const maxBody = 32 << 20
-
 // Server is the stand-in, an http.Handler. Use New.
 type Server struct {
 	logf func(format string, args ...any)
-	mu   sync.Mutex
-	log  []Exchange
-}
-
-// Exchange is one request the stand-in answered, for a test's failure
-// report.
-type Exchange struct {
-	At     time.Time
-	Path   string
-	Answer string
 }
 
 // New returns a Server that logs through logf.
 func New(logf func(format string, args ...any)) *Server {
 	return &Server{logf: logf}
-}
-
-// Exchanges returns the requests answered so far, oldest first.
-func (s *Server) Exchanges() []Exchange {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]Exchange(nil), s.log...)
-}
-
-func (s *Server) record(x Exchange) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.log = append(s.log, x)
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -64,12 +37,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case ok && r.Method == http.MethodPost && (method == "streamGenerateContent" || method == "generateContent"):
 		s.generate(w, r, model, method == "streamGenerateContent")
 	case ok && r.Method == http.MethodPost && method == "countTokens":
-		s.record(Exchange{At: time.Now(), Path: r.URL.Path, Answer: "count"})
-		_, _ = io.Copy(io.Discard, io.LimitReader(r.Body, maxBody))
-		writeJSON(w, map[string]int{"totalTokens": 10})
+		_, _ = io.Copy(io.Discard, io.LimitReader(r.Body, standin.MaxBody))
+		standin.WriteJSON(w, map[string]int{"totalTokens": 10})
 	default:
 		s.logf("gemini standin: unknown %s %s", r.Method, r.URL.Path)
-		s.record(Exchange{At: time.Now(), Path: r.Method + " " + r.URL.Path, Answer: "404"})
 		writeError(w, http.StatusNotFound, "the stand-in does not serve "+r.URL.Path)
 	}
 }
@@ -100,25 +71,18 @@ type content struct {
 }
 
 func (s *Server) generate(w http.ResponseWriter, r *http.Request, model string, streaming bool) {
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
-	if err != nil {
-		writeError(w, http.StatusBadRequest, err.Error())
-		return
-	}
 	var req request
-	if err := json.Unmarshal(body, &req); err != nil {
-		writeError(w, http.StatusBadRequest, "request body is not JSON: "+err.Error())
+	if !standin.ReadJSON(w, r, &req, writeError) {
 		return
 	}
 	plan := steer(req)
-	s.record(Exchange{At: time.Now(), Path: r.URL.Path, Answer: plan.Why})
 	s.logf("gemini standin: %s stream=%v → %s", model, streaming, plan.Why)
 	if plan.Kind == standin.Error {
 		writeError(w, plan.Status, fmt.Sprintf("the stand-in answers %d as asked", plan.Status))
 		return
 	}
 	if !streaming {
-		writeJSON(w, response(model, plan, plan.Text, true))
+		standin.WriteJSON(w, response(model, plan, plan.Text, true))
 		return
 	}
 	ev, err := standin.NewSSE(w)
@@ -210,16 +174,9 @@ func response(model string, p standin.Plan, text string, last bool) map[string]a
 	return out
 }
 
-func writeJSON(w http.ResponseWriter, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	_ = json.NewEncoder(w).Encode(v) // nothing to tell a client that is gone
-}
-
 // writeError answers in Google's error shape, which the CLI's SDK parses.
 func writeError(w http.ResponseWriter, status int, text string) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	_ = json.NewEncoder(w).Encode(map[string]any{
+	standin.WriteJSONStatus(w, status, map[string]any{
 		"error": map[string]any{"code": status, "message": text, "status": statusName(status)},
 	})
 }
