@@ -185,27 +185,15 @@ func TestCodex(t *testing.T) {
 }
 
 // TestCodexTwoTerminals: two Codex sessions side by side, each its own
-// process and state.
+// process and state (the hooks run in each Codex, not in a shared
+// server: hud install codex turned that off).
 func TestCodexTwoTerminals(t *testing.T) {
 	r, codex := codexRig(t)
-	a := r.startCodex(codex, "codex-a")
-	b := r.startCodex(codex, "codex-b")
-	r.say(a, "hello from a")
-	r.say(b, "hello from b")
-	both := r.expect("both answered → two sessions ready", func(ss []session) bool {
-		return len(ss) == 2 && ss[0].State == "ready" && ss[1].State == "ready" && ss[0].PID != nil && ss[1].PID != nil
+	r.sideBySide(sideBySide{
+		start:  func(name string) *tmux.Pane { return r.startCodex(codex, name) },
+		greet:  true, // Codex starts its session at the first prompt
+		ask:    "ask: touch a.txt",
+		dialog: "Yes, proceed",
+		quit:   "/exit",
 	})
-	pids := map[int]bool{*both[0].PID: true, *both[1].PID: true}
-	if !pids[a.PID] || !pids[b.PID] {
-		t.Errorf("sessions' pids %v, want the two Codex processes %d and %d", pids, a.PID, b.PID)
-	}
-	r.say(a, "ask: touch a.txt")
-	r.expect("a asks → a waiting, b ready", waitingBesideReady(a.PID))
-	r.waitScreen(a, "Yes, proceed")
-	r.keys(a, "y")
-	r.say(b, "/exit")
-	r.expect("b exits → a alone, ready", one("ready", func(s session) bool { return s.PID != nil && *s.PID == a.PID }))
-	r.say(a, "/exit")
-	r.expect("a exits → none", none)
-	r.expectNoLocks("both exited → locks released")
 }

@@ -170,21 +170,6 @@ func one(state string, check func(session) bool) func([]session) bool {
 	}
 }
 
-// waitingBesideReady accepts two sessions, the one of process pid waiting
-// and the other ready: one terminal's dialog never shows on the other.
-func waitingBesideReady(pid int) func([]session) bool {
-	return func(ss []session) bool {
-		n := map[string]int{}
-		for _, s := range ss {
-			n[s.State]++
-			if s.State == "waiting" && (s.PID == nil || *s.PID != pid) {
-				return false
-			}
-		}
-		return len(ss) == 2 && n["waiting"] == 1 && n["ready"] == 1
-	}
-}
-
 // none accepts no session of the agent.
 func none(ss []session) bool { return len(ss) == 0 }
 
@@ -318,4 +303,19 @@ func (r *rig) file() error {
 		}
 	}
 	return nil
+}
+
+// answer presses key at the dialog that shows what, again while it stays
+// up: a key sent while the dialog still draws is lost. (opencode's
+// permission dialog: Enter allows once, Esc rejects; its other options
+// are chosen by arrow keys whose effect the screen shows only as colour.)
+func (r *rig) answer(p *tmux.Pane, key, what string) {
+	r.t.Helper()
+	for range 5 {
+		r.keys(p, key)
+		if _, gone := p.WaitScreen(2*time.Second, func(s string) bool { return !strings.Contains(s, what) }); gone {
+			return
+		}
+	}
+	r.t.Fatalf("%q is still up after %s 5 times\n%s", what, key, r.diagnostics())
 }

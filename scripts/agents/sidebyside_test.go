@@ -1,6 +1,8 @@
 package agents
 
 import (
+	"cmp"
+
 	"github.com/capacitor-hud/hud/internal/tmux"
 	"github.com/capacitor-hud/hud/lockholder"
 )
@@ -12,7 +14,10 @@ type sideBySide struct {
 	start func(name string) *tmux.Pane
 	// greet: the agent starts its session at the first prompt (Copilot),
 	// so each terminal says hello first.
-	greet  bool
+	greet bool
+	// ask is the prompt that makes the agent ask to run a command
+	// ("" for the stand-ins' TOOL:touch a.txt).
+	ask    string
 	dialog string // what the permission dialog shows
 	quit   string // the command that ends the agent
 }
@@ -28,7 +33,7 @@ func (r *rig) sideBySide(c sideBySide) {
 		return len(ss) == 2 && ss[0].State == "ready" && ss[1].State == "ready" &&
 			(inPane(ss[0], a) && inPane(ss[1], b) || inPane(ss[0], b) && inPane(ss[1], a))
 	})
-	r.say(a, "TOOL:touch a.txt")
+	r.say(a, cmp.Or(c.ask, "TOOL:touch a.txt"))
 	r.expect("a asks → a waiting, b ready", func(ss []session) bool {
 		if len(ss) != 2 {
 			return false
@@ -41,11 +46,12 @@ func (r *rig) sideBySide(c sideBySide) {
 		return true
 	})
 	r.waitScreen(a, c.dialog)
-	r.keys(a, "Enter")
+	r.answer(a, "Enter", c.dialog)
 	r.say(b, c.quit)
 	r.expect("b quits → a alone, ready", one("ready", func(s session) bool { return inPane(s, a) }))
 	r.say(a, c.quit)
 	r.expect("a quits → none", none)
+	r.expectNoLocks("both quit → locks released")
 }
 
 // inPane reports whether the session's process runs in the terminal p:
