@@ -24,14 +24,21 @@ const maxWalk = 8
 // maxWalk is Claude, FindClaude returns an error naming the ones it saw,
 // and the hook records no process.
 func FindClaude(parent int, isClaude func(Process) bool) (Process, error) {
+	return FindAgent(parent, "Claude Code", isClaude)
+}
+
+// FindAgent is FindClaude for any coding agent: the first ancestor of
+// parent, past shells and other helpers, that is the agent (is); what
+// names the agent in its error.
+func FindAgent(parent int, what string, is func(Process) bool) (Process, error) {
 	pid := parent
 	var seen []string
 	for range maxWalk {
 		p, err := Inspect(pid)
 		if err != nil {
-			return Process{}, fmt.Errorf("finding claude above pid %d: %w", parent, err)
+			return Process{}, fmt.Errorf("finding %s above pid %d: %w", what, parent, err)
 		}
-		if !IsShell(p.Comm) && isClaude(p) {
+		if !IsShell(p.Comm) && is(p) {
 			return p, nil
 		}
 		seen = append(seen, p.Comm+" "+strconv.Itoa(p.PID))
@@ -40,7 +47,39 @@ func FindClaude(parent int, isClaude func(Process) bool) (Process, error) {
 		}
 		pid = p.PPID
 	}
-	return Process{}, fmt.Errorf("finding claude above pid %d: none of %s is Claude Code", parent, strings.Join(seen, ", "))
+	return Process{}, fmt.Errorf("finding %s above pid %d: none of %s is %s", what, parent, strings.Join(seen, ", "), what)
+}
+
+// IsExecutable returns the process test of an agent known by its
+// executable: a process whose executable is named name (the native
+// binary, as Codex's Rust binary and opencode's Bun binary are), or a
+// script runtime whose command line runs a script or package of that
+// name (an npm install run through node).
+func IsExecutable(name string) func(Process) bool {
+	return func(p Process) bool {
+		comm := filepath.Base(p.Comm)
+		if comm == name {
+			return true
+		}
+		if !isJSRuntime(comm) {
+			return false
+		}
+		args, err := cmdline(p.PID)
+		return err == nil && runsScript(args, name)
+	}
+}
+
+// runsScript reports whether a script runtime's arguments run the script
+// or package name: its first argument that is not an option names it.
+func runsScript(args []string, name string) bool {
+	for _, a := range args[min(1, len(args)):] {
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		base := strings.TrimSuffix(filepath.Base(a), filepath.Ext(a))
+		return base == name || strings.Contains(a, "/"+name+"/")
+	}
+	return false
 }
 
 // IsClaude returns the test FindClaude uses: a process is Claude Code when
@@ -54,7 +93,7 @@ func IsClaude(sessionsDir string) func(Process) bool {
 		switch {
 		case strings.HasPrefix(name, "claude"):
 			return true
-		case name == "node" || name == "bun" || name == "deno":
+		case isJSRuntime(name):
 			// A script runtime runs Claude Code installed as a script
 			// (npm's cli.js) rather than as its native binary.
 			if args, err := cmdline(p.PID); err == nil && runsClaude(args) {
@@ -102,4 +141,19 @@ func sessionFileNames(path string, p Process) bool {
 		return true
 	}
 	return cs.ProcStart == strconv.FormatUint(p.StartTicks, 10)
+}
+
+// Cmdline returns the arguments process pid was started with.
+func Cmdline(pid int) ([]string, error) { return cmdline(pid) }
+
+// isJSRuntime reports whether comm runs Claude Code or another agent when
+// it is installed as a script (npm's node, bun, deno). A switch, not a
+// map: a map literal is built by package initialisation, which every hook
+// run pays for.
+func isJSRuntime(comm string) bool {
+	switch comm {
+	case "node", "bun", "deno":
+		return true
+	}
+	return false
 }

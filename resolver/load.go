@@ -66,6 +66,7 @@ func LoadSnapshot(l Layout, procStart ProcessStart) (Snapshot, error) {
 		}
 		snap.Claude = append(snap.Claude, claude...)
 	}
+	snap.TurnEnds, snap.AgentLogDirs = LoadTurnEnds(l, snap.Store)
 	return snap, errors.Join(errs...)
 }
 

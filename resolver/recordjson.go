@@ -21,6 +21,7 @@ func AppendRecord(dst []byte, r *Record, prefix string) []byte {
 	e := recordEncoder{out: dst, prefix: prefix}
 	e.open('{')
 	e.str("session_id", r.SessionID, false)
+	e.str("agent", r.Agent, true)
 	e.str("state", string(r.State), false)
 	e.str("cwd", r.CWD, false)
 	e.ts("updated_at", r.UpdatedAt, false)
@@ -216,6 +217,8 @@ func decodeRecordFast(b []byte) (*Record, bool) {
 		switch key {
 		case "session_id":
 			return str(&r.SessionID)
+		case "agent":
+			return str(&r.Agent)
 		case "state":
 			return str((*string)(&r.State))
 		case "cwd":

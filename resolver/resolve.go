@@ -30,6 +30,13 @@ type Snapshot struct {
 	// LockDirs are the sessions/ directories read, one per followed
 	// config directory (FollowedConfigDirs): what a watcher watches.
 	LockDirs []string
+	// TurnEnds are the turn ends agents' own transcripts record, by
+	// session id (LoadTurnEnds).
+	TurnEnds map[string]TurnEnd
+	// AgentLogDirs are the directories of those transcripts: what a
+	// watcher watches too, since only the transcript changes when a turn
+	// ends without a hook.
+	AgentLogDirs []string
 }
 
 // Source says why a session counts as live.
@@ -65,6 +72,9 @@ type Session struct {
 	// Opinion is the Claude Code session file that changed State; nil when
 	// State is the record's own.
 	Opinion *ClaudeSession
+	// TurnEnd is the transcript's turn end that made the session ready;
+	// nil when the hooks decided.
+	TurnEnd *TurnEnd
 	// Claude is Claude Code's own session file of the session, whether or
 	// not it changed State; nil when there is none (older releases).
 	Claude *ClaudeSession
@@ -296,6 +306,11 @@ func (r *run) session(rec *Record, l *Lock, src Source) Session {
 		s.Claude = c
 		if state, since, ok := SecondOpinion(rec, c, r.now); ok {
 			s.State, s.Since, s.Opinion = state, since, c
+		}
+	}
+	if end, ok := r.snap.TurnEnds[s.SessionID]; ok {
+		if state, since, ok := TurnEndOpinion(rec, end); ok {
+			s.State, s.Since, s.TurnEnd = state, since, &end
 		}
 	}
 	return s

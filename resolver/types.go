@@ -63,7 +63,10 @@ type LastEvent struct {
 // Record is one session in the store. The first block of fields is the v3
 // format exactly; the rest are additions the HUD needs, all optional.
 type Record struct {
-	SessionID      string     `json:"session_id"`
+	SessionID string `json:"session_id"`
+	// Agent is the coding agent whose hooks wrote the record ("codex",
+	// "opencode"); "" for Claude Code (AgentOf).
+	Agent          string     `json:"agent,omitempty"`
 	State          State      `json:"state"`
 	CWD            string     `json:"cwd"`
 	UpdatedAt      Timestamp  `json:"updated_at"`

@@ -171,6 +171,7 @@ func loadFollowing(layout resolver.Layout, w *watch.Watcher) (resolver.Snapshot,
 	if w.Follow(snap.LockDirs...) {
 		snap, err = resolver.LoadSnapshot(layout, lockholder.StartTicks)
 	}
+	w.FollowAgentLogs(snap.AgentLogDirs...)
 	return snap, err
 }
 

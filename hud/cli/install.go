@@ -76,24 +76,31 @@ func absPath(env *Env, p string) string {
 }
 
 func runInstall(env *Env, args []string) error {
-	fs := newFlagSet(env, "install", "install [--settings FILE | --project DIR | --config-dir DIR] [--hook PATH] [--timeout SECONDS] [--statusline] [--dry-run]\n\n"+
+	fs := newFlagSet(env, "install", "install [--settings FILE | --project DIR | --config-dir DIR] [--hook PATH] [--timeout SECONDS] [--statusline] [--dry-run] [AGENT]\n\n"+
 		"Wires hud-hook into Claude Code's settings.json for every event the HUD\n"+
 		"needs. Everything else in the file is kept; a backup is written first.\n"+
 		"Running it again changes nothing. Undo with 'hud uninstall'.\n\n"+
 		"A second Claude config directory (CLAUDE_CONFIG_DIR=~/.claude-work claude):\n"+
 		"run 'hud install --config-dir ~/.claude-work' (or install with that\n"+
 		"variable set). hud remembers it and follows the sessions of every\n"+
-		"directory it wired, and of ~/.claude, at once.\n")
+		"directory it wired, and of ~/.claude, at once.\n"+agentUsage())
 	var sf settingsFlags
 	sf.register(fs)
 	hook := fs.String("hook", "", "the hud-hook `path` (default: next to hud, else on $PATH)")
 	timeout := fs.Int("timeout", install.DefaultTimeout, "hook timeout in `seconds`")
 	withStatusLine := fs.Bool("statusline", false, "also show the sessions in Claude Code's status line ('hud statusline'), unless it has one")
+	agent, args := splitAgent(args)
 	if err := parseFlags(env, fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return usagef("unexpected argument %q", fs.Arg(0))
+	switch {
+	case fs.NArg() == 1 && agent == "":
+		agent = fs.Arg(0)
+		fallthrough
+	case fs.NArg() == 0 && agent != "":
+		return installAgent(env, agent, *hook, sf)
+	case fs.NArg() > 0:
+		return usagef("unexpected argument %q", fs.Arg(fs.NArg()-1))
 	}
 	if *timeout <= 0 {
 		return usagef("--timeout must be positive")
@@ -159,18 +166,25 @@ func runInstall(env *Env, args []string) error {
 }
 
 func runUninstall(env *Env, args []string) error {
-	fs := newFlagSet(env, "uninstall", "uninstall [--settings FILE | --project DIR | --config-dir DIR] [--dry-run]\n\n"+
+	fs := newFlagSet(env, "uninstall", "uninstall [--settings FILE | --project DIR | --config-dir DIR] [--dry-run] [AGENT]\n\n"+
 		"Removes exactly what 'hud install' added: every hook handler that runs\n"+
 		"hud-hook, the entries left empty by that, and a statusLine that runs\n"+
 		"'hud statusline'. A backup is written first. For a config directory\n"+
-		"other than ~/.claude, hud stops following its sessions.\n")
+		"other than ~/.claude, hud stops following its sessions.\n"+agentUsage())
 	var sf settingsFlags
 	sf.register(fs)
+	agent, args := splitAgent(args)
 	if err := parseFlags(env, fs, args); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return usagef("unexpected argument %q", fs.Arg(0))
+	switch {
+	case fs.NArg() == 1 && agent == "":
+		agent = fs.Arg(0)
+		fallthrough
+	case fs.NArg() == 0 && agent != "":
+		return uninstallAgent(env, agent, sf)
+	case fs.NArg() > 0:
+		return usagef("unexpected argument %q", fs.Arg(fs.NArg()-1))
 	}
 	tgt, err := sf.target(env)
 	if err != nil {

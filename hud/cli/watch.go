@@ -123,6 +123,7 @@ func follow(ctx context.Context, env *Env, always bool, also <-chan struct{}, dr
 		if err != nil {
 			return err
 		}
+		w.FollowAgentLogs(f.logDirs...)
 		if w.Follow(f.lockDirs...) {
 			// A config directory appeared (a record names it): what
 			// happened in it before the watch began needs another read.
@@ -165,6 +166,8 @@ type watchFrame struct {
 	next time.Time
 	// lockDirs are the sessions/ directories the drawing read, to follow.
 	lockDirs []string
+	// logDirs are the directories of other agents' logs it read.
+	logDirs []string
 }
 
 // frame reads everything afresh (a Change only says that something
@@ -201,7 +204,7 @@ func frame(env *Env, ws watchSettings, layout resolver.Layout, now time.Time) wa
 		fmt.Fprintf(&text, "-- %s\n", stamp)
 	}
 	text.Write(body.Bytes())
-	return watchFrame{text: text.Bytes(), body: body.Bytes(), next: next, lockDirs: snap.LockDirs}
+	return watchFrame{text: text.Bytes(), body: body.Bytes(), next: next, lockDirs: snap.LockDirs, logDirs: snap.AgentLogDirs}
 }
 
 // nextChangeByClock is the earliest moment the output changes with no file

@@ -96,6 +96,7 @@ var checks = []check{
 	{"plugin", checkPlugin},
 	{"hooks enabled", checkDisableAllHooks},
 	{"config dirs", checkConfigDirs},
+	{"agents", checkAgents},
 	{"store", checkStore},
 	{"locks", checkLocks},
 	{"last event", checkLastEvent},

@@ -48,6 +48,10 @@ type Event struct {
 	// PermissionSuggestions is PermissionRequest's: what "Yes, and don't
 	// ask again" would add (kept as sent, for the decision output).
 	PermissionSuggestions json.RawMessage `json:"permission_suggestions"`
+
+	// Agent is the agent whose hook sent the event ("" for Claude Code);
+	// set by the hook from its arguments, never read from the payload.
+	Agent string `json:"-"`
 }
 
 // DecodeEvent parses one hook payload. It rejects what cannot be an event

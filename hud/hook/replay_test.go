@@ -41,7 +41,7 @@ var payloadName = regexp.MustCompile(`^(\d+)-[A-Za-z0-9_.-]+\.json$`)
 // ignored the event.
 func TestRecordedReplay(t *testing.T) {
 	for name, dir := range recordingDirs(t) {
-		t.Run(name, func(t *testing.T) { replayRecording(t, dir) })
+		t.Run(name, func(t *testing.T) { replayRecording(t, dir, &claudeCode) })
 	}
 }
 
@@ -67,7 +67,9 @@ func recordingDirs(t *testing.T) map[string]string {
 	return found
 }
 
-func replayRecording(t *testing.T, dir string) {
+// replayRecording replays dir's payloads as ag's hook receives them (the
+// event named in argv, for an agent that passes it, is the file's).
+func replayRecording(t *testing.T, dir string, ag *agent) {
 	payloads, err := recordedPayloads(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -81,10 +83,15 @@ func replayRecording(t *testing.T, dir string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ev, err := DecodeEvent(b)
+		ev, err := ag.decode(payloadEvent(name), b)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
+		if ev == nil {
+			got = append(got, replayStep{name, "dropped"}) // an agent's event that carries no state
+			continue
+		}
+		ev.Agent = ag.name
 		obs := observation{Alive: func(int, int64) bool { return true }}
 		obs.Claude, err = recordedClaude(filepath.Join(dir, strings.TrimSuffix(name, ".json")+".claude-session.json"), ev.SessionID)
 		if err != nil {
@@ -98,6 +105,9 @@ func replayRecording(t *testing.T, dir string) {
 			t.Fatalf("%s: %v", name, err)
 		} else if r != nil {
 			state = string(r.State)
+			if r.Agent != ag.name {
+				t.Errorf("%s: record's agent %q, want %q", name, r.Agent, ag.name)
+			}
 		}
 		got = append(got, replayStep{name, state})
 	}
@@ -125,6 +135,13 @@ func replayRecording(t *testing.T, dir string) {
 			t.Errorf("%s: %s, want %s", got[i].payload, got[i].state, want[i].state)
 		}
 	}
+}
+
+// payloadEvent is the event a payload's file name gives (NN-Event.json).
+func payloadEvent(name string) string {
+	_, rest, _ := strings.Cut(strings.TrimSuffix(name, ".json"), "-")
+	event, _, _ := strings.Cut(rest, "-")
+	return event
 }
 
 // recordedPayloads lists a recording's hook payloads in the order they

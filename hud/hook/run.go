@@ -105,7 +105,7 @@ func Main(args []string, env Env) int {
 	// Waiting for the tray's answer to a dialog is bounded by its own
 	// setting; the watchdog then waits that much longer.
 	extend := func(d time.Duration) { watchdog.Reset(d + runTimeout) }
-	return runHook(env, &running, extend)
+	return runHook(args, env, &running, extend)
 }
 
 // runningEvent is the event a run handles, for the watchdog's log line.
@@ -114,7 +114,7 @@ type runningEvent struct{ session, event string }
 // runHook handles one hook event: read, decode, look around, update the
 // store, log, run the follow-ups. Every failure ends in the debug log and
 // exit status 0.
-func runHook(env Env, running *atomic.Pointer[runningEvent], extend func(time.Duration)) (status int) {
+func runHook(args []string, env Env, running *atomic.Pointer[runningEvent], extend func(time.Duration)) (status int) {
 	start := time.Now()
 	home := env.Getenv("HOME")
 	// The config dir (CLAUDE_CONFIG_DIR, which Claude passes on to its
@@ -131,6 +131,15 @@ func runHook(env Env, running *atomic.Pointer[runningEvent], extend func(time.Du
 			status = 0
 		}
 	}()
+	ag, named, err := lookupAgent(args)
+	if err != nil {
+		log.errorf("", "%v", err)
+		return 0
+	}
+	// The reply an agent needs goes out whatever happens below.
+	if ag.reply != "" && env.Stdout != nil {
+		defer io.WriteString(env.Stdout, ag.reply)
+	}
 	if home == "" {
 		log.errorf("", "no home directory: $HOME is not set")
 		return 0
@@ -141,14 +150,18 @@ func runHook(env Env, running *atomic.Pointer[runningEvent], extend func(time.Du
 		log.errorf("", "%v", err)
 		return 0
 	}
-	ev, err := DecodeEvent(input)
+	ev, err := ag.decode(named, input)
 	if err != nil {
-		log.errorf("", "%v (%d bytes dropped)", err, len(input))
+		log.errorf("", "%s%v (%d bytes dropped)", agentPrefix(ag), err, len(input))
 		return 0
 	}
+	if ev == nil {
+		return 0 // an event of the agent's that carries no state
+	}
+	ev.Agent = ag.name
 	session = ev.SessionID
 	running.Store(&runningEvent{session: ev.SessionID, event: ev.HookEventName})
-	obs := observe(ev, env, layout, log)
+	obs := observe(ev, env, layout, ag, log)
 	now := env.Now()
 
 	var u update
@@ -195,7 +208,9 @@ func runHook(env Env, running *atomic.Pointer[runningEvent], extend func(time.Du
 		return 2
 	}
 	log.eventf(session, "%s %s→%s (%s%s)", ev.HookEventName, stateName(u.Before), stateName(u.After), sinceMillis(start), replaced)
-	if ev.HookEventName == EventPermissionRequest {
+	// Only Claude Code's dialogs are answered from the tray: its decision
+	// output is the one the answer is written for.
+	if ev.HookEventName == EventPermissionRequest && ev.Agent == "" {
 		answerDialog(ctx, log, extend)
 	}
 	if ctx.said != "" && env.Stdout != nil {
@@ -237,8 +252,9 @@ func runFollowUps(ctx *Context, list []followUp) {
 // observation is what the hook learns around an event rather than from
 // it, gathered before the store is locked so the lock is held briefly.
 type observation struct {
-	// Claude is the Claude Code process that ran the hook; PID 0 when it
-	// was not found.
+	// Claude is the agent's process that ran the hook (Claude Code's, or
+	// the one hud-hook <agent> names); PID 0 when it was not found or
+	// cannot stand for the session.
 	Claude lockholder.Process
 	// CWD stands in for the event's cwd when it has none (older clients,
 	// other tools reusing the hook): CLAUDE_PROJECT_DIR, else the hook's
@@ -254,7 +270,7 @@ type observation struct {
 }
 
 // observe normalizes the event's paths in place and looks around.
-func observe(ev *Event, env Env, layout resolver.Layout, log *debugLog) observation {
+func observe(ev *Event, env Env, layout resolver.Layout, ag *agent, log *debugLog) observation {
 	rawCWD := ev.CWD
 	ev.CWD = resolver.NormalizePath(ev.CWD)
 	ev.NewCWD = resolver.NormalizePath(ev.NewCWD)
@@ -263,10 +279,10 @@ func observe(ev *Event, env Env, layout resolver.Layout, log *debugLog) observat
 		Alive:     lockholder.Alive,
 		ConfigDir: layout.Config,
 	}
-	// Claude's own session files, which name its process, live in its
-	// config directory's sessions/, beside the locks.
-	if p, err := lockholder.FindClaude(env.Parent, lockholder.IsClaude(layout.LockDir())); err != nil {
+	if p, err := lockholder.FindAgent(env.Parent, ag.process, ag.isProcess(layout)); err != nil {
 		log.errorf(ev.SessionID, "%v", err)
+	} else if why := refused(ag, p); why != "" {
+		log.errorf(ev.SessionID, "%s", why)
 	} else {
 		obs.Claude = p
 	}
@@ -288,6 +304,23 @@ func observe(ev *Event, env Env, layout resolver.Layout, log *debugLog) observat
 		obs.ProjectDir = resolver.ProjectRoot(cwd, dir)
 	}
 	return obs
+}
+
+// refused says why p, the agent's process found above the hook, cannot
+// stand for the session; "" when it can.
+func refused(ag *agent, p lockholder.Process) string {
+	if ag.refuse == nil {
+		return ""
+	}
+	return ag.refuse(p)
+}
+
+// agentPrefix names an agent other than Claude Code in a log line.
+func agentPrefix(ag *agent) string {
+	if ag.name == "" {
+		return ""
+	}
+	return ag.name + ": "
 }
 
 // fallbackCWD is where a session runs when its event does not say:

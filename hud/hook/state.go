@@ -58,8 +58,8 @@ const (
 // modified. The event's paths (cwd, new_cwd) must already be normalized;
 // Transition touches nothing outside its arguments.
 //
-// It sets updated_at and last_event on every event and state_changed_at
-// only when the state changes. Fields that depend on the hook's
+// It sets updated_at and last_event on every event, and state_changed_at
+// when the state changes or the person sends a prompt. Fields that depend on the hook's
 // surroundings (pid, project_dir, terminal) are the caller's.
 func Transition(prev *resolver.Record, ev *Event, now time.Time) *resolver.Record {
 	if ev.HookEventName == EventSessionEnd {
@@ -71,6 +71,9 @@ func Transition(prev *resolver.Record, ev *Event, now time.Time) *resolver.Recor
 		r = *prev
 	} else {
 		r = resolver.Record{SessionID: ev.SessionID, State: firstState(ev)}
+	}
+	if ev.Agent != "" {
+		r.Agent = ev.Agent
 	}
 	r.UpdatedAt = at
 	r.LastEvent = &resolver.LastEvent{Event: ev.HookEventName, Timestamp: at}
@@ -190,7 +193,11 @@ func Transition(prev *resolver.Record, ev *Event, now time.Time) *resolver.Recor
 	if r.State == resolver.StateCompacting && next != resolver.StateCompacting && !leavesCompacting(ev) {
 		next = resolver.StateCompacting
 	}
-	if next != r.State || prev == nil {
+	// A person's new prompt starts a new working spell even when the
+	// record never saw the last one end (an Esc, a denial, a model error
+	// that fired no hook, which the agent's own files corrected on
+	// screen): its "working since" is the prompt's.
+	if next != r.State || prev == nil || (ev.HookEventName == EventUserPromptSubmit && !injectedPrompt(ev)) {
 		r.StateChangedAt = at
 	}
 	r.State = next

@@ -150,6 +150,27 @@ var errChangedMeanwhile = errors.New("changed while being edited")
 //
 // removeIfEmpty deletes the file instead of writing an empty object.
 func edit(opts Options, change func(*node) (bool, error), removeIfEmpty bool) (Result, error) {
+	return editFile(opts, func(path string, old []byte) ([]byte, bool, error) {
+		doc, err := parseSettings(path, old)
+		if err != nil {
+			return nil, false, err
+		}
+		changed, err := change(doc.root)
+		if err != nil {
+			return nil, false, fmt.Errorf("%s: %w", path, err)
+		}
+		if !changed {
+			return old, false, nil
+		}
+		empty := doc.root.kind == kindObject && len(doc.root.members) == 0
+		return doc.bytes(), empty, nil
+	}, removeIfEmpty)
+}
+
+// editFile is edit for any file: change returns the new contents of the
+// file (old itself for no change) and whether they are empty of anything
+// but what install had added.
+func editFile(opts Options, change func(path string, old []byte) (updated []byte, empty bool, err error), removeIfEmpty bool) (Result, error) {
 	for attempt := 1; ; attempt++ {
 		res, err := editOnce(opts, change, removeIfEmpty)
 		if !errors.Is(err, errChangedMeanwhile) || attempt == maxAttempts {
@@ -158,7 +179,7 @@ func edit(opts Options, change func(*node) (bool, error), removeIfEmpty bool) (R
 	}
 }
 
-func editOnce(opts Options, change func(*node) (bool, error), removeIfEmpty bool) (Result, error) {
+func editOnce(opts Options, change func(string, []byte) ([]byte, bool, error), removeIfEmpty bool) (Result, error) {
 	path, err := resolve(opts.SettingsPath)
 	if err != nil {
 		return Result{}, err
@@ -171,19 +192,14 @@ func editOnce(opts Options, change func(*node) (bool, error), removeIfEmpty bool
 	case err != nil:
 		return res, err
 	}
-	doc, err := parseSettings(path, old)
+	updated, empty, err := change(path, old)
 	if err != nil {
 		return res, err
 	}
-	changed, err := change(doc.root)
-	if err != nil {
-		return res, fmt.Errorf("%s: %w", path, err)
-	}
-	updated := doc.bytes()
-	if !changed || bytes.Equal(updated, old) {
+	if bytes.Equal(updated, old) {
 		return res, nil
 	}
-	remove := removeIfEmpty && !res.Created && doc.root.kind == kindObject && len(doc.root.members) == 0
+	remove := removeIfEmpty && !res.Created && empty
 	if remove {
 		updated = nil
 		res.Removed = true

@@ -116,6 +116,13 @@ func shapeError(where, want string) error {
 // own, on every event of events. Events that already have it in the right
 // form are left alone, so a second run changes nothing.
 func addHooks(root *node, events []hookevents.Spec, command string, timeout int) (changed bool, err error) {
+	return addGroups(root, events, func(e hookevents.Spec) *node { return group(e, command, timeout) })
+}
+
+// addGroups is addHooks with the group of ours each event gets from
+// ourGroup (another agent's hooks file takes Claude's shape with its own
+// handler fields).
+func addGroups(root *node, events []hookevents.Spec, ourGroup func(hookevents.Spec) *node) (changed bool, err error) {
 	if root.kind != kindObject {
 		return false, shapeError("the settings file", "a JSON object")
 	}
@@ -136,7 +143,7 @@ func addHooks(root *node, events []hookevents.Spec, command string, timeout int)
 		if groups.kind != kindArray {
 			return false, shapeError(fmt.Sprintf(`"hooks.%s"`, event.Name), "an array")
 		}
-		want := group(event, command, timeout)
+		want := ourGroup(event)
 		if hasExactly(groups, want) {
 			continue
 		}
@@ -205,7 +212,12 @@ func removeOurs(groups *node) bool {
 // person had written before install goes too; it meant nothing to Claude
 // Code either. Arrays and objects that were empty and that we did not
 // touch are kept.)
-func removeHooks(root *node) bool {
+func removeHooks(root *node) bool { return removeHooksWith(root, removeOurs) }
+
+// removeHooksWith is removeHooks for a file whose event arrays hold our
+// handlers in another shape: removeOurs takes ours out of one array and
+// reports whether it removed any.
+func removeHooksWith(root *node, removeOurs func(*node) bool) bool {
 	if root.kind != kindObject {
 		return false
 	}

@@ -180,7 +180,7 @@ func (t *Tracker) reminderTime(start time.Time) time.Time {
 }
 
 func waitingNotification(s view.Session) Notification {
-	return notification(KindWaiting, s, "needs you", cmp.Or(s.WaitingFor, "Claude is waiting for you."))
+	return notification(KindWaiting, s, "needs you", cmp.Or(s.WaitingFor, resolver.AgentLabel(s.Agent)+" is waiting for you."))
 }
 
 func stillWaitingNotification(s view.Session, waited time.Duration) Notification {

@@ -20,6 +20,11 @@ func waiting(id string, since int, what string) view.Session {
 	return view.Session{Key: id, SessionID: id, ProjectDir: "/home/u/" + id, State: resolver.StateWaiting, Since: at(since), WaitingFor: what}
 }
 
+func codex(s view.Session) view.Session {
+	s.Agent = resolver.AgentCodex
+	return s
+}
+
 func working(id string, since, turn int) view.Session {
 	return view.Session{Key: id, SessionID: id, ProjectDir: "/home/u/" + id, State: resolver.StateWorking, Since: at(since), TurnStartedAt: at(turn), WorkingOn: "fix the tests"}
 }
@@ -98,6 +103,16 @@ func TestTracker(t *testing.T) {
 				{now: 6, sessions: []view.Session{waiting("api", 6, "Bash: rm -rf build")}, next: 125},
 				{now: 125, sessions: []view.Session{waiting("api", 6, "Bash: rm -rf build")},
 					want: []string{"still-waiting api is still waiting | Waiting for 2m: Bash: rm -rf build"}, next: -1},
+			},
+		},
+		{
+			name: "another agent's session says which agent it is",
+			steps: []step{
+				{now: 0, sessions: nil, next: -1},
+				{now: 5, sessions: []view.Session{codex(waiting("api", 5, ""))},
+					want: []string{"waiting api (Codex) needs you | Codex is waiting for you."}, next: 125},
+				{now: 300, sessions: []view.Session{codex(waiting("api", 5, ""))},
+					want: []string{"still-waiting api (Codex) is still waiting | Waiting for 4m"}, next: -1},
 			},
 		},
 		{

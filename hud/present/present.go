@@ -105,7 +105,7 @@ func Present(in Input) View {
 
 	names := labelNames(sessions)
 	var nextLabel, nextChange time.Time
-	tooltip := []string{"Claude Code: " + cmp.Or(summary, "no sessions")}
+	tooltip := []string{agentsTitle(sessions) + ": " + cmp.Or(summary, "no sessions")}
 	switch {
 	case doubt != "":
 		tooltip = append(tooltip, doubt+": states may be missing or stale")
@@ -260,6 +260,18 @@ func rowTooltip(s view.Session) string {
 		lines = append(lines, "Click to open the project folder")
 	}
 	return strings.Join(lines, "\n")
+}
+
+// agentsTitle heads the tooltip: "Claude Code" while every session is
+// Claude's, "Coding agents" once another agent's is among them (each
+// row then names its agent).
+func agentsTitle(sessions []view.Session) string {
+	for _, s := range sessions {
+		if s.Agent != "" && s.Agent != resolver.AgentClaude {
+			return "Coding agents"
+		}
+	}
+	return "Claude Code"
 }
 
 // labelNames names each session by its one name (view.Session.Name: "api

@@ -305,3 +305,26 @@ func TestRemoteRowFocus(t *testing.T) {
 		t.Errorf("tooltip %q does not say what a click does", v.Rows[0].Tooltip)
 	}
 }
+
+// TestRowSaysTheAgent: the row of another agent's session names the agent;
+// two sessions of one project by different agents are told apart.
+func TestRowSaysTheAgent(t *testing.T) {
+	claude := session("a", "api", resolver.StateWorking, time.Minute)
+	codex := session("b", "api", resolver.StateWaiting, time.Minute)
+	codex.Agent = resolver.AgentCodex
+	v := Present(Input{Now: now, Sessions: []view.Session{claude, codex}})
+	var labels []string
+	for _, r := range v.Rows {
+		labels = append(labels, r.Label)
+	}
+	got := strings.Join(labels, " | ")
+	if !strings.Contains(got, "api (Codex)") || strings.Contains(got, "api (2)") {
+		t.Errorf("rows %q: want the Codex session named api (Codex)", got)
+	}
+	if !strings.HasPrefix(v.Tooltip, "Coding agents: ") {
+		t.Errorf("tooltip %q: want it headed for every agent", v.Tooltip)
+	}
+	if v := Present(Input{Now: now, Sessions: []view.Session{claude}}); !strings.HasPrefix(v.Tooltip, "Claude Code: ") {
+		t.Errorf("Claude alone: tooltip %q", v.Tooltip)
+	}
+}

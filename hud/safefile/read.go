@@ -44,25 +44,11 @@ var (
 // then is anything read, and never more than limit+1 bytes. A missing
 // file's error wraps fs.ErrNotExist.
 func Read(path string, limit int64, links Links) ([]byte, fs.FileInfo, error) {
-	flags := os.O_RDONLY | unix.O_NONBLOCK | unix.O_NOCTTY | unix.O_CLOEXEC
-	if links == NoFollow {
-		flags |= unix.O_NOFOLLOW
-	}
-	f, err := os.OpenFile(path, flags, 0)
+	f, fi, err := openRegular(path, links)
 	if err != nil {
-		if links == NoFollow && errors.Is(err, unix.ELOOP) {
-			return nil, nil, fmt.Errorf("reading %s: %w", path, ErrSymlink)
-		}
-		return nil, nil, err
+		return nil, fi, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, fi, fmt.Errorf("reading %s: %w (%v)", path, ErrNotRegular, fi.Mode().Type())
-	}
 	if fi.Size() > limit {
 		return nil, fi, fmt.Errorf("reading %s: %w (%d bytes, limit %d)", path, ErrTooLarge, fi.Size(), limit)
 	}
@@ -118,4 +104,50 @@ func RealDir(path string, perm fs.FileMode) error {
 		return fmt.Errorf("%s: %w (%v)", path, ErrNotDir, fi.Mode().Type())
 	}
 	return nil
+}
+
+// ReadTail is Read for the last n bytes of a file that grows without
+// bound (an agent's transcript): opened the same way, never blocking,
+// refused unless regular, and never more than n bytes read. The first
+// line of what it returns is usually cut.
+func ReadTail(path string, n int64, links Links) ([]byte, error) {
+	f, fi, err := openRegular(path, links)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	off := max(fi.Size()-n, 0)
+	b := make([]byte, fi.Size()-off)
+	m, err := f.ReadAt(b, off)
+	if err != nil && err != io.EOF {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	return b[:m], nil
+}
+
+// openRegular opens the regular file at path for Read and ReadTail:
+// O_NONBLOCK, so a FIFO opens at once and is then refused by fstat like a
+// device or a directory; with NoFollow, a link at the path is refused
+// (ErrSymlink). fi is set whenever fstat ran.
+func openRegular(path string, links Links) (f *os.File, fi fs.FileInfo, err error) {
+	flags := os.O_RDONLY | unix.O_NONBLOCK | unix.O_NOCTTY | unix.O_CLOEXEC
+	if links == NoFollow {
+		flags |= unix.O_NOFOLLOW
+	}
+	f, err = os.OpenFile(path, flags, 0)
+	if err != nil {
+		if links == NoFollow && errors.Is(err, unix.ELOOP) {
+			return nil, nil, fmt.Errorf("reading %s: %w", path, ErrSymlink)
+		}
+		return nil, nil, err
+	}
+	if fi, err = f.Stat(); err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, fi, fmt.Errorf("reading %s: %w (%v)", path, ErrNotRegular, fi.Mode().Type())
+	}
+	return f, fi, nil
 }

@@ -1,6 +1,7 @@
 package status
 
 import (
+	"cmp"
 	"encoding/json"
 	"io"
 
@@ -47,6 +48,7 @@ type JSONRemote struct {
 // JSONSession is one session in the document.
 type JSONSession struct {
 	SessionID  string             `json:"session_id"`
+	Agent      string             `json:"agent"`
 	State      resolver.State     `json:"state"`
 	CWD        string             `json:"cwd"`
 	ProjectDir string             `json:"project_dir"`
@@ -72,6 +74,7 @@ func toJSON(s *view.Session) JSONSession {
 	j := JSONSession{
 		Host:       s.Host,
 		SessionID:  s.SessionID,
+		Agent:      cmp.Or(s.Agent, resolver.AgentClaude),
 		State:      s.State,
 		CWD:        s.CWD,
 		ProjectDir: s.ProjectDir,

@@ -57,6 +57,9 @@ type Session struct {
 	Hooked bool
 	// TurnStartedAt is when the current turn began (zero: unknown).
 	TurnStartedAt time.Time
+	// Agent is the coding agent that runs the session
+	// (resolver.AgentClaude, resolver.AgentCodex, …).
+	Agent string
 	// ByClaude is set when Claude's own session file decided the state
 	// rather than a hook event: a turn that ended so was interrupted (Esc).
 	ByClaude bool
@@ -91,6 +94,7 @@ func Of(s *resolver.Session) Session {
 		WaitingFor: s.WaitingFor(),
 		Agents:     s.AgentsRunning(),
 		ByClaude:   s.Opinion != nil,
+		Agent:      resolver.AgentOf(s.Record),
 	}
 	if rec := s.Record; rec != nil {
 		v.Hooked = true
@@ -167,7 +171,7 @@ func (s *Session) Project() string { return BaseName(s.ProjectDir) }
 // when no directory is known. Both parts are anyone's to choose (a
 // directory, a session renamed in Claude), so both are made plain text.
 func (s *Session) Name() string {
-	return WithHost(s.Host, NameOf(cmp.Or(s.ProjectDir, s.CWD), s.ClaudeName, s.Key))
+	return WithHost(s.Host, WithAgent(NameOf(cmp.Or(s.ProjectDir, s.CWD), s.ClaudeName, s.Key), s.Agent))
 }
 
 // WithHost puts the host of a remote session before its name ("devbox ·
@@ -186,6 +190,17 @@ func NameOf(projectDir, claudeName, key string) string {
 		label = "session " + ShortID(key)
 	}
 	return resolver.WithName(label, text.Line(claudeName, 40))
+}
+
+// WithAgent is a session's name as every surface shows it once its agent
+// is known: Claude Code's sessions keep their name ("api · auth
+// refactor"), another agent's say which agent it is ("api (Codex)"), so a
+// person who runs several agents tells them apart at a glance.
+func WithAgent(name, agent string) string {
+	if agent == "" || agent == resolver.AgentClaude {
+		return name
+	}
+	return name + " (" + resolver.AgentLabel(agent) + ")"
 }
 
 // BaseName is the last element of dir: "" for none, dir itself for the

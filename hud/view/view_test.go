@@ -160,3 +160,26 @@ func TestOfWaitingAndAgents(t *testing.T) {
 		t.Errorf("waiting_for %q, agents %d", got[0].WaitingFor, got[1].Agents)
 	}
 }
+
+func TestAgentInName(t *testing.T) {
+	cases := []struct {
+		rec  *resolver.Record
+		want string
+	}{
+		{nil, "api"},
+		{&resolver.Record{SessionID: "s"}, "api"},
+		{&resolver.Record{SessionID: "s", Agent: resolver.AgentClaude}, "api"},
+		{&resolver.Record{SessionID: "s", Agent: resolver.AgentCodex}, "api (Codex)"},
+		{&resolver.Record{SessionID: "s", Agent: resolver.AgentOpencode}, "api (opencode)"},
+		{&resolver.Record{SessionID: "s", Agent: "newagent"}, "api (newagent)"},
+	}
+	for _, c := range cases {
+		v := Of(&resolver.Session{SessionID: "s", CWD: "/p/api", Record: c.rec})
+		if got := v.Name(); got != c.want {
+			t.Errorf("agent %q: name %q, want %q", resolver.AgentOf(c.rec), got, c.want)
+		}
+		if v.Agent != resolver.AgentOf(c.rec) {
+			t.Errorf("agent %q, want %q", v.Agent, resolver.AgentOf(c.rec))
+		}
+	}
+}

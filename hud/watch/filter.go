@@ -1,6 +1,7 @@
 package watch
 
 import (
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -42,6 +43,15 @@ func classifyLockDir(name string, op fsnotify.Op) Change {
 		return Change{ClaudeSessions: true}
 	}
 	return Change{}
+}
+
+// classifyAgentLog reports a write to another agent's session log (a
+// .jsonl: Copilot's events.jsonl, Gemini's chat files).
+func classifyAgentLog(name string, op fsnotify.Op) Change {
+	if chmodOnly(op) || filepath.Ext(name) != ".jsonl" {
+		return Change{}
+	}
+	return Change{AgentLogs: true}
 }
 
 // isClaudeSessionFile matches Claude Code's "<pid>.json": digits only

@@ -28,13 +28,15 @@ type Change struct {
 	Config bool
 	// Files: one of Options.Files changed.
 	Files bool
+	// AgentLogs: another agent's session log changed (FollowAgentLogs).
+	AgentLogs bool
 	// Rescan: events may have been lost; re-read everything.
 	Rescan bool
 }
 
 // Any reports whether c names anything at all.
 func (c Change) Any() bool {
-	return c.Store || c.Locks || c.ClaudeSessions || c.Config || c.Files || c.Rescan
+	return c.Store || c.Locks || c.ClaudeSessions || c.Config || c.Files || c.AgentLogs || c.Rescan
 }
 
 // merge adds the bits of o to c.
@@ -44,6 +46,7 @@ func (c *Change) merge(o Change) {
 	c.ClaudeSessions = c.ClaudeSessions || o.ClaudeSessions
 	c.Files = c.Files || o.Files
 	c.Config = c.Config || o.Config
+	c.AgentLogs = c.AgentLogs || o.AgentLogs
 	c.Rescan = c.Rescan || o.Rescan
 }
 
@@ -197,6 +200,17 @@ func fileDirs(files []string) []watchedDir {
 // not created; a later Follow (after the next change anywhere) watches it
 // once Claude or the hook has made it. Safe from any goroutine.
 func (w *Watcher) Follow(lockDirs ...string) bool {
+	return w.follow(classifyLockDir, lockDirs)
+}
+
+// FollowAgentLogs watches the directories of other agents' session logs
+// (resolver.Snapshot.AgentLogDirs): a denial or an Esc there changes only
+// the log. It reports whether it began watching one it did not before.
+func (w *Watcher) FollowAgentLogs(dirs ...string) bool {
+	return w.follow(classifyAgentLog, dirs)
+}
+
+func (w *Watcher) follow(classify func(string, fsnotify.Op) Change, lockDirs []string) bool {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	watched := map[string]bool{}
@@ -208,7 +222,7 @@ func (w *Watcher) Follow(lockDirs ...string) bool {
 		if watched[dir] {
 			continue
 		}
-		d := watchedDir{path: dir, classify: classifyLockDir, followed: true}
+		d := watchedDir{path: dir, classify: classify, followed: true}
 		if !slices.ContainsFunc(w.dirs, func(d watchedDir) bool { return d.path == dir }) {
 			w.dirs = append(w.dirs, d)
 		}

@@ -453,3 +453,25 @@ func TestNewWithLockDirs(t *testing.T) {
 		t.Fatal("no Change for a lock in a followed directory")
 	}
 }
+
+// An agent's log changing is a change: Copilot's abort after a denial
+// writes only events.jsonl.
+func TestFollowAgentLogs(t *testing.T) {
+	f := newFixture(t)
+	dir := filepath.Join(f.layout.Home, ".copilot", "session-state", "06fc3013-484c-4fe7-b048-5ed1ec7fdadc")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if !f.w.FollowAgentLogs(dir) {
+		t.Fatal("FollowAgentLogs of a new directory reported nothing new")
+	}
+	if f.w.FollowAgentLogs(dir) {
+		t.Error("FollowAgentLogs again reported something new")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "events.jsonl"), []byte(`{"type":"abort"}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if c := f.next(); !c.AgentLogs {
+		t.Errorf("a write to events.jsonl: got %+v, want AgentLogs", c)
+	}
+}

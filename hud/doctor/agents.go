@@ -1,0 +1,42 @@
+package doctor
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/capacitor-hud/hud/hud/install"
+)
+
+// checkAgents checks each coding agent besides Claude Code that hud is
+// installed for: its files as `hud install <agent>` left them, and
+// whether the agent will run the hooks at all (Codex runs a hook only
+// once the person has trusted it).
+func checkAgents(env *Env) []Finding {
+	ae := install.AgentEnv{Home: env.Layout.Home, Getenv: env.Getenv}
+	var out []Finding
+	for _, a := range install.Agents {
+		if !a.Installed(ae) {
+			continue
+		}
+		problems := a.Problems(ae)
+		for _, p := range problems {
+			out = append(out, fail("run 'hud install "+a.Name+"'", "%s: %s", a.Label, p))
+		}
+		if a.Untrusted != nil {
+			untrusted, err := a.Untrusted(ae)
+			switch {
+			case err != nil:
+				out = append(out, warn("", "%s: cannot tell whether it trusts hud's hooks: %v", a.Label, err))
+				continue
+			case len(untrusted) > 0:
+				out = append(out, fail(fmt.Sprintf("start %s and trust the hooks when it asks, or review them in /hooks", a.Name),
+					"%s has not trusted hud's hooks on %s, so it runs none of them", a.Label, strings.Join(untrusted, ", ")))
+				continue
+			}
+		}
+		if len(problems) == 0 {
+			out = append(out, ok("%s: installed", a.Label))
+		}
+	}
+	return out
+}

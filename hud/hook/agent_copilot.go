@@ -1,0 +1,155 @@
+package hook
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+
+	"github.com/capacitor-hud/hud/lockholder"
+	"github.com/capacitor-hud/hud/resolver"
+)
+
+// copilotAgent is GitHub's Copilot CLI. Its hooks (~/.copilot/hooks/*.json,
+// "version": 1) send camelCase payloads without the event's name, so the
+// name comes from the command line: `hud-hook copilot <event>`.
+//
+//   - sessionStart waits for the first prompt; until then only Copilot's
+//     session directory says the session exists.
+//   - permissionRequest fires for every tool call, also the ones the
+//     person allowed for good, so it is not wired: the open dialog is
+//     notification(permission_prompt), and a question (the ask_user tool)
+//     notification(elicitation_dialog).
+//   - agentStop ends a turn. A denial or an Esc fires nothing, and a
+//     model error fires errorOccurred once per retry, every one
+//     "recoverable", and no agentStop: the readers take the end of those
+//     turns from Copilot's events.jsonl (resolver). An error Copilot says
+//     it cannot recover from ends the turn here.
+var copilotAgent = agent{
+	name:      resolver.AgentCopilot,
+	process:   "Copilot CLI",
+	decode:    decodeCopilot,
+	isProcess: func(resolver.Layout) func(lockholder.Process) bool { return isCopilot },
+}
+
+// isCopilot: the npm package's node launcher starts the native binary,
+// which runs the hooks and names its main thread "MainThread", so the
+// kernel's comm does not name it: its argv[0] does.
+func isCopilot(p lockholder.Process) bool {
+	if isCopilotLauncher(p) {
+		return true
+	}
+	args, err := lockholder.Cmdline(p.PID)
+	return err == nil && len(args) > 0 && filepath.Base(args[0]) == "copilot"
+}
+
+var isCopilotLauncher = lockholder.IsExecutable("copilot")
+
+// Copilot's hook events, as its hooks file names them.
+const (
+	copilotSessionStart       = "sessionStart"
+	copilotSessionEnd         = "sessionEnd"
+	copilotUserPrompt         = "userPromptSubmitted"
+	copilotPreToolUse         = "preToolUse"
+	copilotPostToolUse        = "postToolUse"
+	copilotPostToolUseFailure = "postToolUseFailure"
+	copilotNotification       = "notification"
+	copilotAgentStop          = "agentStop"
+	copilotErrorOccurred      = "errorOccurred"
+	copilotAskUser            = "ask_user"
+)
+
+// copilotPayload is the part of a Copilot hook payload hud reads.
+type copilotPayload struct {
+	SessionID        string          `json:"sessionId"`
+	CWD              string          `json:"cwd"`
+	Source           string          `json:"source"`
+	Reason           string          `json:"reason"`
+	Prompt           string          `json:"prompt"`
+	ToolName         string          `json:"toolName"`
+	ToolArgs         json.RawMessage `json:"toolArgs"`
+	TranscriptPath   string          `json:"transcriptPath"`
+	Message          string          `json:"message"`
+	NotificationType string          `json:"notification_type"`
+	Recoverable      *bool           `json:"recoverable"`
+	Error            struct {
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+func decodeCopilot(event string, b []byte) (*Event, error) {
+	if event == "" {
+		return nil, errors.New("a Copilot payload does not name its event: the hook command must (hud-hook copilot <event>)")
+	}
+	var p copilotPayload
+	if err := json.Unmarshal(b, &p); err != nil {
+		return nil, fmt.Errorf("copilot %s payload: %w", event, err)
+	}
+	if err := resolver.CheckSessionID(p.SessionID); err != nil {
+		return nil, fmt.Errorf("copilot %s payload: %w", event, err)
+	}
+	ev := &Event{
+		SessionID:      p.SessionID,
+		CWD:            p.CWD,
+		TranscriptPath: p.TranscriptPath,
+		Reason:         p.Reason,
+		Prompt:         p.Prompt,
+		ToolName:       p.ToolName,
+		ToolInput:      p.ToolArgs,
+		Message:        p.Message,
+	}
+	if ev.ToolName == copilotAskUser {
+		// Its question is in message: as Claude's AskUserQuestion input,
+		// the dialog reads the same and every event about the call names
+		// it alike.
+		ev.ToolName = toolAskUserQuestion
+		ev.ToolInput = copilotQuestion(p.ToolArgs)
+	}
+	switch event {
+	case copilotSessionStart:
+		ev.HookEventName = EventSessionStart
+		if p.Source != sourceResume {
+			ev.Source = "startup" // "new"
+		} else {
+			ev.Source = sourceResume
+		}
+	case copilotSessionEnd:
+		ev.HookEventName = EventSessionEnd
+	case copilotUserPrompt:
+		ev.HookEventName = EventUserPromptSubmit
+	case copilotPreToolUse:
+		ev.HookEventName = EventPreToolUse
+		if ev.ToolName == toolAskUserQuestion {
+			ev.HookEventName = EventPermissionRequest // the question is up at once
+		}
+	case copilotPostToolUse:
+		ev.HookEventName = EventPostToolUse
+	case copilotPostToolUseFailure:
+		ev.HookEventName = EventPostToolUseFailure
+	case copilotNotification:
+		ev.HookEventName = EventNotification
+		ev.NotificationType = p.NotificationType
+	case copilotAgentStop:
+		ev.HookEventName = EventStop
+	case copilotErrorOccurred:
+		if p.Recoverable == nil || *p.Recoverable {
+			return nil, nil // a retry follows, or events.jsonl ends the turn
+		}
+		ev.HookEventName = EventStopFailure
+		ev.Error, _ = json.Marshal(p.Error.Message)
+	default:
+		return nil, nil // permissionRequest (see above), subagentStop, preCompact, …
+	}
+	return ev, nil
+}
+
+// copilotQuestion turns ask_user's arguments ({"message": …}) into
+// AskUserQuestion's input.
+func copilotQuestion(args json.RawMessage) json.RawMessage {
+	var in struct {
+		Message string `json:"message"`
+	}
+	_ = json.Unmarshal(args, &in) // no message: a question without text
+	out, _ := json.Marshal(map[string]any{"questions": []map[string]string{{"question": in.Message}}})
+	return out
+}

@@ -1,0 +1,112 @@
+package hook
+
+import (
+	"encoding/json"
+
+	"github.com/capacitor-hud/hud/lockholder"
+	"github.com/capacitor-hud/hud/resolver"
+)
+
+// geminiAgent is Google's Gemini CLI. Its hooks (~/.gemini/settings.json)
+// take Claude Code's matcher-group shape and send snake_case payloads
+// close to Claude's (session_id, cwd, transcript_path, hook_event_name,
+// tool_name, tool_input), under names of its own:
+//
+//   - BeforeAgent / AfterAgent open and close a turn: UserPromptSubmit and
+//     Stop. AfterAgent fires after an Esc and after an API error too.
+//   - BeforeTool / AfterTool are PreToolUse / PostToolUse.
+//   - Notification(ToolPermission) is the open dialog. It comes for a
+//     permission and for the ask_user tool's questions alike.
+//   - PreCompress(auto) fires before every model call whether or not
+//     anything is compressed, so it says nothing; BeforeModel, AfterModel
+//     and BeforeToolSelection fire around every call and carry the whole
+//     request. None of them is wired (hud install gemini).
+//   - SessionEnd fires three times on /quit: the first ends the record,
+//     the others find none.
+//
+// A denial at the dialog fires nothing at all: the readers take it from
+// Gemini's chat file (resolver). Gemini parses every hook's stdout as
+// JSON, so the hook answers "{}", which asks nothing of it.
+var geminiAgent = agent{
+	name:    resolver.AgentGemini,
+	process: "Gemini CLI",
+	decode:  decodeGemini,
+	// Gemini relaunches itself in a second node process (with a larger
+	// heap) that runs the hooks; the walk finds that one first, and it
+	// lives exactly as long as the session.
+	isProcess: func(resolver.Layout) func(lockholder.Process) bool { return isGemini },
+	reply:     "{}",
+}
+
+var isGemini = lockholder.IsExecutable("gemini")
+
+// Gemini's hook events and values that hud reads.
+const (
+	geminiBeforeAgent    = "BeforeAgent"
+	geminiAfterAgent     = "AfterAgent"
+	geminiBeforeTool     = "BeforeTool"
+	geminiAfterTool      = "AfterTool"
+	geminiToolPermission = "ToolPermission"
+	geminiAskUser        = "ask_user"
+)
+
+func decodeGemini(_ string, b []byte) (*Event, error) {
+	ev, err := DecodeEvent(b)
+	if err != nil {
+		return nil, err
+	}
+	// Gemini's ask_user takes Claude's AskUserQuestion input (questions
+	// with question and header), so its dialog reads the same.
+	if ev.ToolName == geminiAskUser {
+		ev.ToolName = toolAskUserQuestion
+	}
+	switch ev.HookEventName {
+	case EventSessionStart, EventSessionEnd:
+	case geminiBeforeAgent:
+		ev.HookEventName = EventUserPromptSubmit
+	case geminiAfterAgent:
+		ev.HookEventName = EventStop
+	case geminiBeforeTool:
+		ev.HookEventName = EventPreToolUse
+		if ev.ToolName == toolAskUserQuestion {
+			// The question is up as soon as the tool runs; the
+			// notification after it says only "Tool requires
+			// confirmation".
+			ev.HookEventName = EventPermissionRequest
+		}
+	case geminiAfterTool:
+		ev.HookEventName = EventPostToolUse
+	case EventNotification:
+		if ev.NotificationType != geminiToolPermission {
+			return nil, nil
+		}
+		ev.NotificationType = notifyPermissionPrompt
+		ev.Message = geminiDialog(b, ev)
+	default:
+		return nil, nil
+	}
+	return ev, nil
+}
+
+// geminiDialog says what a ToolPermission notification waits for: the
+// command of a shell call as Claude's Bash dialog says it, else the
+// dialog's title, else Gemini's message.
+func geminiDialog(b []byte, ev *Event) string {
+	var n struct {
+		Details struct {
+			Type    string `json:"type"`
+			Title   string `json:"title"`
+			Command string `json:"command"`
+		} `json:"details"`
+	}
+	_ = json.Unmarshal(b, &n) // the event itself decoded: the details are optional
+	d := n.Details
+	switch {
+	case d.Type == "exec" && d.Command != "":
+		input, _ := json.Marshal(map[string]string{"command": d.Command})
+		return describeTool("Shell", input, ev.CWD)
+	case d.Title != "":
+		return oneLine(d.Title, maxWaitingFor)
+	}
+	return oneLine(ev.Message, maxWaitingFor)
+}

@@ -1,0 +1,145 @@
+// Package tmux drives a tmux server of its own, for the end-to-end
+// suites that run real coding agents the way a person does: in a
+// terminal, keys typed, the screen read back. The server has its own
+// socket (-L) and no configuration file, so it never touches a person's
+// sessions and is killed whole at the end.
+package tmux
+
+import (
+	"fmt"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Server is one tmux server, on its own socket.
+type Server struct {
+	Socket string
+	// Session is the session that holds the windows.
+	Session string
+}
+
+// Run runs a tmux command against the server.
+func (s Server) Run(args ...string) (string, error) {
+	full := append([]string{"-L", s.Socket, "-f", "/dev/null"}, args...)
+	out, err := exec.Command("tmux", full...).CombinedOutput()
+	if err != nil {
+		return string(out), fmt.Errorf("tmux %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(string(out)))
+	}
+	return string(out), nil
+}
+
+// Start starts the server with one placeholder window and the options the
+// suites rely on: panes stay after their process exits (so a failure can
+// still show the last screen), a wide default size so dialogs fit, focus
+// events on (agents ask for them and say so on screen otherwise).
+func (s Server) Start() error {
+	if _, err := s.Run("new-session", "-d", "-s", s.Session, "-x", "160", "-y", "50", "-n", "idle", "cat"); err != nil {
+		return err
+	}
+	for _, opt := range [][]string{
+		{"set-option", "-g", "remain-on-exit", "on"},
+		{"set-option", "-g", "default-size", "160x50"},
+		{"set-option", "-g", "history-limit", "5000"},
+		{"set-option", "-g", "focus-events", "on"},
+	} {
+		if _, err := s.Run(opt...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Kill ends the server and every process in it.
+func (s Server) Kill() { _, _ = s.Run("kill-server") }
+
+// Pane is one tmux pane running one command.
+type Pane struct {
+	Server Server
+	ID     string // %N
+	// PID is the pane's process: the command itself, as it is exec'd.
+	PID int
+}
+
+// NewWindow runs command (a shell command line) in a new window whose
+// working directory is dir.
+func (s Server) NewWindow(name, dir, command string) (*Pane, error) {
+	out, err := s.Run("new-window", "-d", "-t", s.Session+":", "-n", name, "-c", dir,
+		"-P", "-F", "#{pane_id} #{pane_pid}", command)
+	if err != nil {
+		return nil, err
+	}
+	id, pidText, ok := strings.Cut(strings.TrimSpace(out), " ")
+	pid, perr := strconv.Atoi(pidText)
+	if !ok || perr != nil {
+		return nil, fmt.Errorf("tmux new-window printed %q, want a pane id and pid", out)
+	}
+	return &Pane{Server: s, ID: id, PID: pid}, nil
+}
+
+// Keys sends tmux key names (Enter, Escape, C-c).
+func (p *Pane) Keys(keys ...string) error {
+	_, err := p.Server.Run(append([]string{"send-keys", "-t", p.ID}, keys...)...)
+	return err
+}
+
+// Type types text literally.
+func (p *Pane) Type(text string) error {
+	_, err := p.Server.Run("send-keys", "-t", p.ID, "-l", text)
+	return err
+}
+
+// Capture returns the visible screen. Agents draw no-break spaces (Claude
+// Code after its prompt mark); they read as plain spaces here.
+func (p *Pane) Capture() string {
+	out, err := p.Server.Run("capture-pane", "-p", "-t", p.ID)
+	if err != nil {
+		return "(capture failed: " + err.Error() + ")"
+	}
+	return strings.ReplaceAll(out, "\u00a0", " ")
+}
+
+// History returns the screen with up to n lines of scrollback above it:
+// what a command printed before it died.
+func (p *Pane) History(n int) string {
+	out, err := p.Server.Run("capture-pane", "-p", "-t", p.ID, "-S", fmt.Sprint(-n))
+	if err != nil {
+		return "(capture failed: " + err.Error() + ")"
+	}
+	return strings.ReplaceAll(out, "\u00a0", " ")
+}
+
+// Dead reports whether the pane's process has exited.
+func (p *Pane) Dead() bool {
+	out, err := p.Server.Run("display-message", "-p", "-t", p.ID, "#{pane_dead}")
+	return err == nil && strings.TrimSpace(out) == "1"
+}
+
+// Close kills the pane.
+func (p *Pane) Close() { _, _ = p.Server.Run("kill-pane", "-t", p.ID) }
+
+// WaitScreen polls the screen every 25 ms until ok accepts it or timeout
+// passes, and returns the last capture.
+func (p *Pane) WaitScreen(timeout time.Duration, ok func(screen string) bool) (string, bool) {
+	deadline := time.Now().Add(timeout)
+	for {
+		screen := p.Capture()
+		if ok(screen) {
+			return screen, true
+		}
+		if time.Now().After(deadline) {
+			return screen, false
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+}
+
+// LastLines trims a capture's trailing blank lines and keeps the last n.
+func LastLines(text string, n int) string {
+	lines := strings.Split(strings.TrimRight(text, "\n "), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,83 @@
+package resolver
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"time"
+)
+
+// TurnEnd is the end of a session's last turn as the agent's own
+// transcript records it: the second opinion for the turns whose end fires
+// no hook. Codex fires neither Stop nor Interrupt when a turn ends in an
+// API error (a refused request, a dropped stream after its retries): its
+// rollout file (~/.codex/sessions/…/rollout-….jsonl, the record's
+// transcript_path) still ends the turn with a task_complete event, its
+// error attached.
+type TurnEnd struct {
+	At    time.Time
+	Error string
+}
+
+// codexRollout is the rollout file a Codex session's hooks name
+// (transcript_path).
+func codexRollout(_ Layout, rec *Record) string {
+	if !filepath.IsAbs(rec.TranscriptPath) || filepath.Ext(rec.TranscriptPath) != ".jsonl" {
+		return ""
+	}
+	return rec.TranscriptPath
+}
+
+// rolloutLine is what lastTurnEnd reads of a rollout line.
+type rolloutLine struct {
+	Timestamp time.Time `json:"timestamp"`
+	Type      string    `json:"type"`
+	Payload   struct {
+		Type  string `json:"type"`
+		Error *struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	} `json:"payload"`
+}
+
+// lastTurnEnd finds the last event of the tail that starts or ends a
+// turn, and returns it when it ends one.
+func lastTurnEnd(tail []byte) (TurnEnd, bool) {
+	lines := bytes.Split(tail, []byte("\n"))
+	for i := len(lines) - 1; i >= 0; i-- {
+		l := lines[i]
+		if !bytes.Contains(l, []byte(`"event_msg"`)) {
+			continue
+		}
+		var rl rolloutLine
+		if json.Unmarshal(l, &rl) != nil || rl.Type != "event_msg" {
+			continue // the cut first line, or not an event
+		}
+		switch rl.Payload.Type {
+		case "task_started":
+			return TurnEnd{}, false
+		case "task_complete", "turn_aborted":
+			end := TurnEnd{At: rl.Timestamp}
+			if rl.Payload.Error != nil {
+				end.Error = firstLine(rl.Payload.Error.Message)
+			}
+			return end, !end.At.IsZero()
+		}
+	}
+	return TurnEnd{}, false
+}
+
+// TurnEndOpinion decides whether the transcript's turn end overrides the
+// state of rec: a turn the record still shows running (working, waiting)
+// that the transcript ended after the record last heard of it is over,
+// and the session ready. An end from before the record's last event is
+// an earlier turn's.
+func TurnEndOpinion(rec *Record, end TurnEnd) (State, time.Time, bool) {
+	if rec == nil || (rec.State != StateWorking && rec.State != StateWaiting) {
+		return "", time.Time{}, false
+	}
+	if !end.At.After(rec.UpdatedAt.Time) {
+		return "", time.Time{}, false
+	}
+	return StateReady, end.At.UTC(), true
+}
