@@ -89,18 +89,12 @@ func runInstall(env *Env, args []string) error {
 	hook := fs.String("hook", "", "the hud-hook `path` (default: next to hud, else on $PATH)")
 	timeout := fs.Int("timeout", install.DefaultTimeout, "hook timeout in `seconds`")
 	withStatusLine := fs.Bool("statusline", false, "also show the sessions in Claude Code's status line ('hud statusline'), unless it has one")
-	agent, args := splitAgent(args)
-	if err := parseFlags(env, fs, args); err != nil {
+	agent, err := parseAgentArgs(env, fs, args)
+	if err != nil {
 		return err
 	}
-	switch {
-	case fs.NArg() == 1 && agent == "":
-		agent = fs.Arg(0)
-		fallthrough
-	case fs.NArg() == 0 && agent != "":
+	if agent != "" {
 		return installAgent(env, agent, *hook, sf)
-	case fs.NArg() > 0:
-		return usagef("unexpected argument %q", fs.Arg(fs.NArg()-1))
 	}
 	if *timeout <= 0 {
 		return usagef("--timeout must be positive")
@@ -173,18 +167,12 @@ func runUninstall(env *Env, args []string) error {
 		"other than ~/.claude, hud stops following its sessions.\n"+agentUsage())
 	var sf settingsFlags
 	sf.register(fs)
-	agent, args := splitAgent(args)
-	if err := parseFlags(env, fs, args); err != nil {
+	agent, err := parseAgentArgs(env, fs, args)
+	if err != nil {
 		return err
 	}
-	switch {
-	case fs.NArg() == 1 && agent == "":
-		agent = fs.Arg(0)
-		fallthrough
-	case fs.NArg() == 0 && agent != "":
+	if agent != "" {
 		return uninstallAgent(env, agent, sf)
-	case fs.NArg() > 0:
-		return usagef("unexpected argument %q", fs.Arg(fs.NArg()-1))
 	}
 	tgt, err := sf.target(env)
 	if err != nil {

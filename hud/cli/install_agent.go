@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"flag"
 	"fmt"
 	"strings"
 
@@ -30,6 +31,22 @@ func splitAgent(args []string) (agent string, rest []string) {
 		return args[0], args[1:]
 	}
 	return "", args
+}
+
+// parseAgentArgs parses install's and uninstall's arguments: the flags,
+// and at most one agent, named before or after them ("" for Claude Code).
+func parseAgentArgs(env *Env, fs *flag.FlagSet, args []string) (agent string, err error) {
+	agent, args = splitAgent(args)
+	if err := parseFlags(env, fs, args); err != nil {
+		return "", err
+	}
+	switch {
+	case fs.NArg() == 1 && agent == "":
+		return fs.Arg(0), nil
+	case fs.NArg() > 0:
+		return "", usagef("unexpected argument %q", fs.Arg(fs.NArg()-1))
+	}
+	return agent, nil
 }
 
 // checkAgentFlags refuses the flags that choose Claude's settings file

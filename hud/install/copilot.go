@@ -75,13 +75,9 @@ func addCopilotHooks(root *node, hookCmd string) (bool, error) {
 		root.set("version", newScalar(1))
 		changed = true
 	}
-	hooks := root.get("hooks")
-	if hooks == nil {
-		hooks = newObject()
-		root.set("hooks", hooks)
-	}
-	if hooks.kind != kindObject {
-		return false, shapeError(`"hooks"`, "an object")
+	hooks, err := objectMember(root, "hooks")
+	if err != nil {
+		return false, err
 	}
 	for _, ev := range copilotEvents {
 		want := copilotHandler(hookCmd + " copilot " + ev)

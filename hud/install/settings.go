@@ -119,6 +119,21 @@ func addHooks(root *node, events []hookevents.Spec, command string, timeout int)
 	return addGroups(root, events, func(e hookevents.Spec) *node { return group(e, command, timeout) })
 }
 
+// objectMember is the object under key in obj, added empty when there is
+// none; a key holding anything else is the person's to fix, not ours to
+// replace.
+func objectMember(obj *node, key string) (*node, error) {
+	n := obj.get(key)
+	if n == nil {
+		n = newObject()
+		obj.set(key, n)
+	}
+	if n.kind != kindObject {
+		return nil, shapeError(`"`+key+`"`, "an object")
+	}
+	return n, nil
+}
+
 // addGroups is addHooks with the group of ours each event gets from
 // ourGroup (another agent's hooks file takes Claude's shape with its own
 // handler fields).
@@ -126,13 +141,9 @@ func addGroups(root *node, events []hookevents.Spec, ourGroup func(hookevents.Sp
 	if root.kind != kindObject {
 		return false, shapeError("the settings file", "a JSON object")
 	}
-	hooks := root.get("hooks")
-	if hooks == nil {
-		hooks = newObject()
-		root.set("hooks", hooks)
-	}
-	if hooks.kind != kindObject {
-		return false, shapeError(`"hooks"`, "an object")
+	hooks, err := objectMember(root, "hooks")
+	if err != nil {
+		return false, err
 	}
 	for _, event := range events {
 		groups := hooks.get(event.Name)

@@ -21,14 +21,8 @@ cd "$(dirname "$0")/../.."
 cache="scripts/e2e/.cache"
 versions_file="scripts/e2e/agent-versions"
 
-skip() {
-  if [ "${CI:-}" = true ]; then
-    echo "agents-e2e: FAILED: $* (CI must provide it: see .ci/run)" >&2
-    exit 1
-  fi
-  echo "agents-e2e: SKIPPED: $*"
-  exit 0
-}
+suite=agents-e2e
+. scripts/skip.sh
 
 if [ "${HUD_AGENTS_E2E:-}" = skip ]; then
   echo "agents-e2e: SKIPPED: HUD_AGENTS_E2E=skip"

@@ -31,14 +31,8 @@ cd "$(dirname "$0")/../.."
 cache="scripts/e2e/.cache"
 versions_file="scripts/e2e/claude-code-versions"
 
-skip() {
-  if [ "${CI:-}" = true ]; then
-    echo "e2e: FAILED: $* (CI must provide it: see .ci/run)" >&2
-    exit 1
-  fi
-  echo "e2e: SKIPPED: $*"
-  exit 0
-}
+suite=e2e
+. scripts/skip.sh
 
 if [ "${HUD_E2E:-}" = skip ]; then
   echo "e2e: SKIPPED: HUD_E2E=skip"

@@ -16,14 +16,8 @@ set -eu
 cd "$(dirname "$0")/../.."
 repo=$(pwd)
 
-skip() {
-	if [ "${CI:-}" = true ]; then
-		echo "package-test: FAILED: $*" >&2
-		exit 1
-	fi
-	echo "package-test: SKIPPED: $*"
-	exit 0
-}
+suite=package-test
+. scripts/skip.sh
 [ "$(id -u)" = 0 ] || skip "installing a .deb needs root (CI runs it as root)"
 command -v dpkg >/dev/null 2>&1 || skip "no dpkg: not a Debian-like system"
 

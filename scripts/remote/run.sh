@@ -8,14 +8,8 @@
 set -eu
 cd "$(dirname "$0")/../.."
 
-skip() {
-	if [ "${CI:-}" = true ]; then
-		echo "remote-test: FAILED: $* (CI must provide it: see .ci/run)" >&2
-		exit 1
-	fi
-	echo "remote-test: SKIPPED: $*"
-	exit 0
-}
+suite=remote-test
+. scripts/skip.sh
 
 [ -x /usr/sbin/sshd ] || skip "sshd is not installed (apt-get install openssh-server)"
 command -v ssh >/dev/null 2>&1 || skip "ssh is not installed (apt-get install openssh-client)"
