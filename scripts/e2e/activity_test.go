@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -71,7 +72,7 @@ func TestActivity(t *testing.T) {
 			Message string `json:"message"`
 		} `json:"recentCommits"`
 	}
-	if err := readJSONWithin(handoff, workerLimit, &h); err != nil {
+	if err := readJSONWithin(handoff, workerLimit, &h, nil); err != nil {
 		t.Fatalf("handoff after /compact: %v", err)
 	}
 	if h.Session != id || len(h.Tasks) != 2 || len(h.FilesEdited) != 1 || h.Git.Branch != "main" ||
@@ -129,7 +130,11 @@ func checkCheckpoint(t *testing.T, dir, sessionID string) {
 		} `json:"git"`
 	}
 	path := filepath.Join(dir, ".claude", ".project-state.json")
-	if err := readJSONWithin(path, workerLimit, &cp); err != nil {
+	// A checkpoint of an earlier turn may be there already: wait for the
+	// one of the turn that made the commit (the worker writes it after
+	// the activity shows the commit).
+	committed := func() bool { return cp.Git != nil && strings.HasSuffix(cp.Git.LastCommit, "add the feature") }
+	if err := readJSONWithin(path, workerLimit, &cp, committed); err != nil {
 		t.Fatalf("checkpoint: %v", err)
 	}
 	if !regexp.MustCompile(`^session_\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2}$`).MatchString(cp.SessionID) {
@@ -169,14 +174,20 @@ func checkCommitLog(t *testing.T, home, sessionID string) {
 }
 
 // readJSONWithin waits up to limit for path to exist and decodes it.
-func readJSONWithin(path string, limit time.Duration, v any) error {
+func readJSONWithin(path string, limit time.Duration, v any, ready func() bool) error {
 	deadline := time.Now().Add(limit)
 	for {
 		b, err := os.ReadFile(path)
 		if err == nil {
-			return json.Unmarshal(b, v)
+			reflect.ValueOf(v).Elem().SetZero()
+			if err = json.Unmarshal(b, v); err == nil && (ready == nil || ready()) {
+				return nil
+			}
 		}
 		if time.Now().After(deadline) {
+			if err == nil {
+				return nil // the caller's checks say what is wrong with it
+			}
 			return fmt.Errorf("%s did not appear within %v: %w", path, limit, err)
 		}
 		time.Sleep(20 * time.Millisecond)
