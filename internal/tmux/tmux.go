@@ -7,6 +7,7 @@ package tmux
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"strconv"
 	"strings"
@@ -23,11 +24,30 @@ type Server struct {
 // Run runs a tmux command against the server.
 func (s Server) Run(args ...string) (string, error) {
 	full := append([]string{"-L", s.Socket, "-f", "/dev/null"}, args...)
-	out, err := exec.Command("tmux", full...).CombinedOutput()
+	cmd := exec.Command("tmux", full...)
+	cmd.Env = personEnv(os.Environ())
+	out, err := cmd.CombinedOutput()
 	if err != nil {
 		return string(out), fmt.Errorf("tmux %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(string(out)))
 	}
 	return string(out), nil
+}
+
+// personEnv is env without the variables that say "this is a CI job": the
+// server's terminals are a person's, and an agent that sees CI=true acts
+// as in a pipeline (Gemini CLI then refuses to start interactively and
+// exits 42 with no prompt given).
+func personEnv(env []string) []string {
+	out := env[:0:0]
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		switch name {
+		case "CI", "CONTINUOUS_INTEGRATION", "GITHUB_ACTIONS", "BUILD_NUMBER", "RUN_ID":
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
 }
 
 // Start starts the server with one placeholder window and the options the
