@@ -45,12 +45,15 @@ func ManPage(w io.Writer, version string, date time.Time) error {
 func HookManPage(w io.Writer, version string, date time.Time) error {
 	var b strings.Builder
 	manHead(&b, "hud-hook", "the Claude Code hook of hud", version, date,
-		".B hud-hook\n< \\fIevent.json\\fR\n.br\n.B hud-hook \\-\\-version\n",
+		".B hud-hook\n[\\fIagent\\fR [\\fIevent\\fR]] < \\fIevent.json\\fR\n.br\n.B hud-hook \\-\\-version\n",
 		"Claude Code runs hud-hook on every hook event, with the event as JSON on standard input. "+
 			"It records the session's state in ~/.capacitor/sessions.json for hud(1), keeps a lock "+
 			"directory in ~/.claude/sessions/ while the Claude Code process lives (a detached helper "+
-			"of its own), prints nothing and exits 0 whatever happens; problems go to "+
-			"~/.claude/hud-hook-debug.log. It is not meant to be run by hand.",
+			"of its own), prints nothing (save what an agent requires, or the person's answer to a dialog "+
+			"when 'hud answer on') and exits 0 whatever happens; problems go to "+
+			"~/.claude/hud-hook-debug.log. It is not meant to be run by hand. "+
+			"The other coding agents run it with their name first (codex, opencode, gemini, copilot; "+
+			"Copilot CLI with the event's name too, which its payloads lack), as 'hud install <agent>' wires it.",
 		"'hud install' wires it into ~/.claude/settings.json and 'hud uninstall' takes it out; "+
 			"the Claude Code plugin (hud@hud) wires it without touching that file.")
 	b.WriteString(".SH SEE ALSO\nhud(1)\n")
