@@ -121,7 +121,7 @@ func replayRecording(t *testing.T, dir string, ag *agent) {
 	}
 	want, err := readReplay(path)
 	if err != nil {
-		t.Fatalf("%v (write it with go test ./hud/hook -run TestRecordedReplay -update-replay, then review it)", err)
+		t.Fatalf("%v (write it with go test ./hud/hook -run Recorded -update-replay, then review it)", err)
 	}
 	for i := range max(len(got), len(want)) {
 		switch {
@@ -219,9 +219,10 @@ func recordedClaude(path, session string) (lockholder.Process, error) {
 type replayStep struct{ payload, state string }
 
 const replayHeader = `# The state the hook leaves the event's session in after each recorded
-# payload, replayed in order by hud/hook's TestRecordedReplay: a state,
-# "none" (no record) or "dropped" (the event was ignored). Rewrite it with
-#   go test ./hud/hook -run TestRecordedReplay -update-replay
+# payload, replayed in order by hud/hook's TestRecordedReplay (Claude
+# Code) or TestAgentRecordedReplay (the other agents): a state, "none" (no
+# record) or "dropped" (the event was ignored). Rewrite it with
+#   go test ./hud/hook -run Recorded -update-replay
 # and review the diff: each line is a claim about what a person sees.
 `
 

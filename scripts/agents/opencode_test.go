@@ -92,6 +92,12 @@ func TestOpencode(t *testing.T) {
 		t.Error("the rejected command ran")
 	}
 
+	r.say(p, "ASK:Which colour?")
+	r.expect("a question → waiting", one("waiting", func(s session) bool { return strings.Contains(s.WaitingFor, "Which colour") }))
+	r.waitScreen(p, "Green")
+	r.answer(p, "Enter", "Green")
+	r.expect("answered → ready", one("ready", nil))
+
 	r.say(p, "SLOW:30")
 	r.expect("slow turn → working", one("working", func(s session) bool { return s.WorkingOn == "SLOW:30" }))
 	r.keys(p, "Escape")

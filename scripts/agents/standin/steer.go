@@ -101,13 +101,19 @@ func Steer(prompt string, afterTool bool, tools []Tool) Plan {
 }
 
 // askValues fills the ask tools' parameters as each agent names them:
-// Copilot's ask_user takes a message, Gemini's a list of questions (a free
-// text one needs no options).
+// Copilot's ask_user takes a message, Gemini's and opencode's a list of
+// questions.
 func askValues(q string) map[string]any {
 	return map[string]any{
 		"question":  q,
 		"message":   q,
-		"questions": []any{map[string]any{"question": q, "header": "Question", "type": "text"}},
+		// Gemini's free-text question needs no options; opencode's
+		// question tool refuses one without them.
+		"questions": []any{map[string]any{"question": q, "header": "Question", "type": "text",
+			"options": []any{
+				map[string]any{"label": "Blue", "description": "the colour blue"},
+				map[string]any{"label": "Green", "description": "the colour green"},
+			}}},
 	}
 }
 
