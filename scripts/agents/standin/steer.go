@@ -105,8 +105,8 @@ func Steer(prompt string, afterTool bool, tools []Tool) Plan {
 // questions.
 func askValues(q string) map[string]any {
 	return map[string]any{
-		"question":  q,
-		"message":   q,
+		"question": q,
+		"message":  q,
 		// Gemini's free-text question needs no options; opencode's
 		// question tool refuses one without them.
 		"questions": []any{map[string]any{"question": q, "header": "Question", "type": "text",
