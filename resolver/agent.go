@@ -12,16 +12,6 @@ const (
 	AgentCopilot  = "copilot"
 )
 
-// agentLabels are the names a person knows each agent by, for the menu,
-// `hud status` and the notifications.
-var agentLabels = map[string]string{
-	AgentClaude:   "Claude",
-	AgentCodex:    "Codex",
-	AgentOpencode: "opencode",
-	AgentGemini:   "Gemini",
-	AgentCopilot:  "Copilot",
-}
-
 // AgentOf is the agent that runs the session of r: the record's agent
 // field, AgentClaude when it has none.
 func AgentOf(r *Record) string {
@@ -31,14 +21,20 @@ func AgentOf(r *Record) string {
 	return r.Agent
 }
 
-// AgentLabel is the name a person knows agent by ("Codex"); an agent this
-// version does not know keeps the name its records give it.
+// AgentLabel is the name a person knows agent by ("Codex"), for the menu,
+// `hud status` and the notifications; an agent this version does not know
+// keeps the name its records give it. (A switch, not a map: the hook
+// links this package, and a map literal is built at every start.)
 func AgentLabel(agent string) string {
-	if l, ok := agentLabels[agent]; ok {
-		return l
+	switch agent {
+	case "", AgentClaude:
+		return "Claude"
+	case AgentCodex:
+		return "Codex"
+	case AgentGemini:
+		return "Gemini"
+	case AgentCopilot:
+		return "Copilot"
 	}
-	if agent == "" {
-		return agentLabels[AgentClaude]
-	}
-	return agent
+	return agent // opencode's own spelling, or an agent this version does not know
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -20,12 +21,15 @@ type TurnEnd struct {
 }
 
 // codexRollout is the rollout file a Codex session's hooks name
-// (transcript_path).
+// (transcript_path), when it is named as Codex names its rollouts
+// (rollout-<time>-<id>.jsonl): any other path in a record is not read.
 func codexRollout(_ Layout, rec *Record) string {
-	if !filepath.IsAbs(rec.TranscriptPath) || filepath.Ext(rec.TranscriptPath) != ".jsonl" {
+	p := rec.TranscriptPath
+	base := filepath.Base(p)
+	if !filepath.IsAbs(p) || !strings.HasPrefix(base, "rollout-") || filepath.Ext(base) != ".jsonl" {
 		return ""
 	}
-	return rec.TranscriptPath
+	return p
 }
 
 // rolloutLine is what lastTurnEnd reads of a rollout line.

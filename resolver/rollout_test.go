@@ -85,3 +85,36 @@ func loadTurnEnds(store *Store) map[string]TurnEnd {
 	ends, _ := LoadTurnEnds(Layout{}, store)
 	return ends
 }
+
+// A Codex record's transcript_path is read only when it names a rollout
+// file, and never through a link: a record could name any file.
+func TestCodexRolloutPathChecked(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real.jsonl")
+	if err := os.WriteFile(real, []byte(rolloutStarted+"\n"+rolloutFailed+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "rollout-link.jsonl")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	renamed := filepath.Join(dir, "rollout-real.jsonl")
+	if err := os.Link(real, renamed); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		path string
+		read bool
+	}{
+		{real, false},              // not a rollout's name
+		{link, false},              // a link
+		{"rollout-x.jsonl", false}, // not absolute
+		{renamed, true},
+	} {
+		rec := &Record{SessionID: "s", Agent: AgentCodex, State: StateWorking, TranscriptPath: tt.path}
+		got := loadTurnEnds(&Store{Version: StoreVersion, Sessions: map[string]*Record{"s": rec}})
+		if _, read := got["s"]; read != tt.read {
+			t.Errorf("%s: read %v, want %v", tt.path, read, tt.read)
+		}
+	}
+}

@@ -33,17 +33,25 @@ type transcript struct {
 	// last finds the newest turn end in a tail of it, written last at
 	// modified.
 	last func(tail []byte, modified time.Time) (TurnEnd, bool)
-	// links: a path hud builds or checks itself is never read through a
-	// link; Codex's is the one its hooks name.
+	// links: whether the file may be a symbolic link (none may: each is a
+	// file the agent writes itself).
 	links safefile.Links
 }
 
-var transcripts = map[string]transcript{
-	AgentCodex: {codexRollout, func(tail []byte, _ time.Time) (TurnEnd, bool) {
-		return lastTurnEnd(tail)
-	}, safefile.Follow},
-	AgentCopilot: {copilotLogPath, copilotTurnEnd, safefile.NoFollow},
-	AgentGemini:  {geminiLogPath, geminiTurnEnd, safefile.NoFollow},
+// transcriptOf is agent's transcript, the second opinion for what its
+// hooks miss; false for an agent whose hooks tell it all. (A switch, not
+// a map: the hook links this package, and a map literal is built at every
+// start.)
+func transcriptOf(agent string) (transcript, bool) {
+	switch agent {
+	case AgentCodex:
+		return transcript{codexRollout, func(tail []byte, _ time.Time) (TurnEnd, bool) { return lastTurnEnd(tail) }, safefile.NoFollow}, true
+	case AgentCopilot:
+		return transcript{copilotLogPath, copilotTurnEnd, safefile.NoFollow}, true
+	case AgentGemini:
+		return transcript{geminiLogPath, geminiTurnEnd, safefile.NoFollow}, true
+	}
+	return transcript{}, false
 }
 
 // LoadTurnEnds reads the transcripts of the store's sessions that show a
@@ -61,7 +69,7 @@ func LoadTurnEnds(l Layout, store *Store) (map[string]TurnEnd, []string) {
 		if rec == nil || (rec.State != StateWorking && rec.State != StateWaiting) {
 			continue
 		}
-		t, ok := transcripts[rec.Agent]
+		t, ok := transcriptOf(rec.Agent)
 		if !ok {
 			continue
 		}
