@@ -35,6 +35,10 @@ type agent struct {
 	// reply is what the agent needs on stdout from every run, whatever
 	// happens ("" for nothing).
 	reply string
+	// answers is set for an agent whose permission dialogs the tray may
+	// answer (hud answer on): the decision the hook prints is written in
+	// that agent's format, which only Claude Code's is.
+	answers bool
 }
 
 // claudeCode is the agent the hook serves with no argument.
@@ -48,6 +52,7 @@ var claudeCode = agent{
 	isProcess: func(l resolver.Layout) func(lockholder.Process) bool {
 		return lockholder.IsClaude(l.LockDir())
 	},
+	answers: true,
 }
 
 // codingAgents are the agents named on the command line.

@@ -31,16 +31,20 @@ func TestAnswerDialog(t *testing.T) {
 		choose  string // "" ends the request without an answer
 		offered bool
 		want    string
+		agent   string // hud-hook's argument, "" for Claude Code
 	}{
-		{"allowed", true, true, bash, answer.Allow, true, `{"hookSpecificOutput":{"decision":{"behavior":"allow"},"hookEventName":"PermissionRequest"}}`},
-		{"always", true, true, bash, answer.Always, true, `"updatedPermissions":[{"type":"addRules"`},
-		{"denied", true, true, bash, answer.Deny, true, `"behavior":"deny"`},
-		{"a question's option", true, true, question, "B", true, `"updatedInput":{"answers":{"Which?":"B"}`},
-		{"ended: answered in the terminal", true, true, bash, "", true, ""},
-		{"off", false, true, bash, answer.Allow, false, ""},
-		{"no tray", true, false, bash, answer.Allow, false, ""},
-		{"a plan is the terminal's", true, true, plan, answer.Allow, false, ""},
-		{"not a dialog", true, true, pre, answer.Allow, false, ""},
+		{"allowed", true, true, bash, answer.Allow, true, `{"hookSpecificOutput":{"decision":{"behavior":"allow"},"hookEventName":"PermissionRequest"}}`, ""},
+		{"always", true, true, bash, answer.Always, true, `"updatedPermissions":[{"type":"addRules"`, ""},
+		{"denied", true, true, bash, answer.Deny, true, `"behavior":"deny"`, ""},
+		{"a question's option", true, true, question, "B", true, `"updatedInput":{"answers":{"Which?":"B"}`, ""},
+		{"ended: answered in the terminal", true, true, bash, "", true, "", ""},
+		{"off", false, true, bash, answer.Allow, false, "", ""},
+		{"no tray", true, false, bash, answer.Allow, false, "", ""},
+		{"a plan is the terminal's", true, true, plan, answer.Allow, false, "", ""},
+		{"not a dialog", true, true, pre, answer.Allow, false, "", ""},
+		// The decision is written in Claude Code's format: another
+		// agent's dialog stays its terminal's.
+		{"another agent's dialog", true, true, bash, answer.Allow, false, "", "codex"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			home, err := os.MkdirTemp("", "hud-hk-") // short: a socket path is limited
@@ -76,7 +80,11 @@ func TestAnswerDialog(t *testing.T) {
 			env.Stdout = &stdout
 			env.Now = time.Now
 			start := time.Now()
-			if code := Main(nil, env); code != 0 {
+			var args []string
+			if tc.agent != "" {
+				args = []string{tc.agent}
+			}
+			if code := Main(args, env); code != 0 {
 				t.Errorf("exit %d", code)
 			}
 			took := time.Since(start)

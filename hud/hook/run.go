@@ -208,9 +208,7 @@ func runHook(args []string, env Env, running *atomic.Pointer[runningEvent], exte
 		return 2
 	}
 	log.eventf(session, "%s %s→%s (%s%s)", ev.HookEventName, stateName(u.Before), stateName(u.After), sinceMillis(start), replaced)
-	// Only Claude Code's dialogs are answered from the tray: its decision
-	// output is the one the answer is written for.
-	if ev.HookEventName == EventPermissionRequest && ev.Agent == "" {
+	if ev.HookEventName == EventPermissionRequest && ag.answers {
 		answerDialog(ctx, log, extend)
 	}
 	if ctx.said != "" && env.Stdout != nil {
