@@ -65,7 +65,11 @@ func (f Files) Update(now time.Time, fn func(*Txn) error) error {
 	txn.State, txn.Loaded = f.loadState(now)
 	txn.Prefs = f.loadPrefs()
 	origState := txn.State.Encode()
-	origPrefs := encodePrefs(txn.Prefs)
+	// The preferences are compared as values, not as JSON: encoding/json
+	// builds its encoder for a type by reflection the first time it meets
+	// it, about 0.08 ms of the hook's run on every prompt, and the prompt
+	// almost never changes them.
+	origPrefs := txn.Prefs.clone()
 
 	if err := fn(&txn); err != nil {
 		return err
@@ -75,8 +79,8 @@ func (f Files) Update(now time.Time, fn func(*Txn) error) error {
 			return fmt.Errorf("saving break state: %w", err)
 		}
 	}
-	if data := encodePrefs(txn.Prefs); string(data) != string(origPrefs) {
-		if err := safefile.Replace(f.PrefsPath(), data, 0o600); err != nil {
+	if !txn.Prefs.equal(origPrefs) {
+		if err := safefile.Replace(f.PrefsPath(), encodePrefs(txn.Prefs), 0o600); err != nil {
 			return fmt.Errorf("saving break preferences: %w", err)
 		}
 	}

@@ -328,3 +328,49 @@ func TestHookActivity(t *testing.T) {
 		t.Errorf("hook delivery: %v", fired)
 	}
 }
+
+// TestUpdateWritesPrefsOnlyWhenChanged: the preferences file is written
+// when a transaction changes a choice, in place or not, and never
+// otherwise (the hook runs Update on every prompt).
+func TestUpdateWritesPrefsOnlyWhenChanged(t *testing.T) {
+	f := Files{Layout: resolver.Layout{Home: t.TempDir()}}
+	now := time.Unix(1_800_000_000, 0)
+	read := func() string {
+		b, err := os.ReadFile(f.PrefsPath())
+		if os.IsNotExist(err) {
+			return "(none)"
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	steps := []struct {
+		name string
+		fn   func(*Txn)
+		want string // "" for: unchanged since the step before
+	}{
+		{"prompt", func(t *Txn) { OnPrompt(&t.State, now, DefaultSettings()) }, "(none)"},
+		{"skip", func(t *Txn) { t.Prefs.Skipped = map[string]Seconds{"micro": 10} }, "{\n  \"skipped\": {\n    \"micro\": 10.0\n  }\n}\n"},
+		{"same skip", func(t *Txn) { t.Prefs.Skipped["micro"] = 10 }, ""},
+		{"skip in place", func(t *Txn) { t.Prefs.Skipped["full"] = 20 }, "{\n  \"skipped\": {\n    \"full\": 20.0,\n    \"micro\": 10.0\n  }\n}\n"},
+		{"unskip in place", func(t *Txn) { delete(t.Prefs.Skipped, "full"); delete(t.Prefs.Skipped, "micro") }, "{}\n"},
+		{"empty is none", func(t *Txn) { t.Prefs.Skipped = nil }, ""},
+		{"snooze", func(t *Txn) { t.Prefs.SnoozedUntil = 30 }, "{\n  \"snoozed_until\": 30.0\n}\n"},
+		{"stop", func(t *Txn) { OnStop(&t.State, now) }, ""},
+	}
+	last := ""
+	for _, s := range steps {
+		if err := f.Update(now, func(t *Txn) error { s.fn(t); return nil }); err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+		want := s.want
+		if want == "" {
+			want = last
+		}
+		if got := read(); got != want {
+			t.Errorf("after %s: prefs file %q, want %q", s.name, got, want)
+		}
+		last = want
+	}
+}

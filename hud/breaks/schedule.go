@@ -2,6 +2,7 @@ package breaks
 
 import (
 	"fmt"
+	"maps"
 	"time"
 
 	"github.com/capacitor-hud/hud/resolver"
@@ -41,6 +42,18 @@ type Prefs struct {
 	// Skipped maps a kind to the due time of the one reminder the person
 	// skipped: the next of that kind comes one interval later.
 	Skipped map[string]Seconds `json:"skipped,omitempty"`
+}
+
+// clone returns a copy of p that shares nothing with it.
+func (p Prefs) clone() Prefs {
+	p.Skipped = maps.Clone(p.Skipped)
+	return p
+}
+
+// equal reports whether p and q hold the same choices: whether their
+// files would read the same (an empty Skipped is written as none).
+func (p Prefs) equal(q Prefs) bool {
+	return p.SnoozedUntil == q.SnoozedUntil && p.PausedUntil == q.PausedUntil && maps.Equal(p.Skipped, q.Skipped)
 }
 
 // dueAt is when kind k is next due, after any skipped reminder.
