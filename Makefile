@@ -58,6 +58,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzNormalizePath$$' -fuzztime $(FUZZTIME) ./resolver
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeRecord$$' -fuzztime $(FUZZTIME) ./resolver
 	$(GO) test -run '^$$' -fuzz '^FuzzValue$$' -fuzztime $(FUZZTIME) ./internal/jsonscan
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeClock$$' -fuzztime $(FUZZTIME) ./hud/activity
 	$(GO) test -run '^$$' -fuzz '^FuzzInstallUninstall$$' -fuzztime $(FUZZTIME) ./hud/install
 	$(GO) test -run '^$$' -fuzz '^FuzzLine$$' -fuzztime $(FUZZTIME) ./hud/text
 

@@ -93,7 +93,7 @@ func maybePeriodicCheckpoint(ctx *Context) error {
 	// Almost always nothing is due: a plain read (the file is replaced
 	// atomically) settles that without the lock; the lock is taken only
 	// to claim a due checkpoint, and the check repeated under it.
-	if s, err := activity.Load(ctx.Layout, ctx.Event.SessionID); err != nil || s == nil || !s.CheckpointDue(ctx.Now) {
+	if due, err := activity.CheckpointDue(ctx.Layout, ctx.Event.SessionID, ctx.Now); err != nil || !due {
 		return err
 	}
 	due := false
