@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/capacitor-hud/hud/hud/safefile"
 )
 
 // clockTicks is USER_HZ, the unit of /proc/<pid>/stat start times. It is
@@ -38,7 +40,7 @@ var bootTime = sync.OnceValues(func() (int64, error) {
 
 // Inspect reads pid's parent, name and start time from /proc/<pid>/stat.
 func Inspect(pid int) (Process, error) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	b, err := readProc(pid, "stat")
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return Process{}, fmt.Errorf("pid %d: %w", pid, ErrNoProcess)
@@ -91,17 +93,25 @@ func signalZero(pid int) bool {
 	return err == nil || errors.Is(err, unix.EPERM)
 }
 
-// maxCmdline bounds the read of a command line.
-const maxCmdline = 16 << 10
+// maxProcFile bounds the read of a file of /proc/<pid>: a stat line is
+// a few hundred bytes; a command line is cut there.
+const maxProcFile = 16 << 10
 
-// cmdline returns pid's arguments from /proc/<pid>/cmdline.
-func cmdline(pid int) ([]string, error) {
-	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/cmdline")
+// readProc reads /proc/<pid>/<name>, at most maxProcFile bytes. The hook
+// reads a few of these on every event, without the runtime poller
+// (safefile.File).
+func readProc(pid int, name string) ([]byte, error) {
+	f, err := safefile.OpenFile("/proc/"+strconv.Itoa(pid)+"/"+name, os.O_RDONLY, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxCmdline))
+	return io.ReadAll(io.LimitReader(f, maxProcFile))
+}
+
+// cmdline returns pid's arguments from /proc/<pid>/cmdline.
+func cmdline(pid int) ([]string, error) {
+	b, err := readProc(pid, "cmdline")
 	if err != nil {
 		return nil, err
 	}

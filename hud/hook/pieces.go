@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"os"
+	"io/fs"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/capacitor-hud/hud/hud/safefile"
 )
 
 // pieces is the store's new text as the slices it is made of: untouched
@@ -87,41 +89,28 @@ const iovMax = 1024
 
 // writeTo writes every piece to f, with as few writev calls as the
 // pieces allow.
-func (o *pieces) writeTo(f *os.File) error {
-	rc, err := f.SyscallConn()
-	if err != nil {
-		return err
-	}
+func (o *pieces) writeTo(f *safefile.File) error {
 	list := o.list
-	var werr error
-	err = rc.Write(func(fd uintptr) bool {
-		for len(list) > 0 {
-			n, err := unix.Writev(int(fd), list[:min(len(list), iovMax)])
-			if errors.Is(err, unix.EINTR) {
-				continue
-			}
-			if err != nil {
-				werr = err
-				return true
-			}
-			if n == 0 {
-				werr = io.ErrShortWrite
-				return true
-			}
-			// Drop what was written, part of a piece included.
-			for n > 0 && len(list) > 0 {
-				if n < len(list[0]) {
-					list = append([][]byte{list[0][n:]}, list[1:]...)
-					break
-				}
-				n -= len(list[0])
-				list = list[1:]
-			}
+	for len(list) > 0 {
+		n, err := unix.Writev(f.Fd(), list[:min(len(list), iovMax)])
+		if errors.Is(err, unix.EINTR) {
+			continue
 		}
-		return true
-	})
-	if err != nil {
-		return err
+		if err != nil {
+			return &fs.PathError{Op: "write", Path: f.Name(), Err: err}
+		}
+		if n == 0 {
+			return &fs.PathError{Op: "write", Path: f.Name(), Err: io.ErrShortWrite}
+		}
+		// Drop what was written, part of a piece included.
+		for n > 0 && len(list) > 0 {
+			if n < len(list[0]) {
+				list = append([][]byte{list[0][n:]}, list[1:]...)
+				break
+			}
+			n -= len(list[0])
+			list = list[1:]
+		}
 	}
-	return werr
+	return nil
 }
