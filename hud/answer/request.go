@@ -2,15 +2,17 @@ package answer
 
 import (
 	"bytes"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/capacitor-hud/hud/hud/safefile"
 	"github.com/capacitor-hud/hud/hud/text"
 )
 
@@ -90,7 +92,7 @@ type Dialog struct {
 // NewRequest makes the request for d at time at, with a fresh ID.
 func NewRequest(d Dialog, at time.Time, pid int) (Request, error) {
 	var id [16]byte
-	if _, err := rand.Read(id[:]); err != nil {
+	if err := randomBytes(id[:]); err != nil {
 		return Request{}, fmt.Errorf("choosing a request id: %w", err)
 	}
 	subject, choices := d.choices()
@@ -105,6 +107,20 @@ func NewRequest(d Dialog, at time.Time, pid int) (Request, error) {
 		At:      at,
 		PID:     pid,
 	}, nil
+}
+
+// randomBytes fills b from the system's random source. It reads
+// /dev/urandom rather than use crypto/rand, which the hook would link for
+// this alone, with its package initialisation on every run (math/big and
+// the FIPS random generator come with it).
+func randomBytes(b []byte) error {
+	f, err := safefile.OpenFile("/dev/urandom", os.O_RDONLY, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = io.ReadFull(f, b)
+	return err
 }
 
 // digest is the SHA-256 of the session, tool, input and time.

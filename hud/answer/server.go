@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net"
 	"os"
 	"path/filepath"
 	"sort"
@@ -19,7 +18,7 @@ var ErrStale = errors.New("that dialog is no longer waiting (answered in the ter
 // Server is the tray's end: it holds the requests hooks offer while they
 // wait, and sends each the one answer given for it.
 type Server struct {
-	ln   *net.UnixListener
+	ln   *os.File
 	path string
 	// uid is the only uid whose processes may connect.
 	uid  int
@@ -51,7 +50,7 @@ func Listen(path string, uid int, logf func(string, ...any), changed func()) (*S
 		if fi.Mode().Type() != fs.ModeSocket {
 			return nil, fmt.Errorf("answering: %s exists and is not a socket; remove it", path)
 		}
-		if c, err := net.DialTimeout("unix", path, time.Second); err == nil {
+		if c, _, err := dialUnix(path, time.Second); err == nil {
 			c.Close()
 			return nil, fmt.Errorf("answering: another tray serves %s", path)
 		}
@@ -59,7 +58,7 @@ func Listen(path string, uid int, logf func(string, ...any), changed func()) (*S
 			return nil, fmt.Errorf("answering: removing the socket a stopped tray left: %w", err)
 		}
 	}
-	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+	ln, err := listenUnix(path)
 	if err != nil {
 		return nil, fmt.Errorf("answering: %w", err)
 	}
@@ -67,9 +66,9 @@ func Listen(path string, uid int, logf func(string, ...any), changed func()) (*S
 	// to anyone who looks, and the peer check holds whatever the modes.
 	if err := os.Chmod(path, 0o600); err != nil {
 		ln.Close()
+		os.Remove(path)
 		return nil, fmt.Errorf("answering: %w", err)
 	}
-	ln.SetUnlinkOnClose(true)
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
@@ -91,25 +90,30 @@ func (s *Server) Close() error {
 		delete(s.pending, id)
 	}
 	s.mu.Unlock()
-	return s.ln.Close()
+	err := s.ln.Close()
+	os.Remove(s.path)
+	return err
 }
 
 func (s *Server) serve() {
 	for {
-		c, err := s.ln.AcceptUnix()
+		c, uid, err := acceptUnix(s.ln)
 		if err != nil {
-			if !errors.Is(err, net.ErrClosed) {
+			s.mu.Lock()
+			closed := s.closed
+			s.mu.Unlock()
+			if !closed {
 				s.logf("answering: %v", err)
 			}
 			return
 		}
-		go s.handle(c)
+		go s.handle(c, uid)
 	}
 }
 
 // handle serves one connection: an offer, a list or an answer.
-func (s *Server) handle(uc *net.UnixConn) {
-	if err := checkPeer(uc, s.uid); err != nil {
+func (s *Server) handle(uc *os.File, uid int) {
+	if err := checkPeer(uid, s.uid); err != nil {
 		s.logf("answering: %v", err)
 		uc.Close()
 		return

@@ -228,8 +228,7 @@ func TestSocket(t *testing.T) {
 	if _, err := Listen(SocketPath(home), os.Getuid(), nil, nil); err == nil {
 		t.Error("a second tray took the socket of a live one")
 	}
-	s.ln.SetUnlinkOnClose(false)
-	s.Close() // a tray that died: its socket stays
+	s.ln.Close() // a tray that died: its socket stays
 	s2, err := Listen(SocketPath(home), os.Getuid(), nil, nil)
 	if err != nil {
 		t.Fatalf("the socket a dead tray left was not replaced: %v", err)

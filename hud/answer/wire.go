@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"path/filepath"
 	"time"
@@ -51,11 +50,11 @@ type Reply struct {
 
 // conn is one connection with its reader.
 type conn struct {
-	c *net.UnixConn
+	c *os.File
 	r *bufio.Reader
 }
 
-func newConn(c *net.UnixConn) *conn { return &conn{c: c, r: bufio.NewReaderSize(c, 4096)} }
+func newConn(c *os.File) *conn { return &conn{c: c, r: bufio.NewReaderSize(c, 4096)} }
 
 func (c *conn) send(m message) error {
 	data, err := json.Marshal(m)
@@ -89,46 +88,27 @@ func (c *conn) receive() (message, error) {
 	return m, nil
 }
 
-// peerUID is the uid of the process at the other end of c.
-func peerUID(c *net.UnixConn) (int, error) {
-	raw, err := c.SyscallConn()
-	if err != nil {
-		return -1, err
-	}
-	uid, uerr := -1, error(nil)
-	if err := raw.Control(func(fd uintptr) { uid, uerr = peerUIDOf(int(fd)) }); err != nil {
-		return -1, err
-	}
-	return uid, uerr
-}
-
-// checkPeer refuses a peer of another uid than ours.
-func checkPeer(c *net.UnixConn, want int) error {
-	uid, err := peerUID(c)
-	if err != nil {
-		return fmt.Errorf("reading the peer's credentials: %w", err)
-	}
+// checkPeer refuses a peer of any uid but want: the socket's modes keep
+// others out already, and this holds whatever the modes.
+func checkPeer(uid, want int) error {
 	if uid != want {
 		return fmt.Errorf("refused a peer of uid %d (this is uid %d)", uid, want)
 	}
 	return nil
 }
 
-// dial connects to the tray's socket under home and checks it is ours.
+// dial connects to the tray's socket under home and checks that the tray
+// runs as this uid.
 func dial(home string, timeout time.Duration) (*conn, error) {
-	d := net.Dialer{Timeout: timeout}
-	c, err := d.Dial("unix", SocketPath(home))
+	c, uid, err := dialUnix(SocketPath(home), timeout)
 	if err != nil {
 		return nil, err
 	}
-	uc := c.(*net.UnixConn)
-	if err := checkPeer(uc, ourUID()); err != nil {
-		uc.Close()
+	if err := checkPeer(uid, ourUID()); err != nil {
+		c.Close()
 		return nil, err
 	}
-	return newConn(uc), nil
+	return newConn(c), nil
 }
 
-// ourUID is the uid a peer must have; a variable so that tests can stand
-// for a peer of another uid.
 var ourUID = os.Getuid
