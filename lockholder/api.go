@@ -192,6 +192,20 @@ func HasLiveLock(l resolver.Layout, claude Process) bool {
 	return false
 }
 
+// HasLiveLockAt is HasLiveLock looking first at the lock directory
+// Ensure would make for path: the common case (the session has not
+// changed directory since its lock was made), which spares the hook the
+// listing of the sessions directory on every prompt.
+func HasLiveLockAt(l resolver.Layout, claude Process, path string) bool {
+	if claude.PID > 0 && claude.Started != 0 && path != "" {
+		dir := filepath.Join(l.LockDir(), resolver.LockName(path, claude.PID))
+		if meta, err := readMeta(dir); err == nil && sameStart(meta.ProcStarted, claude.Started) && holderAlive(dir) {
+			return true
+		}
+	}
+	return HasLiveLock(l, claude)
+}
+
 // sameStart compares two start times in Unix seconds with the slack Alive
 // allows.
 func sameStart(a, b int64) bool {

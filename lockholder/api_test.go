@@ -120,33 +120,40 @@ func TestSweepWithoutSessionsDir(t *testing.T) {
 	}
 }
 
-func TestHasLiveLockWithoutHolder(t *testing.T) {
+// TestHasLiveLock: HasLiveLock and HasLiveLockAt agree, whether the
+// session is still in the directory its lock was made for or not.
+func TestHasLiveLock(t *testing.T) {
 	l := resolver.Layout{Home: t.TempDir()}
 	me := self(t)
-	if HasLiveLock(l, me) {
-		t.Error("HasLiveLock with no lock")
+	check := func(what string, p Process, want bool) {
+		t.Helper()
+		for name, got := range map[string]bool{
+			"HasLiveLock":               HasLiveLock(l, p),
+			"HasLiveLockAt, same path":  HasLiveLockAt(l, p, "/p"),
+			"HasLiveLockAt, moved":      HasLiveLockAt(l, p, "/moved"),
+			"HasLiveLockAt, empty path": HasLiveLockAt(l, p, ""),
+		} {
+			if got != want {
+				t.Errorf("%s: %s = %v, want %v", what, name, got, want)
+			}
+		}
 	}
+	check("no lock", me, false)
 	dir := makeLock(t, l, "/p", me.PID, &resolver.LockMeta{PID: me.PID, Path: "/p", ProcStarted: me.Started})
-	if HasLiveLock(l, me) {
-		t.Error("HasLiveLock with no holder")
-	}
+	check("no holder", me, false)
 	// Hold it the way a holder does.
 	fd, held, err := lockForHolding(dir)
 	if err != nil || !held {
 		t.Fatalf("lockForHolding = %v, %v", held, err)
 	}
 	defer unix.Close(fd)
-	if !HasLiveLock(l, me) {
-		t.Error("HasLiveLock = false while held")
-	}
+	check("held", me, true)
 	if _, held, err := lockForHolding(dir); held || err != nil {
 		t.Errorf("a second holder got the lock: %v, %v", held, err)
 	}
 	other := me
 	other.Started -= 3600 // same pid, another process
-	if HasLiveLock(l, other) {
-		t.Error("HasLiveLock for a reused pid")
-	}
+	check("a reused pid", other, false)
 }
 
 // Ensure on the locks a process may already have. The holder binary is

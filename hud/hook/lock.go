@@ -23,7 +23,7 @@ func ensureLockHolder(c *Context) error {
 			c.Logf("swept %d stale lock(s)", n)
 		}
 	case EventUserPromptSubmit:
-		if lockholder.HasLiveLock(c.Layout, c.process) {
+		if lockholder.HasLiveLockAt(c.Layout, c.process, lockPath(c)) {
 			return nil
 		}
 	default:
@@ -37,9 +37,13 @@ func ensureLockHolder(c *Context) error {
 	if err != nil {
 		return fmt.Errorf("finding the hook binary: %w", err)
 	}
-	path := c.Event.CWD
+	return lockholder.Ensure(c.Layout, c.process, lockPath(c), c.Event.SessionID, exe)
+}
+
+// lockPath is the path a session's lock is made for: its recorded cwd.
+func lockPath(c *Context) string {
 	if c.After != nil && c.After.CWD != "" {
-		path = c.After.CWD
+		return c.After.CWD
 	}
-	return lockholder.Ensure(c.Layout, c.process, path, c.Event.SessionID, exe)
+	return c.Event.CWD
 }
