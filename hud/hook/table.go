@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/capacitor-hud/hud/internal/jsonscan"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -277,7 +278,7 @@ func parseCanonical(b []byte) (*table, bool) {
 	}
 	if r, ok := bytes.CutPrefix(rest, []byte(",\n  \"ended\": ")); ok {
 		end := bytes.Index(r, []byte("\n  }"))
-		if end < 0 || json.Unmarshal(r[:end+len("\n  }")], &t.ended) != nil {
+		if end < 0 || !decodeEnded(r[:end+len("\n  }")], t.ended) {
 			return nil, false
 		}
 		rest = r[end+len("\n  }"):]
@@ -286,4 +287,31 @@ func parseCanonical(b []byte) (*table, bool) {
 		return nil, false
 	}
 	return t, true
+}
+
+// decodeEnded reads the store's "ended" object (session id to the time
+// it ended) into ended, with encoding/json's result. A minute after any
+// session ended (a /clear is one) every event reads it; encoding/json
+// would first build its decoder for the map's type by reflection, so the
+// plain shape the hook writes is read by hand and anything else left to
+// encoding/json.
+func decodeEnded(b []byte, ended map[string]resolver.Timestamp) bool {
+	s := jsonscan.New(b)
+	err := s.Object(func(id string) error {
+		raw, err := s.Value()
+		if err != nil {
+			return err
+		}
+		var at resolver.Timestamp
+		if string(raw) == "null" || at.UnmarshalJSON(raw) != nil {
+			return jsonscan.ErrFallback
+		}
+		ended[id] = at
+		return nil
+	})
+	if err == nil && s.End() {
+		return true
+	}
+	clear(ended)
+	return json.Unmarshal(b, &ended) == nil
 }

@@ -2,9 +2,11 @@ package hook
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"testing"
 	"time"
 
@@ -125,5 +127,37 @@ func BenchmarkUpdateStore(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestDecodeEnded: the hand-read "ended" object is encoding/json's.
+func TestDecodeEnded(t *testing.T) {
+	for _, in := range []string{
+		`{}`,
+		`{"a": "2026-11-23T09:00:00.123Z", "b": "2026-11-23T09:00:01Z"}`,
+		`{"a": "2026-11-23T09:00:00Z", "a": "2026-11-23T10:00:00Z"}`,
+		`{"a": null}`,
+		`{"a": "yesterday"}`,
+		`{"a": 5}`,
+		`{"\u00e9": "2026-11-23T09:00:00+01:00"}`,
+		`[]`,
+		`{"a": "2026-11-23T09:00:00Z"} x`,
+	} {
+		checkDecodeEnded(t, []byte(in))
+	}
+}
+
+func FuzzDecodeEnded(f *testing.F) {
+	f.Add([]byte(`{"a": "2026-11-23T09:00:00.123Z", "b": null}`))
+	f.Fuzz(checkDecodeEnded)
+}
+
+func checkDecodeEnded(t *testing.T, b []byte) {
+	want := map[string]resolver.Timestamp{}
+	wantOK := json.Unmarshal(b, &want) == nil
+	got := map[string]resolver.Timestamp{}
+	ok := decodeEnded(b, got)
+	if ok != wantOK || (ok && !reflect.DeepEqual(got, want)) {
+		t.Fatalf("%s: %v %v, encoding/json: %v %v", b, ok, got, wantOK, want)
 	}
 }
