@@ -56,6 +56,7 @@ FUZZTIME ?= 200000x
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeEvent$$' -fuzztime $(FUZZTIME) ./hud/hook
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeEnded$$' -fuzztime $(FUZZTIME) ./hud/hook
+	$(GO) test -run '^$$' -fuzz '^FuzzToolSubjects$$' -fuzztime $(FUZZTIME) ./hud/hook
 	$(GO) test -run '^$$' -fuzz '^FuzzNormalizePath$$' -fuzztime $(FUZZTIME) ./resolver
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeRecord$$' -fuzztime $(FUZZTIME) ./resolver
 	$(GO) test -run '^$$' -fuzz '^FuzzValue$$' -fuzztime $(FUZZTIME) ./internal/jsonscan

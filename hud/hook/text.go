@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/capacitor-hud/hud/hud/text"
+	"github.com/capacitor-hud/hud/internal/jsonscan"
 )
 
 // Lengths of the short texts the hook keeps in a record, in runes: a menu
@@ -34,7 +36,7 @@ var fileTools = map[string]bool{
 
 // toolSubjectKeys are the tool_input fields that best say what a tool is
 // about to do, tried in order, for tools not handled specially.
-var toolSubjectKeys = []string{"command", "file_path", "notebook_path", "path", "url", "pattern", "query", "description", "prompt"}
+var toolSubjectKeys = [...]string{"command", "file_path", "notebook_path", "path", "url", "pattern", "query", "description", "prompt"}
 
 // describeTool says what a tool call is about in a few words, for
 // waiting_for: "Bash: npm test", "Edit: src/main.go", "WebFetch: https://…".
@@ -44,13 +46,10 @@ func describeTool(name string, input json.RawMessage, cwd string) string {
 	if name == "" {
 		return ""
 	}
-	fields := map[string]json.RawMessage{}
-	if len(input) > 0 && input[0] == '{' {
-		_ = json.Unmarshal(input, &fields) // a tool_input we cannot read still names its tool
-	}
-	for _, key := range toolSubjectKeys {
-		var v string
-		if raw, ok := fields[key]; !ok || json.Unmarshal(raw, &v) != nil || strings.TrimSpace(v) == "" {
+	subjects := toolSubjects(input)
+	for i, key := range toolSubjectKeys {
+		v := subjects[i]
+		if strings.TrimSpace(v) == "" {
 			continue
 		}
 		room := maxWaitingFor - utf8.RuneCountInString(name) - 2
@@ -60,6 +59,45 @@ func describeTool(name string, input json.RawMessage, cwd string) string {
 		return name + ": " + oneLine(v, max(room, 8))
 	}
 	return truncateRunes(name, maxWaitingFor)
+}
+
+// toolSubjects returns the string values of tool_input's toolSubjectKeys,
+// in their order ("" for a key missing or not a string), as encoding/json
+// reads them: the last of repeated keys counts. The hook reads the plain
+// shape by hand (a permission dialog would otherwise pay for
+// encoding/json's decoders, built by reflection, on every dialog) and
+// leaves anything else to encoding/json. A tool_input that cannot be read
+// still names its tool.
+func toolSubjects(input json.RawMessage) (v [len(toolSubjectKeys)]string) {
+	if len(input) == 0 || input[0] != '{' {
+		return v
+	}
+	s := jsonscan.New(input)
+	err := s.Object(func(key string) error {
+		i := slices.Index(toolSubjectKeys[:], key)
+		if i < 0 {
+			_, err := s.Value()
+			return err
+		}
+		v[i] = ""
+		raw, err := s.Value()
+		if err != nil || raw[0] != '"' {
+			return err
+		}
+		return jsonscan.New(raw).String(&v[i])
+	})
+	if err == nil && s.End() {
+		return v
+	}
+	v = [len(toolSubjectKeys)]string{}
+	fields := map[string]json.RawMessage{}
+	_ = json.Unmarshal(input, &fields)
+	for i, key := range toolSubjectKeys {
+		if raw, ok := fields[key]; ok {
+			_ = json.Unmarshal(raw, &v[i])
+		}
+	}
+	return v
 }
 
 // relativeTo shows p relative to dir when it lies inside it.

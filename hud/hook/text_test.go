@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -46,5 +47,47 @@ func TestErrorText(t *testing.T) {
 		if got := errorText([]byte(c.in)); got != c.want {
 			t.Errorf("errorText(%s) = %q, want %q", c.in, got, c.want)
 		}
+	}
+}
+
+// TestToolSubjects: the hand-read subjects of a tool_input are what
+// encoding/json reads.
+func TestToolSubjects(t *testing.T) {
+	for _, in := range []string{
+		`{"command":"npm test","description":"run tests"}`,
+		`{"command":"a","command":"b"}`,
+		`{"command":"a","command":5}`,
+		`{"command":null,"path":"p"}`,
+		`{"Command":"folded keys are not the same key"}`,
+		`{"command":"\u00e9\n\t\"q\""}`,
+		`{"command":"\ud800"}`,
+		`{"command":"x","nested":{"command":"y"},"list":[1,"2"]}`,
+		`{"command":"x"`,
+		`{} trailing`,
+		`[]`,
+		``,
+	} {
+		checkToolSubjects(t, []byte(in))
+	}
+}
+
+func FuzzToolSubjects(f *testing.F) {
+	f.Add([]byte(`{"command":"npm test","url":"https://x","query":null}`))
+	f.Fuzz(checkToolSubjects)
+}
+
+func checkToolSubjects(t *testing.T, in []byte) {
+	var want [len(toolSubjectKeys)]string
+	fields := map[string]json.RawMessage{}
+	if len(in) > 0 && in[0] == '{' {
+		_ = json.Unmarshal(in, &fields)
+	}
+	for i, key := range toolSubjectKeys {
+		if raw, ok := fields[key]; ok {
+			_ = json.Unmarshal(raw, &want[i])
+		}
+	}
+	if got := toolSubjects(in); got != want {
+		t.Fatalf("%s: %q, encoding/json reads %q", in, got, want)
 	}
 }
