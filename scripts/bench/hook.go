@@ -40,7 +40,7 @@ var shellHook []byte
 // in one home, started one way; each has its own baseline, the empty
 // program started the same way with the same input, run right after it.
 type hookCase struct {
-	place, mode string // mode: underClaude, noClaude or shellWay
+	place, mode string // mode: underClaude, noClaude, shellWay or shellDirect
 	size        int
 	event       string // "" for no input
 	input       []byte
@@ -69,6 +69,10 @@ const (
 	// walks every ancestor looking for one and records no pid, the worst
 	// case of that walk.
 	noClaude = "no claude"
+	// shellDirect: the shell hook exec'd directly by the bench, compared
+	// with noClaude: the two without the shell and the stand-in Claude's
+	// fork, which cost both the same.
+	shellDirect = "shell, no claude"
 )
 
 // benchHook times bin/hud-hook as Claude Code runs it against the empty Go
@@ -116,7 +120,7 @@ func benchHook(b *bench) error {
 		}
 		env := []string{"HOME=" + home, "PATH=" + os.Getenv("PATH")}
 		var claudeProc *standIn
-		if mode != noClaude {
+		if mode != noClaude && mode != shellDirect {
 			// Claude Code runs every hook with CLAUDE_PROJECT_DIR set.
 			withProject := append(slices.Clone(env), "CLAUDE_PROJECT_DIR="+project)
 			if claudeProc, err = startStandIn(b, claude, withProject, project); err != nil {
@@ -170,6 +174,9 @@ func benchHook(b *bench) error {
 		if err := add(places[0], size, noClaude, hook, empty, 2, true); err != nil {
 			return err
 		}
+		if err := add(places[0], size, shellDirect, shell, "", 10, false); err != nil {
+			return err
+		}
 	}
 	// Warm up: the first runs decode the seeded stores in full (another
 	// writer's file), start each stand-in's lock holder and bring the
@@ -207,12 +214,13 @@ func benchHook(b *bench) error {
 		printHookTable(cases, pl.name, underClaude)
 	}
 	for _, pl := range places {
-		printShellTable(cases, pl.name)
+		printShellTable(cases, pl.name, shellWay, underClaude)
 	}
 	if b.compare != "" {
 		printCompareTable(cases, places[0].name, b.compare)
 	}
 	printHookTable(cases, places[0].name, noClaude)
+	printShellTable(cases, places[0].name, shellDirect, noClaude)
 	fmt.Println()
 	return nil
 }

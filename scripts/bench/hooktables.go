@@ -72,12 +72,16 @@ func (c *hookCase) is(name string) bool {
 	return c.event == name
 }
 
-// printShellTable prints the shell way against the hook, both under a
-// stand-in Claude: per event and all events, the hook's figures those of
-// its own table.
-func printShellTable(cases []*hookCase, placeName string) {
-	fmt.Printf("\nthe shell way (bash + jq: scripts/bench/shellhook.sh) against the hook, store on %s,\n"+
-		"both under a stand-in claude through /bin/sh -c\n\n", placeName)
+// printShellTable prints the shell way against the hook, both started the
+// same way (shellMode and hookMode: under a stand-in Claude, or exec'd
+// directly): per event and all events, the hook's figures those of its
+// own table.
+func printShellTable(cases []*hookCase, placeName, shellMode, hookMode string) {
+	how := "both under a stand-in claude through /bin/sh -c"
+	if shellMode == shellDirect {
+		how = "both exec'd directly, no Claude above"
+	}
+	fmt.Printf("\nthe shell way (bash + jq: scripts/bench/shellhook.sh) against the hook, store on %s,\n%s\n\n", placeName, how)
 	printSizeHeader("%4d: bash+jq", "hook    ", "ratio ")
 	for _, name := range append(eventNames(), "all events") {
 		fmt.Printf("| %-24s |", name)
@@ -88,9 +92,9 @@ func printShellTable(cases []*hookCase, placeName string) {
 					continue
 				}
 				switch c.mode {
-				case shellWay:
+				case shellMode:
 					shell = append(shell, c.progTimes...)
-				case underClaude:
+				case hookMode:
 					hook = append(hook, c.progTimes...)
 				}
 			}
