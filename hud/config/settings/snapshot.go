@@ -118,12 +118,24 @@ func fromSnapshot(configPath string) (Config, error) {
 		return Default(), fmt.Errorf("reading the hook's copy of the settings: %w", err)
 	}
 	// Start from the defaults: a key the copy lacks keeps its default.
-	snap := snapshot{Config: Default()}
-	if err := json.Unmarshal(data, &snap); err != nil || snap.Version != snapshotVersion {
+	snap, err := readSnapshot(data)
+	if err != nil || snap.Version != snapshotVersion {
 		return Default(), ErrStale
 	}
 	if snap.Source != sourceHash(text) {
 		return snap.Config, ErrStale
 	}
 	return snap.Config, nil
+}
+
+// readSnapshot decodes the hook's copy of the settings over the defaults,
+// as json.Unmarshal does.
+func readSnapshot(data []byte) (snapshot, error) {
+	snap := snapshot{Config: Default()}
+	if decodeSnapshot(data, &snap) {
+		return snap, nil
+	}
+	snap = snapshot{Config: Default()}
+	err := json.Unmarshal(data, &snap)
+	return snap, err
 }
