@@ -5,7 +5,7 @@ import "time"
 // SessionStarted records a SessionStart: the hook joins an active state
 // or starts a fresh one. It reports whether it joined.
 func (s *Scheduler) SessionStarted(now time.Time) (joined bool, err error) {
-	err = s.Files.Update(now, func(t *Txn) error {
+	err = s.Files.UpdateState(now, func(t *Txn) error {
 		joined = OnSessionStart(&t.State, t.Loaded, now, s.Settings)
 		return nil
 	})
@@ -20,7 +20,11 @@ func (s *Scheduler) SessionStarted(now time.Time) (joined bool, err error) {
 // on each prompt, and returns it for the hook to hand to Claude. The
 // prompt itself proves nobody waits on the person at this moment.
 func (s *Scheduler) PromptSent(now time.Time, deliver bool) (out PromptOutcome, fired *Reminder, err error) {
-	err = s.Files.Update(now, func(t *Txn) error {
+	update := s.Files.UpdateState
+	if deliver {
+		update = s.Files.Update // firing heeds the snooze, skip and pause
+	}
+	err = update(now, func(t *Txn) error {
 		out = OnPrompt(&t.State, now, s.Settings)
 		if !deliver {
 			return nil
@@ -37,7 +41,7 @@ func (s *Scheduler) PromptSent(now time.Time, deliver bool) (out PromptOutcome, 
 
 // AnswerEnded records a Stop: Claude finished its answer.
 func (s *Scheduler) AnswerEnded(now time.Time) error {
-	return s.Files.Update(now, func(t *Txn) error {
+	return s.Files.UpdateState(now, func(t *Txn) error {
 		OnStop(&t.State, now)
 		return nil
 	})

@@ -55,6 +55,18 @@ type Txn struct {
 // fsync either). A missing or corrupt state file
 // is replaced with a fresh state, saved, as Vibe Check's load_state does.
 func (f Files) Update(now time.Time, fn func(*Txn) error) error {
+	return f.update(now, true, fn)
+}
+
+// UpdateState is Update for a change of the timers alone: the preferences
+// are neither read nor written (fn sees none). The hook records a prompt
+// and the end of an answer this way, without reading the person's
+// preferences file on every one.
+func (f Files) UpdateState(now time.Time, fn func(*Txn) error) error {
+	return f.update(now, false, fn)
+}
+
+func (f Files) update(now time.Time, withPrefs bool, fn func(*Txn) error) error {
 	unlock, err := safefile.Lock(f.LockPath(), lockTimeout)
 	if err != nil {
 		return fmt.Errorf("break state: %w", err)
@@ -63,7 +75,9 @@ func (f Files) Update(now time.Time, fn func(*Txn) error) error {
 
 	txn := Txn{}
 	txn.State, txn.Loaded = f.loadState(now)
-	txn.Prefs = f.loadPrefs()
+	if withPrefs {
+		txn.Prefs = f.loadPrefs()
+	}
 	origState := txn.State.Encode()
 	// The preferences are compared as values, not as JSON: encoding/json
 	// builds its encoder for a type by reflection the first time it meets
@@ -79,7 +93,7 @@ func (f Files) Update(now time.Time, fn func(*Txn) error) error {
 			return fmt.Errorf("saving break state: %w", err)
 		}
 	}
-	if !txn.Prefs.equal(origPrefs) {
+	if withPrefs && !txn.Prefs.equal(origPrefs) {
 		if err := safefile.Replace(f.PrefsPath(), encodePrefs(txn.Prefs), 0o600); err != nil {
 			return fmt.Errorf("saving break preferences: %w", err)
 		}

@@ -374,3 +374,31 @@ func TestUpdateWritesPrefsOnlyWhenChanged(t *testing.T) {
 		last = want
 	}
 }
+
+// TestUpdateStateLeavesPrefs: UpdateState neither reads nor writes the
+// preferences, whatever fn does with them.
+func TestUpdateStateLeavesPrefs(t *testing.T) {
+	f := Files{Layout: resolver.Layout{Home: t.TempDir()}}
+	now := time.Unix(1_800_000_000, 0)
+	if err := f.Update(now, func(t *Txn) error { t.Prefs.SnoozedUntil = 30; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(f.PrefsPath())
+	err := f.UpdateState(now, func(txn *Txn) error {
+		if txn.Prefs.SnoozedUntil != 0 {
+			t.Errorf("UpdateState read the preferences: %+v", txn.Prefs)
+		}
+		txn.Prefs.PausedUntil = 99
+		OnStop(&txn.State, now)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := os.ReadFile(f.PrefsPath()); string(after) != string(before) {
+		t.Errorf("UpdateState wrote the preferences: %q, was %q", after, before)
+	}
+	if got := f.Read(now).State.LastResponseEnd; got != SecondsOf(now) {
+		t.Errorf("the state was not written: last_response_end %v", got)
+	}
+}
