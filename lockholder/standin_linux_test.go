@@ -29,7 +29,7 @@ const (
 
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == HoldMode {
-		os.Exit(HoldMain(os.Args[2:]))
+		os.Exit(HoldMain(os.Args[2:], testJob))
 	}
 	switch os.Getenv(roleEnv) {
 	case "claude":
@@ -38,6 +38,19 @@ func TestMain(m *testing.M) {
 		os.Exit(standInHook())
 	}
 	os.Exit(m.Run())
+}
+
+// testJob is the holder's job handler in these tests: a job names a file,
+// which the holder writes its pid to, so that a test sees which process
+// ran the job.
+func testJob(job []byte) {
+	path := string(job)
+	if !filepath.IsAbs(path) {
+		return
+	}
+	if os.WriteFile(path+".tmp", []byte(strconv.Itoa(os.Getpid())), 0o600) == nil {
+		os.Rename(path+".tmp", path)
+	}
 }
 
 // standInClaude fires hook events as asked on stdin: a line "N SID" runs N
