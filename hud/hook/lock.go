@@ -37,9 +37,25 @@ func ensureLockHolder(c *Context) error {
 	if err != nil {
 		return fmt.Errorf("finding the hook binary: %w", err)
 	}
-	path := c.Event.CWD
+	return lockholder.Ensure(c.Layout, c.process, c.lockPath(), c.Event.SessionID, exe)
+}
+
+// lockPath is the path a lock Ensure takes now is named for: the session's
+// cwd.
+func (c *Context) lockPath() string {
 	if c.After != nil && c.After.CWD != "" {
-		path = c.After.CWD
+		return c.After.CWD
 	}
-	return lockholder.Ensure(c.Layout, c.process, path, c.Event.SessionID, exe)
+	return c.Event.CWD
+}
+
+// lockDir is the lock directory of the Claude process that ran the hook,
+// where its holder takes jobs; "" when the process is unknown. It is
+// computed, not looked for: a lock taken before the session changed
+// directory has another name, and the hook then starts its jobs itself.
+func (c *Context) lockDir() string {
+	if c.process.PID == 0 {
+		return ""
+	}
+	return lockholder.LockDir(c.Layout, c.lockPath(), c.process.PID)
 }
