@@ -270,16 +270,8 @@ func TestHolderExitsWhenLockRemoved(t *testing.T) {
 // A lock whose pid file went missing (with its holder) is repaired by the
 // next event: the pid file carries the holder's flock.
 func TestLockWithoutPIDFileIsRepaired(t *testing.T) {
-	home, project := newHome(t)
-	claude := startClaude(t, home, project)
-	dir := claude.lockDir()
-	killHoldersAtCleanup(t, dir)
-	claude.fire(1, "s1")
-	holders := holdersOf(t, dir)
-	if len(holders) != 1 {
-		t.Fatalf("holders = %v, want one", holders)
-	}
-	syscall.Kill(holders[0], syscall.SIGKILL)
+	claude, dir, holder := heldLock(t)
+	syscall.Kill(holder, syscall.SIGKILL)
 	eventually(t, time.Second, "holder dies", func() bool { return len(holdersOf(t, dir)) == 0 })
 	if err := os.Remove(filepath.Join(dir, pidFile)); err != nil {
 		t.Fatal(err)

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -19,15 +18,8 @@ import (
 // empty, with descriptors attached, from another user) is dropped, and
 // the holder goes on holding the lock and taking jobs.
 func TestHolderTakesJobs(t *testing.T) {
-	home, project := newHome(t)
-	claude := startClaude(t, home, project)
-	dir := claude.lockDir()
-	killHoldersAtCleanup(t, dir)
-	claude.fire(1, "s1")
-	holders := holdersOf(t, dir)
-	if len(holders) != 1 {
-		t.Fatalf("holders = %v, want one", holders)
-	}
+	claude, dir, holder := heldLock(t)
+	home := claude.layout.Home
 	sock := filepath.Join(dir, jobSocket)
 	awaitSocket(t, dir)
 	checkMode(t, sock, os.ModeSocket|0o777&^umask())
@@ -46,7 +38,7 @@ func TestHolderTakesJobs(t *testing.T) {
 		})
 		return string(b)
 	}
-	if got, want := ran("first"), strconv.Itoa(holders[0]); got != want {
+	if got, want := ran("first"), strconv.Itoa(holder); got != want {
 		t.Errorf("job ran in pid %s, want the holder's %s", got, want)
 	}
 
@@ -59,14 +51,14 @@ func TestHolderTakesJobs(t *testing.T) {
 		// Only a process with CAP_SETUID may claim another uid.
 		sendRaw(t, sock, []byte(bad), unix.UnixCredentials(&unix.Ucred{Pid: int32(os.Getpid()), Uid: 65534, Gid: 65534}))
 	}
-	if got, want := ran("second"), strconv.Itoa(holders[0]); got != want {
+	if got, want := ran("second"), strconv.Itoa(holder); got != want {
 		t.Errorf("after bad datagrams the job ran in pid %s, want the holder's %s", got, want)
 	}
 	if _, err := os.Stat(bad); err == nil {
 		t.Error("the holder ran a job it should have dropped")
 	}
-	if got := holdersOf(t, dir); len(got) != 1 || got[0] != holders[0] {
-		t.Errorf("holders after bad datagrams %v, want %v", got, holders)
+	if got := holdersOf(t, dir); len(got) != 1 || got[0] != holder {
+		t.Errorf("holders after bad datagrams %v, want [%d]", got, holder)
 	}
 	proc, err := Inspect(claude.pid())
 	if err != nil {
@@ -119,17 +111,10 @@ func umask() os.FileMode {
 // the next holder replaces it. Something that is not a socket at the name
 // is never removed: that holder takes no jobs but holds the lock.
 func TestKilledHoldersSocket(t *testing.T) {
-	home, project := newHome(t)
-	claude := startClaude(t, home, project)
-	dir := claude.lockDir()
-	killHoldersAtCleanup(t, dir)
-	claude.fire(1, "s1")
-	first := holdersOf(t, dir)
-	if len(first) != 1 {
-		t.Fatalf("holders = %v, want one", first)
-	}
+	claude, dir, first := heldLock(t)
+	home := claude.layout.Home
 	awaitSocket(t, dir)
-	killHolder(t, claude, first[0])
+	killHolder(t, claude, first)
 	if _, err := os.Lstat(filepath.Join(dir, jobSocket)); err != nil {
 		t.Fatalf("the killed holder's socket: %v", err)
 	}
@@ -147,7 +132,7 @@ func TestKilledHoldersSocket(t *testing.T) {
 
 	claude.fire(1, "s1")
 	second := holdersOf(t, dir)
-	if len(second) != 1 || second[0] == first[0] {
+	if len(second) != 1 || second[0] == first {
 		t.Fatalf("holders = %v, want a new one", second)
 	}
 	eventually(t, 5*time.Second, "the new holder takes jobs", func() bool {
@@ -229,22 +214,8 @@ func TestSendJobWithoutHolder(t *testing.T) {
 // TestInboxDrainsOnExit: jobs sent before the holder ends still run, and
 // a send after that fails at once, so the hook runs its job itself.
 func TestInboxDrainsOnExit(t *testing.T) {
-	dir := t.TempDir()
-	dirFD, err := openNoFollow(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer unix.Close(dirFD)
-	var mu sync.Mutex
 	var got []string
-	in := openInbox(dir, dirFD, func(job []byte) {
-		mu.Lock()
-		got = append(got, string(job))
-		mu.Unlock()
-	})
-	if in == nil {
-		t.Fatal("no inbox")
-	}
+	dir, in := testInbox(t, func(job []byte) { got = append(got, string(job)) })
 	for _, job := range []string{"/a", "/b", "/c"} {
 		if err := SendJob(dir, []byte(job)); err != nil {
 			t.Fatal(err)
@@ -266,20 +237,13 @@ func TestInboxDrainsOnExit(t *testing.T) {
 // TestInboxSurvivesPanickingHandler: a job the handler chokes on costs
 // that job, not the holder.
 func TestInboxSurvivesPanickingHandler(t *testing.T) {
-	dir := t.TempDir()
-	dirFD, err := openNoFollow(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer unix.Close(dirFD)
 	n := 0
-	in := openInbox(dir, dirFD, func(job []byte) {
+	dir, in := testInbox(t, func(job []byte) {
 		n++
 		if string(job) == "/panic" {
 			panic("bad job")
 		}
 	})
-	defer in.close()
 	for _, job := range []string{"/panic", "/fine"} {
 		if err := SendJob(dir, []byte(job)); err != nil {
 			t.Fatal(err)
@@ -288,4 +252,24 @@ func TestInboxSurvivesPanickingHandler(t *testing.T) {
 	if !in.serve() || n != 2 {
 		t.Errorf("serve handled %d jobs, want both", n)
 	}
+}
+
+// testInbox binds a job socket in a temporary directory, in this process,
+// with handle as its handler. The handler runs in serve and drain.
+func testInbox(t *testing.T, handle func(job []byte)) (dir string, in *inbox) {
+	t.Helper()
+	dir = t.TempDir()
+	dirFD, err := openNoFollow(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in = openInbox(dir, dirFD, handle)
+	if in == nil {
+		t.Fatal("no inbox")
+	}
+	t.Cleanup(func() {
+		in.close()
+		unix.Close(dirFD)
+	})
+	return dir, in
 }

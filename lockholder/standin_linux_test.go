@@ -224,6 +224,23 @@ func (c *claudeProc) lockDir() string {
 	return filepath.Join(c.layout.LockDir(), resolver.LockName(resolver.NormalizePath(c.cwd), c.pid()))
 }
 
+// heldLock starts a stand-in Claude in a fresh home and fires one event,
+// which takes its lock; it returns the Claude, its lock directory and the
+// one holder.
+func heldLock(t *testing.T) (claude *claudeProc, dir string, holder int) {
+	t.Helper()
+	home, project := newHome(t)
+	claude = startClaude(t, home, project)
+	dir = claude.lockDir()
+	killHoldersAtCleanup(t, dir)
+	claude.fire(1, "s1")
+	holders := holdersOf(t, dir)
+	if len(holders) != 1 {
+		t.Fatalf("holders = %v, want one", holders)
+	}
+	return claude, dir, holders[0]
+}
+
 // holdersOf lists the live processes holding dir in hold mode, found by
 // their command lines (a zombie has none).
 func holdersOf(t *testing.T, dir string) []int {
