@@ -28,19 +28,22 @@ func fileLog(home, _ string) (func(string, ...any), func()) {
 }
 
 // reportingWorker writes a stand-in worker into home that reports its
-// parent, niceness, pid, arguments and environment in home/out.
+// parent, pid, arguments and environment in home/out, then waits for the
+// test's go-ahead (home/go) before it exits.
 func reportingWorker(t *testing.T, home string) string {
 	t.Helper()
 	exe := filepath.Join(home, "worker")
-	script := "#!/bin/sh\nenv > \"$HOME/env\"\necho \"$PPID $(nice) $$ $*\" > \"$HOME/out.tmp\" && mv \"$HOME/out.tmp\" \"$HOME/out\"\n"
+	script := "#!/bin/sh\nenv > \"$HOME/env\"\necho \"$PPID $$ $*\" > \"$HOME/out.tmp\" && mv \"$HOME/out.tmp\" \"$HOME/out\"\n" +
+		"while [ ! -e \"$HOME/go\" ]; do sleep 0.01; done\nrm \"$HOME/go\"\n"
 	if err := os.WriteFile(exe, []byte(script), 0o700); err != nil {
 		t.Fatal(err)
 	}
 	return exe
 }
 
-// report waits for the stand-in worker's report and removes it.
-func report(t *testing.T, home string) (ppid, nice, pid int, args string) {
+// report waits for the stand-in worker's report, checks that it runs at
+// the background priority (set just after its exec), and lets it exit.
+func report(t *testing.T, home string) (ppid, pid int, args string) {
 	t.Helper()
 	out := filepath.Join(home, "out")
 	deadline := time.Now().Add(10 * time.Second)
@@ -48,20 +51,32 @@ func report(t *testing.T, home string) (ppid, nice, pid int, args string) {
 		b, err := os.ReadFile(out)
 		if err == nil {
 			os.Remove(out)
-			f := strings.SplitN(strings.TrimSpace(string(b)), " ", 4)
-			if len(f) != 4 {
+			f := strings.SplitN(strings.TrimSpace(string(b)), " ", 3)
+			if len(f) != 3 {
 				t.Fatalf("worker reported %q", b)
 			}
 			ppid, _ = strconv.Atoi(f[0])
-			nice, _ = strconv.Atoi(f[1])
-			pid, _ = strconv.Atoi(f[2])
-			return ppid, nice, pid, f[3]
+			pid, _ = strconv.Atoi(f[1])
+			args = f[2]
+			break
 		}
 		if time.Now().After(deadline) {
 			t.Fatal("the worker never reported")
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
+	for nice := ""; nice != strconv.Itoa(workerNice); {
+		b, err := exec.Command("ps", "-o", "ni=", "-p", strconv.Itoa(pid)).Output()
+		if nice = strings.TrimSpace(string(b)); err != nil || time.Now().After(deadline) {
+			t.Errorf("worker's niceness %q (%v), want %d", nice, err, workerNice)
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if err := os.WriteFile(filepath.Join(home, "go"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return ppid, pid, args
 }
 
 // startHolder starts the test binary as the lock holder of a lock for a
@@ -119,12 +134,9 @@ func TestSpawnHandsJobToHolder(t *testing.T) {
 	if err := Spawn(exe, job, dir, logf); err != nil {
 		t.Fatal(err)
 	}
-	ppid, nice, pid, args := report(t, home)
+	ppid, pid, args := report(t, home)
 	if ppid != holder.Process.Pid {
 		t.Errorf("worker's parent %d, want the holder %d", ppid, holder.Process.Pid)
-	}
-	if nice != workerNice {
-		t.Errorf("worker's niceness %d, want %d", nice, workerNice)
 	}
 	if want := strings.Join(job.Args(), " "); args != want {
 		t.Errorf("worker's arguments %q, want %q", args, want)
@@ -157,7 +169,7 @@ func TestSpawnHandsJobToHolder(t *testing.T) {
 		if err := Spawn(exe, job, lockDir, logf); err != nil {
 			t.Fatal(err)
 		}
-		if ppid, _, _, _ := report(t, home); ppid != os.Getpid() {
+		if ppid, _, _ := report(t, home); ppid != os.Getpid() {
 			t.Errorf("lock dir %q: worker's parent %d, want the hook (%d)", lockDir, ppid, os.Getpid())
 		}
 	}
@@ -170,7 +182,7 @@ func TestSpawnHandsJobToHolder(t *testing.T) {
 	if err := Spawn(exe, job, dir, logf); err != nil {
 		t.Fatal(err)
 	}
-	if ppid, _, _, _ := report(t, home); ppid != os.Getpid() {
+	if ppid, _, _ := report(t, home); ppid != os.Getpid() {
 		t.Errorf("worker's parent %d, want the hook (%d)", ppid, os.Getpid())
 	}
 	if len(logged) != 1 || !strings.Contains(logged[0], "starting it here") {
@@ -191,7 +203,7 @@ func TestHolderLogsFailedStart(t *testing.T) {
 	if err := Spawn(exe, job, dir, t.Errorf); err != nil {
 		t.Fatal(err)
 	}
-	if ppid, _, _, _ := report(t, home); ppid != holder.Process.Pid {
+	if ppid, _, _ := report(t, home); ppid != holder.Process.Pid {
 		t.Errorf("worker's parent %d, want the holder %d", ppid, holder.Process.Pid)
 	}
 	b, _ := os.ReadFile(filepath.Join(home, "holder.log"))
