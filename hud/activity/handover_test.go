@@ -29,12 +29,14 @@ func fileLog(home, _ string) (func(string, ...any), func()) {
 
 // reportingWorker writes a stand-in worker into home that reports its
 // parent, pid, arguments and environment in home/out, then waits for the
-// test's go-ahead (home/go) before it exits.
+// test's go-ahead (home/go.<pid>; 10 s at most) and says it is done
+// (home/done.<pid>) as it exits.
 func reportingWorker(t *testing.T, home string) string {
 	t.Helper()
 	exe := filepath.Join(home, "worker")
 	script := "#!/bin/sh\nenv > \"$HOME/env\"\necho \"$PPID $$ $*\" > \"$HOME/out.tmp\" && mv \"$HOME/out.tmp\" \"$HOME/out\"\n" +
-		"while [ ! -e \"$HOME/go\" ]; do sleep 0.01; done\nrm \"$HOME/go\"\n"
+		"i=0; while [ ! -e \"$HOME/go.$$\" ] && [ $i -lt 1000 ]; do sleep 0.01; i=$((i+1)); done\n" +
+		": > \"$HOME/done.$$\"\n"
 	if err := os.WriteFile(exe, []byte(script), 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +44,7 @@ func reportingWorker(t *testing.T, home string) string {
 }
 
 // report waits for the stand-in worker's report, checks that it runs at
-// the background priority (set just after its exec), and lets it exit.
+// the background priority (set just after its exec), and lets it finish.
 func report(t *testing.T, home string) (ppid, pid int, args string) {
 	t.Helper()
 	out := filepath.Join(home, "out")
@@ -73,8 +75,15 @@ func report(t *testing.T, home string) (ppid, pid int, args string) {
 		}
 		time.Sleep(time.Millisecond)
 	}
-	if err := os.WriteFile(filepath.Join(home, "go"), nil, 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(home, "go."+strconv.Itoa(pid)), nil, 0o600); err != nil {
 		t.Fatal(err)
+	}
+	// Not a worker left looping once the test's home is gone.
+	for _, err := os.Stat(filepath.Join(home, "done."+strconv.Itoa(pid))); err != nil; _, err = os.Stat(filepath.Join(home, "done."+strconv.Itoa(pid))) {
+		if time.Now().After(deadline) {
+			t.Fatal("the worker never finished")
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 	return ppid, pid, args
 }
