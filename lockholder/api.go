@@ -67,10 +67,10 @@ func Ensure(l resolver.Layout, claude Process, path, sessionID, holderExe string
 	return createLock(l, claude, path, sessionID, holderExe)
 }
 
-// LockDir is the lock directory of the Claude process pid whose session
+// Dir is the lock directory of the Claude process pid whose session
 // runs in path (normalized): what Ensure makes when it takes the lock,
 // computed without looking.
-func LockDir(l resolver.Layout, path string, pid int) string {
+func Dir(l resolver.Layout, path string, pid int) string {
 	return filepath.Join(l.LockDir(), resolver.LockName(path, pid))
 }
 
@@ -81,7 +81,7 @@ func createLock(l resolver.Layout, claude Process, path, sessionID, holderExe st
 	if err := os.MkdirAll(sessions, 0o700); err != nil {
 		return fmt.Errorf("creating lock directory: %w", err)
 	}
-	dir := LockDir(l, path, claude.PID)
+	dir := Dir(l, path, claude.PID)
 	if err := os.Mkdir(dir, 0o700); err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			return nil // a racing Ensure won the mkdir and does the rest

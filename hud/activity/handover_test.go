@@ -101,7 +101,7 @@ func startHolder(t *testing.T, home string) (dir string, holder *exec.Cmd) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir = lockholder.LockDir(resolver.Layout{Home: home}, "/p", p.PID)
+	dir = lockholder.Dir(resolver.Layout{Home: home}, "/p", p.PID)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}

@@ -57,5 +57,5 @@ func (c *Context) lockDir() string {
 	if c.process.PID == 0 {
 		return ""
 	}
-	return lockholder.LockDir(c.Layout, c.lockPath(), c.process.PID)
+	return lockholder.Dir(c.Layout, c.lockPath(), c.process.PID)
 }
