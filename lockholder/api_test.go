@@ -36,7 +36,7 @@ func self(t *testing.T) Process {
 // makeLock writes a lock directory by hand; meta nil leaves meta.json out.
 func makeLock(t *testing.T, l resolver.Layout, path string, pid int, meta *resolver.LockMeta) string {
 	t.Helper()
-	dir := filepath.Join(l.LockDir(), resolver.LockName(path, pid))
+	dir := Dir(l, path, pid)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -224,7 +224,7 @@ func TestEnsureExistingLock(t *testing.T) {
 				t.Errorf("old lock exists: %v, want %v", exists(dir), !tt.wantGone)
 			}
 			if tt.wantGone {
-				dir = filepath.Join(l.LockDir(), resolver.LockName("/new", me.PID))
+				dir = Dir(l, "/new", me.PID)
 			}
 			meta, err := readMeta(dir)
 			switch {

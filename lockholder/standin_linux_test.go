@@ -221,7 +221,7 @@ func (c *claudeProc) kill9() {
 
 // lockDir is where the stand-in's lock must be.
 func (c *claudeProc) lockDir() string {
-	return filepath.Join(c.layout.LockDir(), resolver.LockName(resolver.NormalizePath(c.cwd), c.pid()))
+	return Dir(c.layout, resolver.NormalizePath(c.cwd), c.pid())
 }
 
 // heldLock starts a stand-in Claude in a fresh home and fires one event,
