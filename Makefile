@@ -63,6 +63,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeClock$$' -fuzztime $(FUZZTIME) ./hud/activity
 	$(GO) test -run '^$$' -fuzz '^FuzzInstallUninstall$$' -fuzztime $(FUZZTIME) ./hud/install
 	$(GO) test -run '^$$' -fuzz '^FuzzLine$$' -fuzztime $(FUZZTIME) ./hud/text
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeLaunch$$' -fuzztime $(FUZZTIME) ./hud/activity
 
 ## e2e: the real Claude Code CLI in tmux against a local stand-in API, the
 ## oldest supported and the newest tested release side by side (named in

@@ -64,16 +64,24 @@ func Ensure(l resolver.Layout, claude Process, path, sessionID, holderExe string
 			return keepLock(dir, meta, claude, sessionID, holderExe, false)
 		}
 	}
-	return createLock(sessions, claude, path, sessionID, holderExe)
+	return createLock(l, claude, path, sessionID, holderExe)
+}
+
+// Dir is the lock directory of the Claude process pid whose session
+// runs in path (normalized): what Ensure makes when it takes the lock,
+// computed without looking.
+func Dir(l resolver.Layout, path string, pid int) string {
+	return filepath.Join(l.LockDir(), resolver.LockName(path, pid))
 }
 
 // createLock makes a new lock directory for claude and starts its holder.
-func createLock(sessions string, claude Process, path, sessionID, holderExe string) error {
+func createLock(l resolver.Layout, claude Process, path, sessionID, holderExe string) error {
+	sessions := l.LockDir()
 	// ~/.claude/sessions is Claude Code's; create it only if it is missing.
 	if err := os.MkdirAll(sessions, 0o700); err != nil {
 		return fmt.Errorf("creating lock directory: %w", err)
 	}
-	dir := filepath.Join(sessions, resolver.LockName(path, claude.PID))
+	dir := Dir(l, path, claude.PID)
 	if err := os.Mkdir(dir, 0o700); err != nil {
 		if errors.Is(err, fs.ErrExist) {
 			return nil // a racing Ensure won the mkdir and does the rest
@@ -198,7 +206,7 @@ func HasLiveLock(l resolver.Layout, claude Process) bool {
 // listing of the sessions directory on every prompt.
 func HasLiveLockAt(l resolver.Layout, claude Process, path string) bool {
 	if claude.PID > 0 && claude.Started != 0 && path != "" {
-		dir := filepath.Join(l.LockDir(), resolver.LockName(path, claude.PID))
+		dir := Dir(l, path, claude.PID)
 		if meta, err := readMeta(dir); err == nil && sameStart(meta.ProcStarted, claude.Started) && holderAlive(dir) {
 			return true
 		}

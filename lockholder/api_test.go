@@ -36,7 +36,7 @@ func self(t *testing.T) Process {
 // makeLock writes a lock directory by hand; meta nil leaves meta.json out.
 func makeLock(t *testing.T, l resolver.Layout, path string, pid int, meta *resolver.LockMeta) string {
 	t.Helper()
-	dir := filepath.Join(l.LockDir(), resolver.LockName(path, pid))
+	dir := Dir(l, path, pid)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +231,7 @@ func TestEnsureExistingLock(t *testing.T) {
 				t.Errorf("old lock exists: %v, want %v", exists(dir), !tt.wantGone)
 			}
 			if tt.wantGone {
-				dir = filepath.Join(l.LockDir(), resolver.LockName("/new", me.PID))
+				dir = Dir(l, "/new", me.PID)
 			}
 			meta, err := readMeta(dir)
 			switch {
@@ -277,7 +277,7 @@ func TestHoldMainArgs(t *testing.T) {
 		{"/tmp/x.lock", "-3", "1"},
 		{"/tmp/x.lock", "12", "1", "extra"},
 	} {
-		if got := holdMain(args, io.Discard); got != 2 {
+		if got := holdMain(args, nil, io.Discard); got != 2 {
 			t.Errorf("HoldMain(%q) = %d, want 2", args, got)
 		}
 	}
@@ -296,7 +296,7 @@ func TestHolderRemovesLockOfGoneProcess(t *testing.T) {
 		dir := makeLock(t, l, "/"+name, p.PID, &resolver.LockMeta{PID: p.PID, Path: "/" + name, ProcStarted: p.Started})
 		done := make(chan int, 1)
 		go func() {
-			done <- holdMain([]string{dir, strconv.Itoa(p.PID), strconv.FormatInt(p.Started, 10)}, io.Discard)
+			done <- holdMain([]string{dir, strconv.Itoa(p.PID), strconv.FormatInt(p.Started, 10)}, nil, io.Discard)
 		}()
 		select {
 		case code := <-done:

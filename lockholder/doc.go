@@ -12,7 +12,10 @@
 // for the Claude process to exit without polling (a pidfd on Linux, kqueue
 // on macOS, a 1 s poll only where neither works), removes the lock at once
 // and exits; it also exits when someone else removes the lock. Sweep
-// removes locks whose process is gone or whose pid was reused.
+// removes locks whose process is gone or whose pid was reused. While it
+// waits, the holder takes jobs on a datagram socket in its lock directory
+// (SendJob; jobs.go): a hook hands it work to start and exits without
+// waiting for a fork.
 //
 // The package also owns process identity: finding the Claude process above
 // a hook (past the /bin/sh that runs it and any wrapper, confirmed to be

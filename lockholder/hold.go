@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strconv"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -39,10 +41,12 @@ var errNoNotification = errors.New("exit notification unavailable")
 // <started>) and returns its exit status. It keeps the lock directory until
 // the Claude process pid, started at started (Unix seconds), exits, then
 // removes it; it exits early, leaving everything as it is, when the lock
-// directory is removed or another holder holds it.
-func HoldMain(args []string) int { return holdMain(args, os.Stderr) }
+// directory is removed or another holder holds it. Meanwhile it hands each
+// job a hook sends it (SendJob) to jobs, which may start processes; jobs
+// nil takes none.
+func HoldMain(args []string, jobs func(job []byte)) int { return holdMain(args, jobs, os.Stderr) }
 
-func holdMain(args []string, stderr io.Writer) int {
+func holdMain(args []string, jobs func(job []byte), stderr io.Writer) int {
 	if len(args) != 3 {
 		fmt.Fprintf(stderr, "usage: hud-hook %s <lock dir> <pid> <started>\n", HoldMode)
 		return 2
@@ -53,7 +57,15 @@ func holdMain(args []string, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "hud-hook %s: bad pid or start time: %q %q\n", HoldMode, args[1], args[2])
 		return 2
 	}
-	if err := hold(args[0], pid, started); err != nil {
+	if jobs != nil {
+		// The processes a job starts are the holder's children, and it
+		// never waits for them: with SIGCHLD ignored the kernel reaps
+		// them, and none lingers as a zombie for the session's life. A Go
+		// program started from here installs its own SIGCHLD handler at
+		// start, so the ignored signal goes no further than its exec.
+		signal.Ignore(syscall.SIGCHLD)
+	}
+	if err := hold(args[0], pid, started, jobs); err != nil {
 		// Stderr is /dev/null when Ensure started us; this is for a person
 		// running the mode by hand.
 		fmt.Fprintf(stderr, "hud-hook %s: %v\n", HoldMode, err)
@@ -63,7 +75,7 @@ func holdMain(args []string, stderr io.Writer) int {
 }
 
 // hold is the holder's life.
-func hold(dir string, pid int, started int64) error {
+func hold(dir string, pid int, started int64, jobs func(job []byte)) error {
 	lockFD, held, err := lockForHolding(dir)
 	if err != nil || !held {
 		return err
@@ -78,15 +90,22 @@ func hold(dir string, pid int, started int64) error {
 		return nil // the directory was replaced under us: not ours any more
 	}
 
+	// The job socket is bound before the wait, so a hook that finds it
+	// finds a holder that reads it.
+	in := openInbox(dir, dirFD, jobs)
+	defer in.close()
+
 	// Arm the watch first, then check the pid's identity: a process that
 	// exits after the check is then still seen exiting.
-	w, err := openLockWatch(pid, dir, dirFD)
+	w, err := openLockWatch(pid, dir, dirFD, in)
 	switch {
 	case errors.Is(err, ErrNoProcess):
 		return removeIfOurs(dir, dirFD)
 	case errors.Is(err, errLockGone):
 		return nil
 	case errors.Is(err, errNoNotification):
+		// The polling fallback sleeps between looks and takes no jobs.
+		in.close()
 		w = newPollWatch(pid, started, dir, dirFD)
 	case err != nil:
 		return err
@@ -97,6 +116,8 @@ func hold(dir string, pid int, started int64) error {
 		return removeIfOurs(dir, dirFD)
 	}
 	ev, err := w.wait()
+	// Jobs sent before the end still run, whatever ended the wait.
+	in.drain()
 	if err != nil {
 		return err
 	}

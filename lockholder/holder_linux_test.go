@@ -95,8 +95,9 @@ func checkMode(t *testing.T, path string, mode os.FileMode) {
 
 // checkDetached checks the holder has a session of its own, /dev/null for
 // stdin, stdout and stderr, its lock's pid file as descriptor 3, no pipe
-// (the stand-in Claude leaked two pipes to its hooks). Other descriptors
-// are the holder's own: its Go runtime's cgroup files, pidfd, inotify.
+// (the stand-in Claude leaked two pipes to its hooks), and one socket: its
+// job socket. Other descriptors are the holder's own: its Go runtime's
+// cgroup files, pidfd, inotify.
 func checkDetached(t *testing.T, pid int, dir string) {
 	t.Helper()
 	sid, err := unix.Getsid(pid)
@@ -119,10 +120,32 @@ func checkDetached(t *testing.T, pid int, dir string) {
 			if want := filepath.Join(dir, pidFile); target != want {
 				t.Errorf("holder fd 3 -> %s, want its lock's %s", target, want)
 			}
-		case strings.HasPrefix(target, "pipe:"), strings.HasPrefix(target, "socket:"):
+		case strings.HasPrefix(target, "socket:"):
+			if !isJobSocket(t, pid, target, dir) {
+				t.Errorf("holder fd %s -> %s: inherited", name, target)
+			}
+		case strings.HasPrefix(target, "pipe:"):
 			t.Errorf("holder fd %s -> %s: inherited", name, target)
 		}
 	}
+}
+
+// isJobSocket reports whether the socket target ("socket:[inode]") of
+// process pid is bound to dir's job socket, as /proc/<pid>/net/unix says.
+func isJobSocket(t *testing.T, pid int, target, dir string) bool {
+	t.Helper()
+	inode := strings.TrimSuffix(strings.TrimPrefix(target, "socket:["), "]")
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/net/unix")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 8 && f[6] == inode {
+			return f[7] == filepath.Join(dir, jobSocket)
+		}
+	}
+	return false
 }
 
 func TestKilledHolderIsReplaced(t *testing.T) {
@@ -247,16 +270,8 @@ func TestHolderExitsWhenLockRemoved(t *testing.T) {
 // A lock whose pid file went missing (with its holder) is repaired by the
 // next event: the pid file carries the holder's flock.
 func TestLockWithoutPIDFileIsRepaired(t *testing.T) {
-	home, project := newHome(t)
-	claude := startClaude(t, home, project)
-	dir := claude.lockDir()
-	killHoldersAtCleanup(t, dir)
-	claude.fire(1, "s1")
-	holders := holdersOf(t, dir)
-	if len(holders) != 1 {
-		t.Fatalf("holders = %v, want one", holders)
-	}
-	syscall.Kill(holders[0], syscall.SIGKILL)
+	claude, dir, holder := heldLock(t)
+	syscall.Kill(holder, syscall.SIGKILL)
 	eventually(t, time.Second, "holder dies", func() bool { return len(holdersOf(t, dir)) == 0 })
 	if err := os.Remove(filepath.Join(dir, pidFile)); err != nil {
 		t.Fatal(err)

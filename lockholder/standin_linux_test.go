@@ -29,7 +29,7 @@ const (
 
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == HoldMode {
-		os.Exit(HoldMain(os.Args[2:]))
+		os.Exit(HoldMain(os.Args[2:], testJob))
 	}
 	switch os.Getenv(roleEnv) {
 	case "claude":
@@ -38,6 +38,19 @@ func TestMain(m *testing.M) {
 		os.Exit(standInHook())
 	}
 	os.Exit(m.Run())
+}
+
+// testJob is the holder's job handler in these tests: a job names a file,
+// which the holder writes its pid to, so that a test sees which process
+// ran the job.
+func testJob(job []byte) {
+	path := string(job)
+	if !filepath.IsAbs(path) {
+		return
+	}
+	if os.WriteFile(path+".tmp", []byte(strconv.Itoa(os.Getpid())), 0o600) == nil {
+		os.Rename(path+".tmp", path)
+	}
 }
 
 // standInClaude fires hook events as asked on stdin: a line "N SID" runs N
@@ -208,7 +221,24 @@ func (c *claudeProc) kill9() {
 
 // lockDir is where the stand-in's lock must be.
 func (c *claudeProc) lockDir() string {
-	return filepath.Join(c.layout.LockDir(), resolver.LockName(resolver.NormalizePath(c.cwd), c.pid()))
+	return Dir(c.layout, resolver.NormalizePath(c.cwd), c.pid())
+}
+
+// heldLock starts a stand-in Claude in a fresh home and fires one event,
+// which takes its lock; it returns the Claude, its lock directory and the
+// one holder.
+func heldLock(t *testing.T) (claude *claudeProc, dir string, holder int) {
+	t.Helper()
+	home, project := newHome(t)
+	claude = startClaude(t, home, project)
+	dir = claude.lockDir()
+	killHoldersAtCleanup(t, dir)
+	claude.fire(1, "s1")
+	holders := holdersOf(t, dir)
+	if len(holders) != 1 {
+		t.Fatalf("holders = %v, want one", holders)
+	}
+	return claude, dir, holders[0]
 }
 
 // holdersOf lists the live processes holding dir in hold mode, found by

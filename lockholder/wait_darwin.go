@@ -8,20 +8,22 @@ import (
 )
 
 // darwinWatch waits in one kevent(2) call for the process's exit
-// (EVFILT_PROC NOTE_EXIT) and for the lock directory to be deleted or moved
-// (EVFILT_VNODE on the descriptor the holder keeps for its flock). Nothing
-// wakes the holder in between.
+// (EVFILT_PROC NOTE_EXIT), for the lock directory to be deleted or moved
+// (EVFILT_VNODE on the descriptor the holder keeps for its flock) and for
+// jobs (EVFILT_READ on the job socket). Nothing but a job wakes the holder
+// in between.
 type darwinWatch struct {
-	kq int
+	kq   int
+	jobs *inbox
 }
 
-func openLockWatch(pid int, dir string, dirFD int) (lockWatch, error) {
+func openLockWatch(pid int, dir string, dirFD int, jobs *inbox) (lockWatch, error) {
 	kq, err := unix.Kqueue()
 	if err != nil {
 		return nil, fmt.Errorf("kqueue: %w: %w", err, errNoNotification)
 	}
 	unix.CloseOnExec(kq)
-	w := &darwinWatch{kq: kq}
+	w := &darwinWatch{kq: kq, jobs: jobs}
 	var proc, vnode unix.Kevent_t
 	unix.SetKevent(&proc, pid, unix.EVFILT_PROC, unix.EV_ADD|unix.EV_ONESHOT)
 	proc.Fflags = unix.NOTE_EXIT
@@ -38,6 +40,13 @@ func openLockWatch(pid int, dir string, dirFD int) (lockWatch, error) {
 		w.close()
 		return nil, fmt.Errorf("watching %s: %w", dir, err)
 	}
+	if fd := jobs.pollFD(); fd >= 0 {
+		var read unix.Kevent_t
+		unix.SetKevent(&read, fd, unix.EVFILT_READ, unix.EV_ADD)
+		if _, err := unix.Kevent(kq, []unix.Kevent_t{read}, nil, nil); err != nil {
+			jobs.close() // the lock is held all the same; hooks start their jobs
+		}
+	}
 	// The directory may have been replaced between opening and watching.
 	if !sameFile(dir, dirFD) {
 		w.close()
@@ -47,7 +56,7 @@ func openLockWatch(pid int, dir string, dirFD int) (lockWatch, error) {
 }
 
 func (w *darwinWatch) wait() (lockEvent, error) {
-	events := make([]unix.Kevent_t, 2)
+	events := make([]unix.Kevent_t, 3)
 	for {
 		n, err := unix.Kevent(w.kq, nil, events, nil)
 		if errors.Is(err, unix.EINTR) {
@@ -65,6 +74,12 @@ func (w *darwinWatch) wait() (lockEvent, error) {
 				return claudeExited, nil
 			case ev.Filter == unix.EVFILT_VNODE:
 				gone = true
+			case ev.Filter == unix.EVFILT_READ:
+				if ev.Flags&unix.EV_EOF != 0 || !w.jobs.serve() {
+					// Closing the socket also removes its event: give up
+					// taking jobs, never the lock.
+					w.jobs.close()
+				}
 			}
 		}
 		if gone {

@@ -9,10 +9,11 @@ import (
 )
 
 // linuxWatch waits in one poll(2) on a pidfd, readable once the process
-// exits (Linux 5.3+), and an inotify descriptor watching the lock
-// directory. Nothing wakes the holder in between.
+// exits (Linux 5.3+), an inotify descriptor watching the lock directory,
+// and the job socket. Nothing but a job wakes the holder in between.
 type linuxWatch struct {
 	pidfd, inotify int
+	jobs           *inbox
 }
 
 // lockDirGoneMask is what inotify reports on the lock directory when it is
@@ -24,7 +25,7 @@ type linuxWatch struct {
 // is a move, not a deletion, and wakes nobody.
 const lockDirGoneMask = unix.IN_DELETE | unix.IN_DELETE_SELF | unix.IN_MOVE_SELF
 
-func openLockWatch(pid int, dir string, dirFD int) (lockWatch, error) {
+func openLockWatch(pid int, dir string, dirFD int, jobs *inbox) (lockWatch, error) {
 	pidfd, err := unix.PidfdOpen(pid, 0)
 	switch {
 	case errors.Is(err, unix.ESRCH):
@@ -38,7 +39,7 @@ func openLockWatch(pid int, dir string, dirFD int) (lockWatch, error) {
 		unix.Close(pidfd)
 		return nil, fmt.Errorf("inotify_init1: %w: %w", err, errNoNotification)
 	}
-	w := &linuxWatch{pidfd: pidfd, inotify: in}
+	w := &linuxWatch{pidfd: pidfd, inotify: in, jobs: jobs}
 	_, err = unix.InotifyAddWatch(in, dir, lockDirGoneMask|unix.IN_ONLYDIR|unix.IN_DONT_FOLLOW)
 	if err != nil {
 		w.close()
@@ -59,10 +60,11 @@ func (w *linuxWatch) wait() (lockEvent, error) {
 	fds := []unix.PollFd{
 		{Fd: int32(w.pidfd), Events: unix.POLLIN},
 		{Fd: int32(w.inotify), Events: unix.POLLIN},
+		{Fd: int32(w.jobs.pollFD()), Events: unix.POLLIN},
 	}
 	buf := make([]byte, 4096)
 	for {
-		fds[0].Revents, fds[1].Revents = 0, 0
+		fds[0].Revents, fds[1].Revents, fds[2].Revents = 0, 0, 0
 		if _, err := unix.Poll(fds, -1); err != nil {
 			if errors.Is(err, unix.EINTR) {
 				continue
@@ -79,6 +81,14 @@ func (w *linuxWatch) wait() (lockEvent, error) {
 			gone, err := readLockGone(w.inotify, buf)
 			if err != nil || gone {
 				return lockGone, err
+			}
+		}
+		if r := fds[2].Revents; r != 0 {
+			if r&(unix.POLLERR|unix.POLLHUP|unix.POLLNVAL) != 0 || !w.jobs.serve() {
+				// A failed socket would wake the holder forever: give up
+				// taking jobs, never the lock.
+				w.jobs.close()
+				fds[2].Fd = -1
 			}
 		}
 	}

@@ -15,7 +15,7 @@ import (
 // polling fallback.
 var watchers = map[string]func(pid int, started int64, dir string, dirFD int) (lockWatch, error){
 	"notify": func(pid int, _ int64, dir string, dirFD int) (lockWatch, error) {
-		return openLockWatch(pid, dir, dirFD)
+		return openLockWatch(pid, dir, dirFD, nil)
 	},
 	"poll": func(pid int, started int64, dir string, dirFD int) (lockWatch, error) {
 		return newPollWatch(pid, started, dir, dirFD), nil

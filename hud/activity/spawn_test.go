@@ -19,7 +19,7 @@ func TestSpawnAtLowPriority(t *testing.T) {
 	if err := os.WriteFile(exe, []byte(script), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := Spawn(exe, Job{Home: home, SessionID: "s", Kind: JobScan}); err != nil {
+	if err := Spawn(exe, Job{Home: home, SessionID: "s", Kind: JobScan}, "", nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(home, "go"), nil, 0o600); err != nil {

@@ -10,13 +10,19 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/safefile"
+	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
 // TestMain doubles as the worker for TestWorkerWatchdog: with
 // ACTIVITY_TEST_WORKER_HOME set, the test binary runs one scan job with a
-// short watchdog and prints what it logged.
+// short watchdog and prints what it logged. Started in hold mode it is
+// the lock holder, taking jobs as the hook binary's does (holder.log in
+// the job's home is its debug log).
 func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == lockholder.HoldMode {
+		os.Exit(lockholder.HoldMain(os.Args[2:], HolderJobs(fileLog)))
+	}
 	if home := os.Getenv("ACTIVITY_TEST_WORKER_HOME"); home != "" {
 		workerTimeout = 300 * time.Millisecond
 		code := WorkerMain([]string{"--home", home, "--session", "s1", "--job", JobScan}, time.Now,

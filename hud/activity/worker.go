@@ -8,10 +8,7 @@ import (
 	"os"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/capacitor-hud/hud/hud/safefile"
-	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -47,32 +44,6 @@ func (j Job) Args() []string {
 	}
 	return args
 }
-
-// Spawn starts exe as a detached worker for job and returns without
-// waiting (lockholder.StartDetached: its own session, stdio on /dev/null,
-// no inherited descriptors, which would hold Claude Code up for as long as
-// git runs). The worker gets PATH, to find git, and the home it works for,
-// where git finds the person's global configuration (their safe.directory
-// entries); nothing else of Claude's environment.
-func Spawn(exe string, job Job) error {
-	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + job.Home}
-	if x := os.Getenv("XDG_CONFIG_HOME"); x != "" {
-		env = append(env, "XDG_CONFIG_HOME="+x)
-	}
-	pid, err := lockholder.StartDetached(exe, job.Args(), env)
-	if err != nil {
-		return fmt.Errorf("starting activity worker: %w", err)
-	}
-	// The worker is background work that nobody waits for, started as
-	// the hook ends (Stop): at a lower priority its start-up and its git
-	// calls leave the CPUs to the hook's last steps, Claude and the
-	// person's terminal. Its git children inherit the priority.
-	_ = unix.Setpriority(unix.PRIO_PROCESS, pid, workerNice)
-	return nil
-}
-
-// workerNice is the worker's nice value, the background priority.
-const workerNice = 10
 
 // Logger makes the debug-log writer for a session of a home: logf adds a
 // line, flush writes what was added.

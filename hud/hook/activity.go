@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/capacitor-hud/hud/hud/activity"
+	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -121,17 +122,30 @@ func spawnActivityJob(ctx *Context, kind, reason string) error {
 	if err != nil {
 		return fmt.Errorf("activity worker: %w", err)
 	}
-	return activity.Spawn(exe, activity.Job{Home: ctx.Layout.Home, SessionID: ctx.Event.SessionID, Kind: kind, Reason: reason})
+	job := activity.Job{Home: ctx.Layout.Home, SessionID: ctx.Event.SessionID, Kind: kind, Reason: reason}
+	return activity.Spawn(exe, job, ctx.lockDir(), ctx.Logf)
 }
 
 // runActivityWorker is the hidden mode the detached worker runs in. It
 // logs to the debug log of the home it works for.
 func runActivityWorker(args []string, env Env) int {
-	return activity.WorkerMain(args, env.Now, func(home, session string) (func(string, ...any), func()) {
+	return activity.WorkerMain(args, env.Now, helperLog(env))
+}
+
+// runLockHolder is the hidden mode the lock holder runs in; it starts the
+// activity worker for the jobs hooks hand it.
+func runLockHolder(args []string, env Env) int {
+	return lockholder.HoldMain(args, activity.HolderJobs(helperLog(env)))
+}
+
+// helperLog makes a helper's debug-log writer for the home it works for
+// (a helper's own environment may have no HOME: the holder's is empty).
+func helperLog(env Env) activity.Logger {
+	return func(home, session string) (func(string, ...any), func()) {
 		if home == "" {
 			home = env.Getenv("HOME")
 		}
 		log := newDebugLog(resolver.Layout{Home: home}, env)
 		return func(format string, a ...any) { log.errorf(session, format, a...) }, log.flush
-	})
+	}
 }

@@ -3,10 +3,12 @@ package hook
 import (
 	"errors"
 	"os"
+	"os/exec"
 	"testing"
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/activity"
+	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -47,5 +49,42 @@ func TestPeriodicCheckpointIsClaimedOnce(t *testing.T) {
 	}
 	if err := maybePeriodicCheckpoint(ctxAt(due.Add(time.Second))); err != nil || spawned != 1 {
 		t.Errorf("the next tool call: err %v, %d workers; want no second worker", err, spawned)
+	}
+}
+
+// TestJobsGoToTheLockEnsureTakes: the lock directory the hook sends its
+// jobs to is the one ensureLockHolder made for the same Claude process,
+// before and after /clear; with no Claude process there is none.
+func TestJobsGoToTheLockEnsureTakes(t *testing.T) {
+	claude := exec.Command("sleep", "60")
+	if err := claude.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { claude.Process.Kill(); claude.Wait() }()
+	proc, err := lockholder.Inspect(claude.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := resolver.Layout{Home: t.TempDir()}
+	ctx := func(event, sessionID, cwd string) *Context {
+		return &Context{Layout: l, Event: &Event{SessionID: sessionID, HookEventName: event, CWD: cwd},
+			After: &resolver.Record{SessionID: sessionID, CWD: cwd}, process: proc,
+			// No holder starts: the lock directory is what is checked.
+			executable: func() (string, error) { return "/bin/true", nil }}
+	}
+	start := ctx(EventSessionStart, "s1", "/home/ann/api")
+	if err := ensureLockHolder(start); err != nil {
+		t.Fatal(err)
+	}
+	if info, err := os.Stat(start.lockDir()); err != nil || !info.IsDir() {
+		t.Fatalf("SessionStart's lock directory %s: %v", start.lockDir(), err)
+	}
+	if got := ctx(EventStop, "s2", "/home/ann/api").lockDir(); got != start.lockDir() {
+		t.Errorf("Stop after /clear sends to %s, want %s", got, start.lockDir())
+	}
+	none := ctx(EventStop, "s1", "/home/ann/api")
+	none.process = lockholder.Process{}
+	if got := none.lockDir(); got != "" {
+		t.Errorf("no Claude process: lock dir %q, want none", got)
 	}
 }

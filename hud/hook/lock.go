@@ -23,7 +23,7 @@ func ensureLockHolder(c *Context) error {
 			c.Logf("swept %d stale lock(s)", n)
 		}
 	case EventUserPromptSubmit:
-		if lockholder.HasLiveLockAt(c.Layout, c.process, lockPath(c)) {
+		if lockholder.HasLiveLockAt(c.Layout, c.process, c.lockPath()) {
 			return nil
 		}
 	default:
@@ -37,13 +37,25 @@ func ensureLockHolder(c *Context) error {
 	if err != nil {
 		return fmt.Errorf("finding the hook binary: %w", err)
 	}
-	return lockholder.Ensure(c.Layout, c.process, lockPath(c), c.Event.SessionID, exe)
+	return lockholder.Ensure(c.Layout, c.process, c.lockPath(), c.Event.SessionID, exe)
 }
 
-// lockPath is the path a session's lock is made for: its recorded cwd.
-func lockPath(c *Context) string {
+// lockPath is the path a lock Ensure takes now is named for: the session's
+// cwd.
+func (c *Context) lockPath() string {
 	if c.After != nil && c.After.CWD != "" {
 		return c.After.CWD
 	}
 	return c.Event.CWD
+}
+
+// lockDir is the lock directory of the Claude process that ran the hook,
+// where its holder takes jobs; "" when the process is unknown. It is
+// computed, not looked for: a lock taken before the session changed
+// directory has another name, and the hook then starts its jobs itself.
+func (c *Context) lockDir() string {
+	if c.process.PID == 0 {
+		return ""
+	}
+	return lockholder.Dir(c.Layout, c.lockPath(), c.process.PID)
 }

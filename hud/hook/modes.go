@@ -20,7 +20,7 @@ type helperMode struct {
 // helperModes lists every hidden mode; each is one line, its code in the
 // package that owns the helper.
 var helperModes = []helperMode{
-	{lockholder.HoldMode, func(args []string, _ Env) int { return lockholder.HoldMain(args) }},
+	{lockholder.HoldMode, runLockHolder},
 	{activity.WorkerMode, runActivityWorker},
 }
 
