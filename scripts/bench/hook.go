@@ -232,6 +232,12 @@ func (c *hookCase) round() error {
 		return err
 	}
 	c.progTimes = append(c.progTimes, d)
+	if c.event == "Stop" {
+		// Stop ends the turn: the hook hands its checkpoint to the lock
+		// holder (or, an older build, starts the worker itself) and exits.
+		// The worker's run must not land on the baseline that follows.
+		settle()
+	}
 	if c.base == "" {
 		return nil
 	}

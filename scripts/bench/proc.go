@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -9,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/capacitor-hud/hud/hud/activity"
 )
 
 // What the tray bench reads of a running process: its CPU time and its
@@ -80,4 +83,42 @@ func trayRatio(a, b time.Duration) float64 {
 		return 0
 	}
 	return float64(a) / float64(b)
+}
+
+// settle waits until no activity worker runs: one is started after a Stop
+// (by the lock holder once the hook has exited, or by an older hook as it
+// exits), and runs for some milliseconds, which would otherwise be timed
+// along with whatever the bench runs next. It waits for one to appear for
+// up to 10 ms, and for all to end for up to a second.
+func settle() {
+	start := time.Now()
+	seen := false
+	for time.Since(start) < time.Second {
+		running := workersRunning()
+		seen = seen || running
+		if !running && (seen || time.Since(start) > 10*time.Millisecond) {
+			return
+		}
+		time.Sleep(500 * time.Microsecond)
+	}
+}
+
+// workersRunning reports whether a process runs hud-hook's activity
+// worker mode (its first argument).
+func workersRunning() bool {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return false
+	}
+	mode := []byte("\x00" + activity.WorkerMode + "\x00")
+	for _, e := range entries {
+		if e.Name()[0] < '0' || e.Name()[0] > '9' {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if err == nil && bytes.Contains(b, mode) {
+			return true
+		}
+	}
+	return false
 }
