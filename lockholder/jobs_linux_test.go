@@ -249,8 +249,49 @@ func TestInboxSurvivesPanickingHandler(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if !in.serve() || n != 2 {
-		t.Errorf("serve handled %d jobs, want both", n)
+	if !in.serve() {
+		t.Fatal("serve failed")
+	}
+	in.runDue(time.Now().Add(time.Hour))
+	if n != 2 {
+		t.Errorf("ran %d jobs, want both", n)
+	}
+}
+
+// TestInboxDelaysJobs: a job runs once its delay is over, not when it
+// arrives (the hook that sent it is still finishing), and the holder's
+// wait wakes for it.
+func TestInboxDelaysJobs(t *testing.T) {
+	var got []string
+	dir, in := testInbox(t, func(job []byte) { got = append(got, string(job)) })
+	if in.timeout(time.Now()) != -1 {
+		t.Errorf("timeout with nothing waiting = %d, want -1", in.timeout(time.Now()))
+	}
+	start := time.Now()
+	for _, job := range []string{"/a", "/b"} {
+		if err := SendJob(dir, []byte(job)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !in.serve() {
+		t.Fatal("serve failed")
+	}
+	if len(got) != 0 {
+		t.Fatalf("jobs ran on arrival: %q", got)
+	}
+	if ms := in.timeout(start); ms < int(jobDelay/time.Millisecond) || ms > int(jobDelay/time.Millisecond)+1000 {
+		t.Errorf("timeout = %d ms, want about %v", ms, jobDelay)
+	}
+	in.runDue(start.Add(jobDelay / 2))
+	if len(got) != 0 {
+		t.Errorf("jobs ran before their delay: %q", got)
+	}
+	in.runDue(time.Now().Add(jobDelay))
+	if strings.Join(got, " ") != "/a /b" {
+		t.Errorf("after the delay ran %q, want /a /b", got)
+	}
+	if in.timeout(time.Now()) != -1 {
+		t.Error("jobs still waiting after they ran")
 	}
 }
 

@@ -3,6 +3,7 @@ package lockholder
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -58,7 +59,14 @@ func openLockWatch(pid int, dir string, dirFD int, jobs *inbox) (lockWatch, erro
 func (w *darwinWatch) wait() (lockEvent, error) {
 	events := make([]unix.Kevent_t, 3)
 	for {
-		n, err := unix.Kevent(w.kq, nil, events, nil)
+		// Woken by an event, or by the time a job waiting for its delay
+		// is due.
+		var timeout *unix.Timespec
+		if ms := w.jobs.timeout(time.Now()); ms >= 0 {
+			ts := unix.NsecToTimespec(int64(ms) * int64(time.Millisecond))
+			timeout = &ts
+		}
+		n, err := unix.Kevent(w.kq, nil, events, timeout)
 		if errors.Is(err, unix.EINTR) {
 			continue
 		}
@@ -85,6 +93,7 @@ func (w *darwinWatch) wait() (lockEvent, error) {
 		if gone {
 			return lockGone, nil
 		}
+		w.jobs.runDue(time.Now())
 	}
 }
 

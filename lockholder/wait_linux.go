@@ -3,6 +3,7 @@ package lockholder
 import (
 	"errors"
 	"fmt"
+	"time"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -65,7 +66,9 @@ func (w *linuxWatch) wait() (lockEvent, error) {
 	buf := make([]byte, 4096)
 	for {
 		fds[0].Revents, fds[1].Revents, fds[2].Revents = 0, 0, 0
-		if _, err := unix.Poll(fds, -1); err != nil {
+		// Woken by an event, or by the time a job waiting for its delay
+		// is due.
+		if _, err := unix.Poll(fds, w.jobs.timeout(time.Now())); err != nil {
 			if errors.Is(err, unix.EINTR) {
 				continue
 			}
@@ -91,6 +94,7 @@ func (w *linuxWatch) wait() (lockEvent, error) {
 				fds[2].Fd = -1
 			}
 		}
+		w.jobs.runDue(time.Now())
 	}
 }
 
