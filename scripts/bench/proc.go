@@ -85,18 +85,20 @@ func trayRatio(a, b time.Duration) float64 {
 	return float64(a) / float64(b)
 }
 
-// settle waits until no activity worker runs: one is started after a Stop
-// (by the lock holder once the hook has exited, or by an older hook as it
-// exits), and runs for some milliseconds, which would otherwise be timed
-// along with whatever the bench runs next. It waits for one to appear for
-// up to 10 ms, and for all to end for up to a second.
+// settle waits until the activity worker a Stop starts has run: the lock
+// holder starts it some time after the hook exited (an older hook, as it
+// exits), and it runs for some milliseconds, which would otherwise be
+// timed along with whatever the bench runs next. It waits for one to
+// appear for up to 300 ms, and for all to end for up to 2 s.
 func settle() {
 	start := time.Now()
 	seen := false
-	for time.Since(start) < time.Second {
+	for time.Since(start) < 2*time.Second {
 		running := workersRunning()
 		seen = seen || running
-		if !running && (seen || time.Since(start) > 10*time.Millisecond) {
+		// The holder starts a worker 50 ms after the job came; an older
+		// hook started it itself.
+		if !running && (seen || time.Since(start) > 300*time.Millisecond) {
 			return
 		}
 		time.Sleep(500 * time.Microsecond)
