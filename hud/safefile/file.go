@@ -63,25 +63,20 @@ func (f *File) ReadAt(b []byte, off int64) (int, error) {
 
 // Write writes all of b, or returns an error.
 func (f *File) Write(b []byte) (int, error) {
-	done := 0
-	for done < len(b) {
-		n, err := ignoringEINTR(func() (int, error) { return syscall.Write(f.fd, b[done:]) })
-		if err != nil {
-			return done, &fs.PathError{Op: "write", Path: f.name, Err: err}
-		}
-		if n == 0 {
-			return done, &fs.PathError{Op: "write", Path: f.name, Err: io.ErrShortWrite}
-		}
-		done += n
-	}
-	return done, nil
+	return f.writeAll(b, func(b []byte, done int) (int, error) { return syscall.Write(f.fd, b) })
 }
 
 // WriteAt writes all of b at off.
 func (f *File) WriteAt(b []byte, off int64) (int, error) {
+	return f.writeAll(b, func(b []byte, done int) (int, error) { return syscall.Pwrite(f.fd, b, off+int64(done)) })
+}
+
+// writeAll calls write with what is left of b, and how much is done,
+// until all of b is written.
+func (f *File) writeAll(b []byte, write func(rest []byte, done int) (int, error)) (int, error) {
 	done := 0
 	for done < len(b) {
-		n, err := ignoringEINTR(func() (int, error) { return syscall.Pwrite(f.fd, b[done:], off+int64(done)) })
+		n, err := ignoringEINTR(func() (int, error) { return write(b[done:], done) })
 		if err != nil {
 			return done, &fs.PathError{Op: "write", Path: f.name, Err: err}
 		}
