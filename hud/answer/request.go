@@ -141,13 +141,24 @@ func compact(raw json.RawMessage) []byte {
 	return b.Bytes()
 }
 
-// question is the part of AskUserQuestion's input hud answers.
-type question struct {
+// Question is one of an AskUserQuestion call's questions.
+type Question struct {
 	Question    string `json:"question"`
+	Header      string `json:"header"`
 	MultiSelect bool   `json:"multiSelect"`
 	Options     []struct {
 		Label string `json:"label"`
 	} `json:"options"`
+}
+
+// Questions reads an AskUserQuestion call's input: its questions, none
+// when it holds none or cannot be read.
+func Questions(input json.RawMessage) []Question {
+	var in struct {
+		Questions []Question `json:"questions"`
+	}
+	_ = json.Unmarshal(input, &in)
+	return in.Questions
 }
 
 // suggestion is one of Claude's permission_suggestions: what "Yes, and
@@ -172,14 +183,11 @@ func (d Dialog) choices() (string, []Choice) {
 		return "plan approval", nil
 	}
 	if d.Tool == AskUserQuestion {
-		var in struct {
-			Questions []question `json:"questions"`
+		qs := Questions(d.Input)
+		if len(qs) != 1 {
+			return fmt.Sprintf("%d questions", len(qs)), nil
 		}
-		_ = json.Unmarshal(d.Input, &in)
-		if len(in.Questions) != 1 {
-			return fmt.Sprintf("%d questions", len(in.Questions)), nil
-		}
-		q := in.Questions[0]
+		q := qs[0]
 		subject := text.Line(q.Question, 200)
 		if q.MultiSelect {
 			return subject, nil
@@ -275,14 +283,10 @@ func (d Dialog) Output(key string) ([]byte, error) {
 	switch {
 	case d.Tool == AskUserQuestion:
 		var in map[string]json.RawMessage
-		var qs struct {
-			Questions []question `json:"questions"`
-		}
 		if err := json.Unmarshal(d.Input, &in); err != nil {
 			return nil, fmt.Errorf("the question's input: %w", err)
 		}
-		_ = json.Unmarshal(d.Input, &qs)
-		answers, _ := json.Marshal(map[string]string{qs.Questions[0].Question: key})
+		answers, _ := json.Marshal(map[string]string{Questions(d.Input)[0].Question: key})
 		in["answers"] = answers
 		decision["behavior"] = "allow"
 		decision["updatedInput"] = in

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"slices"
 
+	"github.com/capacitor-hud/hud/hud/answer"
 	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -47,7 +48,7 @@ var codexAgent = agent{
 			ev.ToolInput = withoutField(ev.ToolInput, "description")
 		}
 		if ev.ToolName == codexQuestionTool {
-			ev.ToolName = toolAskUserQuestion
+			ev.ToolName = answer.AskUserQuestion
 			if ev.HookEventName == EventPreToolUse {
 				ev.HookEventName = EventPermissionRequest
 			}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/capacitor-hud/hud/hud/answer"
 	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -102,7 +103,7 @@ func decodeCopilot(event string, b []byte) (*Event, error) {
 		// Its question is in message: as Claude's AskUserQuestion input,
 		// the dialog reads the same and every event about the call names
 		// it alike.
-		ev.ToolName = toolAskUserQuestion
+		ev.ToolName = answer.AskUserQuestion
 		ev.ToolInput = copilotQuestion(p.ToolArgs)
 	}
 	switch event {
@@ -119,7 +120,7 @@ func decodeCopilot(event string, b []byte) (*Event, error) {
 		ev.HookEventName = EventUserPromptSubmit
 	case copilotPreToolUse:
 		ev.HookEventName = EventPreToolUse
-		if ev.ToolName == toolAskUserQuestion {
+		if ev.ToolName == answer.AskUserQuestion {
 			ev.HookEventName = EventPermissionRequest // the question is up at once
 		}
 	case copilotPostToolUse:

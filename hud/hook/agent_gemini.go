@@ -3,6 +3,7 @@ package hook
 import (
 	"encoding/json"
 
+	"github.com/capacitor-hud/hud/hud/answer"
 	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -58,7 +59,7 @@ func decodeGemini(_ string, b []byte) (*Event, error) {
 	// Gemini's ask_user takes Claude's AskUserQuestion input (questions
 	// with question and header), so its dialog reads the same.
 	if ev.ToolName == geminiAskUser {
-		ev.ToolName = toolAskUserQuestion
+		ev.ToolName = answer.AskUserQuestion
 	}
 	switch ev.HookEventName {
 	case EventSessionStart, EventSessionEnd:
@@ -68,7 +69,7 @@ func decodeGemini(_ string, b []byte) (*Event, error) {
 		ev.HookEventName = EventStop
 	case geminiBeforeTool:
 		ev.HookEventName = EventPreToolUse
-		if ev.ToolName == toolAskUserQuestion {
+		if ev.ToolName == answer.AskUserQuestion {
 			// The question is up as soon as the tool runs; the
 			// notification after it says only "Tool requires
 			// confirmation".

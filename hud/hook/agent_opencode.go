@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/capacitor-hud/hud/hud/answer"
 	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -143,7 +144,7 @@ func opencodeTool(p *opencodePayload) (string, json.RawMessage) {
 	switch {
 	case len(p.Questions) > 0:
 		in, _ := json.Marshal(map[string]json.RawMessage{"questions": p.Questions})
-		return toolAskUserQuestion, in
+		return answer.AskUserQuestion, in
 	case p.Permission == "bash":
 		in, _ := json.Marshal(map[string]string{"command": cmp.Or(p.Metadata.Command, strings.Join(p.Patterns, " "))})
 		return "Bash", in

@@ -4,13 +4,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"unicode/utf8"
-)
 
-// Tools whose permission dialog is a question to the person rather than a
-// permission: their waiting_for says what the person must answer.
-const (
-	toolAskUserQuestion = "AskUserQuestion"
-	toolExitPlanMode    = "ExitPlanMode"
+	"github.com/capacitor-hud/hud/hud/answer"
 )
 
 // describeDialog says what a waiting session needs, in the person's
@@ -18,9 +13,9 @@ const (
 // for a plan, else what the tool call is about.
 func describeDialog(name string, input json.RawMessage, cwd string) string {
 	switch name {
-	case toolExitPlanMode:
+	case answer.ExitPlanMode:
 		return "plan approval"
-	case toolAskUserQuestion:
+	case answer.AskUserQuestion:
 		if q := questionText(input); q != "" {
 			return q
 		}
@@ -28,24 +23,16 @@ func describeDialog(name string, input json.RawMessage, cwd string) string {
 	return describeTool(name, input, cwd)
 }
 
-// question is one entry of AskUserQuestion's questions.
-type question struct {
-	Question string `json:"question"`
-	Header   string `json:"header"`
-}
-
 // questionText is the first question of an AskUserQuestion call as
 // "Header: question", with how many more follow.
 func questionText(input json.RawMessage) string {
-	var in struct {
-		Questions []question `json:"questions"`
-	}
-	if json.Unmarshal(input, &in) != nil || len(in.Questions) == 0 {
+	qs := answer.Questions(input)
+	if len(qs) == 0 {
 		return ""
 	}
-	q := in.Questions[0]
+	q := qs[0]
 	more := ""
-	if n := len(in.Questions) - 1; n > 0 {
+	if n := len(qs) - 1; n > 0 {
 		more = " (+" + strconv.Itoa(n) + " more)"
 	}
 	text := oneLine(q.Question, maxWaitingFor)
@@ -77,7 +64,7 @@ func elicitationText(server, message string) string {
 // in every event about it. Claude adds the person's answers to an
 // AskUserQuestion's input in its PostToolUse, so only the questions count.
 func fingerprintInput(name string, input json.RawMessage) json.RawMessage {
-	if name != toolAskUserQuestion {
+	if name != answer.AskUserQuestion {
 		return input
 	}
 	var in struct {
