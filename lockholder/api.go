@@ -192,12 +192,18 @@ func HasLiveLock(l resolver.Layout, claude Process) bool {
 		return false
 	}
 	for _, dir := range dirs {
-		meta, err := readMeta(dir)
-		if err == nil && sameStart(meta.ProcStarted, claude.Started) && holderAlive(dir) {
+		if isLiveLock(dir, claude) {
 			return true
 		}
 	}
 	return false
+}
+
+// isLiveLock reports whether dir is a lock of claude (its meta says its
+// start time) that a live holder holds.
+func isLiveLock(dir string, claude Process) bool {
+	meta, err := readMeta(dir)
+	return err == nil && sameStart(meta.ProcStarted, claude.Started) && holderAlive(dir)
 }
 
 // HasLiveLockAt is HasLiveLock looking first at the lock directory
@@ -206,8 +212,7 @@ func HasLiveLock(l resolver.Layout, claude Process) bool {
 // listing of the sessions directory on every prompt.
 func HasLiveLockAt(l resolver.Layout, claude Process, path string) bool {
 	if claude.PID > 0 && claude.Started != 0 && path != "" {
-		dir := Dir(l, path, claude.PID)
-		if meta, err := readMeta(dir); err == nil && sameStart(meta.ProcStarted, claude.Started) && holderAlive(dir) {
+		if isLiveLock(Dir(l, path, claude.PID), claude) {
 			return true
 		}
 	}
