@@ -88,5 +88,16 @@ func TestRemoteSessionsInTheMenu(t *testing.T) {
 		if got := h.ui.labels(); strings.Join(got, "|") != strings.Join(want, "|") {
 			t.Errorf("menu %q\nwant %q", got, want)
 		}
+
+		// It comes back, its session still waiting on the same request:
+		// listed again, and not announced a second time.
+		remotes.set([]view.Remote{{Host: "devbox", Up: true, Since: now}}, []view.Session{devboxAPI})
+		synctest.Wait()
+		if got := h.ui.labels(); len(got) == 0 || got[0] != "devbox · api — waiting 1m — Bash: npm test" {
+			t.Errorf("menu %q after devbox came back", got)
+		}
+		if sent := rec.Sent(); len(sent) != 1 {
+			t.Errorf("sent %+v after devbox came back, want the first one only", sent)
+		}
 	})
 }

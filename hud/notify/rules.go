@@ -41,7 +41,16 @@ type tracked struct {
 	// workStart is when the Tracker saw the current turn begin, for
 	// records that lack TurnStartedAt.
 	workStart time.Time
+	// goneAt is when the session left the list (zero while it is in it).
+	goneAt time.Time
 }
+
+// forgetAfter is how long the Tracker remembers a session that left the
+// list. A session leaves it when it ends, and also while it is out of
+// sight: a remote machine's while its connection is down. When it comes
+// back still waiting on the same request, that request was announced
+// already; after a day it is news again.
+const forgetAfter = 24 * time.Hour
 
 // Tracker applies the notification rules across updates. It is not safe
 // for concurrent use: call it from the app's event loop.
@@ -80,30 +89,58 @@ func (t *Tracker) SetConfig(cfg config.Notifications) {
 //
 // A session's Since may be zero (unknown): it is then taken as the moment
 // the Tracker first saw it in that state.
+//
+// A session missing from sessions may have ended or only be out of sight
+// (a remote machine's, while the connection is down): it gets no reminder
+// while it is missing, and if it comes back within a day still waiting on
+// the same request, that request is not announced again (see returned).
 func (t *Tracker) Update(sessions []view.Session, now time.Time) (out []Notification, next time.Time) {
 	seen := make(map[string]bool, len(sessions))
 	for _, s := range sessions {
 		seen[s.Key] = true
 		prev, known := t.sessions[s.Key]
-		if !known {
+		switch {
+		case !known:
 			prev = &tracked{}
 			t.sessions[s.Key] = prev
+		case !prev.goneAt.IsZero():
+			returned(prev, s)
 		}
 		out = append(out, t.step(prev, s, now)...)
 	}
-	for id := range t.sessions {
-		if !seen[id] {
-			delete(t.sessions, id) // ended: no reminder for a closed session
+	for id, s := range t.sessions {
+		switch {
+		case seen[id]:
+		case s.goneAt.IsZero():
+			s.goneAt = now
+		case now.Sub(s.goneAt) >= forgetAfter:
+			delete(t.sessions, id)
 		}
 	}
 	t.primed = true
 
 	for _, s := range t.sessions {
-		if at := s.remindAt; !at.IsZero() && (next.IsZero() || at.Before(next)) {
+		// No reminder for a session out of the list: it may have ended.
+		if at := s.remindAt; !at.IsZero() && s.goneAt.IsZero() && (next.IsZero() || at.Before(next)) {
 			next = at
 		}
 	}
 	return out, next
+}
+
+// returned takes back a session that left the list and is in it again.
+// Still waiting on the request it waited on when it left (one that began
+// before it left), it goes on as if it had never gone: that request was
+// announced, and its reminder, due or not, is still to come. Anything else
+// starts afresh, as a session first seen: a wait that began meanwhile is
+// news, a turn that ended meanwhile ended at an unknown distance.
+func returned(prev *tracked, s view.Session) {
+	sameWait := prev.state == resolver.StateWaiting && s.State == resolver.StateWaiting &&
+		!s.Since.After(prev.goneAt)
+	if !sameWait {
+		*prev = tracked{}
+	}
+	prev.goneAt = time.Time{}
 }
 
 // step applies the rules to one session; prev is what the Tracker knew of

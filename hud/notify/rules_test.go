@@ -159,6 +159,59 @@ func TestTracker(t *testing.T) {
 			},
 		},
 		{
+			// A remote machine's sessions leave the list while its
+			// connection is down and come back with it: the request they
+			// still wait on was announced already.
+			name: "back from an absence, the same wait: not announced again",
+			steps: []step{
+				{now: 0, sessions: nil, next: -1},
+				{now: 1, sessions: []view.Session{waiting("a", 1, "x")}, want: []string{"waiting a needs you | x"}, next: 121},
+				{now: 30, sessions: nil, next: -1},
+				{now: 60, sessions: []view.Session{waiting("a", 1, "x")}, next: 121},
+				{now: 121, sessions: []view.Session{waiting("a", 1, "x")},
+					want: []string{"still-waiting a is still waiting | Waiting for 2m: x"}, next: -1},
+			},
+		},
+		{
+			name: "back from an absence, a wait that began meanwhile: announced",
+			steps: []step{
+				{now: 0, sessions: nil, next: -1},
+				{now: 1, sessions: []view.Session{waiting("a", 1, "x")}, want: []string{"waiting a needs you | x"}, next: 121},
+				{now: 30, sessions: nil, next: -1},
+				{now: 60, sessions: []view.Session{waiting("a", 45, "y")}, want: []string{"waiting a needs you | y"}, next: 165},
+			},
+		},
+		{
+			name: "the reminder of a wait that came due during an absence comes on return",
+			steps: []step{
+				{now: 0, sessions: nil, next: -1},
+				{now: 1, sessions: []view.Session{waiting("a", 1, "x")}, want: []string{"waiting a needs you | x"}, next: 121},
+				{now: 30, sessions: nil, next: -1},
+				{now: 300, sessions: []view.Session{waiting("a", 1, "x")},
+					want: []string{"still-waiting a is still waiting | Waiting for 4m: x"}, next: -1},
+			},
+		},
+		{
+			// A turn that ended while the session was out of sight ended
+			// at an unknown distance: no "done" for it.
+			name: "back from an absence, ready after working: no done",
+			steps: []step{
+				{now: 0, sessions: []view.Session{working("api", 0, 0)}, next: -1},
+				{now: 10, sessions: nil, next: -1},
+				{now: 900, sessions: []view.Session{ready("api", 800, 0)}, next: -1},
+			},
+		},
+		{
+			name: "gone for more than a day: its wait is news again",
+			steps: []step{
+				{now: 0, sessions: nil, next: -1},
+				{now: 1, sessions: []view.Session{waiting("a", 1, "x")}, want: []string{"waiting a needs you | x"}, next: 121},
+				{now: 2, sessions: nil, next: -1},
+				{now: 2 + 86400, sessions: nil, next: -1},
+				{now: 3 + 86400, sessions: []view.Session{waiting("a", 1, "x")}, want: []string{"waiting a needs you | x"}, next: -1},
+			},
+		},
+		{
 			name: "a long turn ends: done",
 			steps: []step{
 				{now: 0, sessions: []view.Session{ready("api", 0, 0)}, next: -1},
