@@ -224,9 +224,9 @@ func decodeRecordFast(b []byte) (*Record, bool) {
 		case "cwd":
 			return str(&r.CWD)
 		case "updated_at":
-			return timestamp(s, &r.UpdatedAt)
+			return ScanTimestamp(s, &r.UpdatedAt)
 		case "state_changed_at":
-			return timestamp(s, &r.StateChangedAt)
+			return ScanTimestamp(s, &r.StateChangedAt)
 		case "working_on":
 			return str(&r.WorkingOn)
 		case "project_dir":
@@ -241,7 +241,7 @@ func decodeRecordFast(b []byte) (*Record, bool) {
 				case "event":
 					return str(&ev.Event)
 				case "timestamp":
-					return timestamp(s, &ev.Timestamp)
+					return ScanTimestamp(s, &ev.Timestamp)
 				}
 				return jsonscan.ErrFallback
 			})
@@ -286,7 +286,7 @@ func decodeRecordFast(b []byte) (*Record, bool) {
 		case "transcript_path":
 			return str(&r.TranscriptPath)
 		case "turn_started_at":
-			return timestamp(s, &r.TurnStartedAt)
+			return ScanTimestamp(s, &r.TurnStartedAt)
 		case "last_error":
 			return str(&r.LastError)
 		case "compact_trigger":
@@ -303,9 +303,11 @@ func decodeRecordFast(b []byte) (*Record, bool) {
 	return r, true
 }
 
-// timestamp reads a Timestamp with its own UnmarshalJSON, given the raw
-// string or null as encoding/json gives it.
-func timestamp(s *jsonscan.Scanner, v *Timestamp) error {
+// ScanTimestamp reads the next value of s into v as encoding/json would: a
+// string or null, handed to Timestamp's own UnmarshalJSON. Anything else is
+// jsonscan.ErrFallback, for the caller to leave to encoding/json. Every
+// hand-written decoder of hud's files reads its times through it.
+func ScanTimestamp(s *jsonscan.Scanner, v *Timestamp) error {
 	raw, err := s.Value()
 	if err != nil || raw[0] != '"' && raw[0] != 'n' || v.UnmarshalJSON(raw) != nil {
 		return jsonscan.ErrFallback

@@ -298,13 +298,9 @@ func parseCanonical(b []byte) (*table, bool) {
 func decodeEnded(b []byte, ended map[string]resolver.Timestamp) bool {
 	s := jsonscan.New(b)
 	err := s.Object(func(id string) error {
-		raw, err := s.Value()
-		if err != nil {
-			return err
-		}
 		var at resolver.Timestamp
-		if string(raw) == "null" || at.UnmarshalJSON(raw) != nil {
-			return jsonscan.ErrFallback
+		if err := resolver.ScanTimestamp(s, &at); err != nil {
+			return err
 		}
 		ended[id] = at
 		return nil
