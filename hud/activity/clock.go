@@ -2,12 +2,8 @@ package activity
 
 import (
 	"encoding/json"
-	"errors"
-	"fmt"
-	"io/fs"
 	"time"
 
-	"github.com/capacitor-hud/hud/hud/safefile"
 	"github.com/capacitor-hud/hud/internal/jsonscan"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -25,18 +21,8 @@ func CheckpointDue(l resolver.Layout, sessionID string, now time.Time) (bool, er
 	if err != nil {
 		return false, err
 	}
-	b, _, err := safefile.Read(path, safefile.MaxRead, safefile.NoFollow)
-	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("reading activity: %w", err)
-	}
-	s, err := decodeClock(b)
-	if err != nil {
-		return false, fmt.Errorf("reading activity %s: %w", path, err)
-	}
-	return s.CheckpointDue(now), nil
+	s, err := readFile("activity", path, decodeClock)
+	return s != nil && s.CheckpointDue(now), err
 }
 
 // clockFields are the JSON keys of the checkpoint clock: the Session's
