@@ -99,8 +99,16 @@ func (f *File) Stat() (fs.FileInfo, error) {
 }
 
 // Close closes the file; closing releases any flock taken through it.
+// A second Close is an error (fs.ErrClosed) that closes nothing: by then
+// the descriptor's number may be another file's. A File is one
+// goroutine's, as the hook's files are.
 func (f *File) Close() error {
-	if err := syscall.Close(f.fd); err != nil {
+	if f.fd < 0 {
+		return &fs.PathError{Op: "close", Path: f.name, Err: fs.ErrClosed}
+	}
+	fd := f.fd
+	f.fd = -1
+	if err := syscall.Close(fd); err != nil {
 		return &fs.PathError{Op: "close", Path: f.name, Err: err}
 	}
 	return nil

@@ -104,8 +104,33 @@ func TestFileIO(t *testing.T) {
 	if fi, _ := os.Stat(path); fi.Mode().Perm() != 0o600 {
 		t.Errorf("mode %v, want 0600", fi.Mode())
 	}
-	if err := f.Close(); err == nil {
-		t.Error("a second Close: no error")
+	if err := f.Close(); !errors.Is(err, fs.ErrClosed) {
+		t.Errorf("a second Close: %v, want fs.ErrClosed", err)
+	}
+}
+
+// TestSecondCloseClosesNothing: a File closed twice (a deferred cleanup
+// after an explicit Close) must not close whatever file got its
+// descriptor's number in between.
+func TestSecondCloseClosesNothing(t *testing.T) {
+	dir := t.TempDir()
+	a, err := OpenFile(filepath.Join(dir, "a"), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fd := a.Fd()
+	a.Close()
+	b, err := OpenFile(filepath.Join(dir, "b"), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if b.Fd() != fd {
+		t.Skipf("the descriptor was not reused (%d, then %d)", fd, b.Fd())
+	}
+	a.Close()
+	if _, err := b.Write([]byte("x")); err != nil {
+		t.Errorf("a's second Close closed b: %v", err)
 	}
 }
 
