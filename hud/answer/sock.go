@@ -62,15 +62,24 @@ func acceptUnix(ln *os.File) (*os.File, int, error) {
 	}
 	nfd, aerr := -1, error(nil)
 	err = rc.Read(func(fd uintptr) bool {
-		syscall.ForkLock.RLock()
-		nfd, _, aerr = unix.Accept(int(fd))
-		if aerr == nil {
-			unix.CloseOnExec(nfd)
+		for {
+			syscall.ForkLock.RLock()
+			nfd, _, aerr = unix.Accept(int(fd))
+			if aerr == nil {
+				unix.CloseOnExec(nfd)
+			}
+			syscall.ForkLock.RUnlock()
+			// An interrupted accept, or a connection its client gave up
+			// on, is retried at once, as internal/poll does: the poller
+			// reports readiness only when something new arrives, so
+			// waiting would leave a connection already queued there
+			// until the next one comes.
+			if aerr != unix.EINTR && aerr != unix.ECONNABORTED {
+				break
+			}
 		}
-		syscall.ForkLock.RUnlock()
-		// false: wait until the socket is readable (a connection is
-		// there), then try again.
-		return aerr != unix.EAGAIN && aerr != unix.EINTR && aerr != unix.ECONNABORTED
+		// false: no connection yet; wait until the socket is readable.
+		return aerr != unix.EAGAIN
 	})
 	if err != nil {
 		return nil, -1, err
@@ -101,25 +110,20 @@ func dialUnix(path string, timeout time.Duration) (*os.File, int, error) {
 		switch {
 		case err == nil || err == unix.EISCONN:
 			return wrapConn(fd, path)
-		case err == unix.EINTR:
-			continue
-		case (err == unix.EAGAIN || err == unix.EINPROGRESS) && time.Now().Before(deadline):
-			// The listener's backlog is full (Linux: EAGAIN, try again) or
-			// the connect goes on (macOS: EINPROGRESS, wait for it).
-			if err == unix.EINPROGRESS {
-				if err = waitConnected(fd, time.Until(deadline)); err == nil {
-					return wrapConn(fd, path)
-				}
-				unix.Close(fd)
-				return nil, -1, &os.PathError{Op: "dial", Path: path, Err: err}
+		case err == unix.EINPROGRESS || err == unix.EALREADY || err == unix.EINTR:
+			// The connect goes on (macOS), or was interrupted and goes
+			// on: wait for it, as package net does.
+			if err = waitConnected(fd, time.Until(deadline)); err == nil {
+				return wrapConn(fd, path)
 			}
+		case err == unix.EAGAIN && time.Now().Before(deadline):
+			// The listener's backlog is full (Linux): try again.
 			time.Sleep(time.Millisecond)
 			continue
-		}
-		unix.Close(fd)
-		if err == unix.EAGAIN || err == unix.EINPROGRESS {
+		case err == unix.EAGAIN:
 			err = os.ErrDeadlineExceeded
 		}
+		unix.Close(fd)
 		return nil, -1, &os.PathError{Op: "dial", Path: path, Err: err}
 	}
 }
@@ -127,7 +131,11 @@ func dialUnix(path string, timeout time.Duration) (*os.File, int, error) {
 // waitConnected waits for a connect in progress to finish.
 func waitConnected(fd int, timeout time.Duration) error {
 	fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLOUT}}
+	deadline := time.Now().Add(timeout)
 	n, err := unix.Poll(fds, max(int(timeout/time.Millisecond), 1))
+	for err == unix.EINTR { // a signal, not the connection's answer
+		n, err = unix.Poll(fds, max(int(time.Until(deadline)/time.Millisecond), 1))
+	}
 	if err != nil {
 		return err
 	}
