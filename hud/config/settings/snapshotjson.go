@@ -1,6 +1,8 @@
 package settings
 
 import (
+	"encoding"
+	"encoding/json"
 	"reflect"
 	"strconv"
 
@@ -50,6 +52,9 @@ func decodeFields(s *jsonscan.Scanner, v reflect.Value) error {
 			return jsonscan.ErrFallback
 		}
 		field := v.Field(f.Index[0])
+		if decodesItself(field.Type()) {
+			return jsonscan.ErrFallback
+		}
 		if s.Null() {
 			return nil
 		}
@@ -73,4 +78,17 @@ func decodeFields(s *jsonscan.Scanner, v reflect.Value) error {
 		}
 		return jsonscan.ErrFallback
 	})
+}
+
+var (
+	jsonUnmarshaler = reflect.TypeFor[json.Unmarshaler]()
+	textUnmarshaler = reflect.TypeFor[encoding.TextUnmarshaler]()
+)
+
+// decodesItself reports whether encoding/json would hand a value of t to
+// t's own UnmarshalJSON or UnmarshalText, which walking its fields would
+// bypass.
+func decodesItself(t reflect.Type) bool {
+	p := reflect.PointerTo(t)
+	return p.Implements(jsonUnmarshaler) || p.Implements(textUnmarshaler)
 }

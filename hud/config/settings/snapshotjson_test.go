@@ -2,8 +2,10 @@ package settings
 
 import (
 	"encoding/json"
+	"net/netip"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/capacitor-hud/hud/internal/reflectfill"
 )
@@ -27,6 +29,7 @@ func TestDecodeSnapshot(t *testing.T) {
 	if snap.Config != cfg || snap.Version != snapshotVersion || snap.Source != "abc" {
 		t.Errorf("read %+v\nwant %+v", snap, cfg)
 	}
+	checkSnapshot(t, data)
 	for _, in := range []string{
 		`{"version":1,"config":{"Breaks":{"Enabled":false}}}`,
 		`{"version":1,"config":{"Breaks":{"Enabled":false},"Breaks":{"MicroInterval":5}}}`,
@@ -57,5 +60,20 @@ func checkSnapshot(t *testing.T, data []byte) {
 	got, err := readSnapshot(data)
 	if (err != nil) != (wantErr != nil) || (err == nil && got != want) {
 		t.Fatalf("%s: %+v, %v; encoding/json: %+v, %v", data, got, err, want, wantErr)
+	}
+}
+
+// TestDecodesItself: a field of a type with its own JSON or text decoding
+// goes to encoding/json, not through its fields.
+func TestDecodesItself(t *testing.T) {
+	for typ, want := range map[reflect.Type]bool{
+		reflect.TypeFor[time.Time]():     true,
+		reflect.TypeFor[netip.Addr]():    true,
+		reflect.TypeFor[time.Duration](): false,
+		reflect.TypeFor[Config]():        false,
+	} {
+		if got := decodesItself(typ); got != want {
+			t.Errorf("decodesItself(%v) = %v, want %v", typ, got, want)
+		}
 	}
 }
