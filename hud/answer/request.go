@@ -111,8 +111,8 @@ func NewRequest(d Dialog, at time.Time, pid int) (Request, error) {
 
 // randomBytes fills b from the system's random source. It reads
 // /dev/urandom rather than use crypto/rand, which the hook would link for
-// this alone, with its package initialisation on every run (math/big and
-// the FIPS random generator come with it).
+// this alone, with its package initialisation on every run (math/big
+// comes with it; the FIPS generator is linked anyway, by crypto/sha256).
 func randomBytes(b []byte) error {
 	f, err := safefile.OpenFile("/dev/urandom", os.O_RDONLY, 0)
 	if err != nil {
