@@ -2,11 +2,6 @@ package hook
 
 import (
 	"bytes"
-	"errors"
-	"io"
-	"io/fs"
-
-	"golang.org/x/sys/unix"
 
 	"github.com/capacitor-hud/hud/hud/safefile"
 )
@@ -83,34 +78,6 @@ func (o *pieces) len() int {
 	return n
 }
 
-// iovMax is the most slices one writev(2) takes (IOV_MAX on Linux and
-// macOS).
-const iovMax = 1024
-
 // writeTo writes every piece to f, with as few writev calls as the
 // pieces allow.
-func (o *pieces) writeTo(f *safefile.File) error {
-	list := o.list
-	for len(list) > 0 {
-		n, err := unix.Writev(f.Fd(), list[:min(len(list), iovMax)])
-		if errors.Is(err, unix.EINTR) {
-			continue
-		}
-		if err != nil {
-			return &fs.PathError{Op: "write", Path: f.Name(), Err: err}
-		}
-		if n == 0 {
-			return &fs.PathError{Op: "write", Path: f.Name(), Err: io.ErrShortWrite}
-		}
-		// Drop what was written, part of a piece included.
-		for n > 0 && len(list) > 0 {
-			if n < len(list[0]) {
-				list = append([][]byte{list[0][n:]}, list[1:]...)
-				break
-			}
-			n -= len(list[0])
-			list = list[1:]
-		}
-	}
-	return nil
-}
+func (o *pieces) writeTo(f *safefile.File) error { return f.Writev(o.list) }

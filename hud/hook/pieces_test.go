@@ -3,6 +3,7 @@ package hook
 import (
 	"bytes"
 	"fmt"
+	"github.com/capacitor-hud/hud/hud/safefile"
 	"os"
 	"path/filepath"
 	"testing"
@@ -86,7 +87,7 @@ func cloneStore(t *testing.T, s *resolver.Store) *resolver.Store {
 func TestWriteAtomicPieces(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "sessions.json")
-	for _, n := range []int{0, 1, 3, iovMax, iovMax + 1, 3*iovMax + 7} {
+	for _, n := range []int{0, 1, 3, safefile.IOVMax, safefile.IOVMax + 1, 3*safefile.IOVMax + 7} {
 		var o pieces
 		src := bytes.Repeat([]byte("0123456789"), n+1)
 		for i := range n {

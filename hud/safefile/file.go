@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // File is an open file that Go's runtime poller never sees. os.OpenFile
@@ -65,6 +67,34 @@ func (f *File) ReadAt(b []byte, off int64) (int, error) {
 func (f *File) Write(b []byte) (int, error) {
 	return f.writeAll(b, func(b []byte, done int) (int, error) { return syscall.Write(f.fd, b) })
 }
+
+// Writev writes every buffer of bufs, in order, with as few writev(2)
+// calls as they allow. It does not change bufs.
+func (f *File) Writev(bufs [][]byte) error {
+	for len(bufs) > 0 {
+		n, err := ignoringEINTR(func() (int, error) { return unix.Writev(f.fd, bufs[:min(len(bufs), IOVMax)]) })
+		if err != nil {
+			return &fs.PathError{Op: "write", Path: f.name, Err: err}
+		}
+		if n == 0 {
+			return &fs.PathError{Op: "write", Path: f.name, Err: io.ErrShortWrite}
+		}
+		// Drop what was written, part of a buffer included.
+		for n > 0 && len(bufs) > 0 {
+			if n < len(bufs[0]) {
+				bufs = append([][]byte{bufs[0][n:]}, bufs[1:]...)
+				break
+			}
+			n -= len(bufs[0])
+			bufs = bufs[1:]
+		}
+	}
+	return nil
+}
+
+// IOVMax is the most buffers one writev(2) takes (IOV_MAX on Linux and
+// macOS).
+const IOVMax = 1024
 
 // WriteAt writes all of b at off.
 func (f *File) WriteAt(b []byte, off int64) (int, error) {
