@@ -92,20 +92,24 @@ func hold(dir string, pid int, started int64, jobs func(job []byte)) error {
 
 	// The job socket is bound before the wait, so a hook that finds it
 	// finds a holder that reads it.
+	// Once bound, whatever ends the holder, the jobs already sent run
+	// (drain) before the lock goes: SendJob told their hooks they were
+	// taken, so no hook starts them itself.
 	in := openInbox(dir, dirFD, jobs)
-	defer in.close()
+	defer in.drain()
 
 	// Arm the watch first, then check the pid's identity: a process that
 	// exits after the check is then still seen exiting.
 	w, err := openLockWatch(pid, dir, dirFD, in)
 	switch {
 	case errors.Is(err, ErrNoProcess):
+		in.drain()
 		return removeIfOurs(dir, dirFD)
 	case errors.Is(err, errLockGone):
 		return nil
 	case errors.Is(err, errNoNotification):
 		// The polling fallback sleeps between looks and takes no jobs.
-		in.close()
+		in.drain()
 		w = newPollWatch(pid, started, dir, dirFD)
 	case err != nil:
 		return err
@@ -113,6 +117,7 @@ func hold(dir string, pid int, started int64, jobs func(job []byte)) error {
 	defer w.close()
 	if !Alive(pid, started) {
 		// Gone already, or the pid now belongs to another process.
+		in.drain()
 		return removeIfOurs(dir, dirFD)
 	}
 	ev, err := w.wait()
