@@ -1,9 +1,9 @@
 package resolver
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/capacitor-hud/hud/internal/sum256"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -80,7 +80,7 @@ func (l Layout) DebugLogPath() string { return filepath.Join(l.ClaudeDir(), "hud
 // the given pid whose session runs in the (normalized) path:
 // <first 12 hex digits of SHA-256 of path>-<pid>.lock
 func LockName(path string, pid int) string {
-	sum := sha256.Sum256([]byte(path))
+	sum := sum256.Sum([]byte(path))
 	return hex.EncodeToString(sum[:])[:12] + "-" + strconv.Itoa(pid) + ".lock"
 }
 

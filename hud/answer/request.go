@@ -2,18 +2,19 @@ package answer
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/safefile"
 	"github.com/capacitor-hud/hud/hud/text"
+	"github.com/capacitor-hud/hud/internal/sum256"
 )
 
 // The choice keys of a permission dialog. A question's choices are keyed
@@ -111,8 +112,8 @@ func NewRequest(d Dialog, at time.Time, pid int) (Request, error) {
 
 // randomBytes fills b from the system's random source. It reads
 // /dev/urandom rather than use crypto/rand, which the hook would link for
-// this alone, with its package initialisation on every run (math/big
-// comes with it; the FIPS generator is linked anyway, by crypto/sha256).
+// this alone, with its package initialisation on every run (Go's FIPS 140
+// module and math/big come with it).
 func randomBytes(b []byte) error {
 	f, err := safefile.OpenFile("/dev/urandom", os.O_RDONLY, 0)
 	if err != nil {
@@ -125,12 +126,14 @@ func randomBytes(b []byte) error {
 
 // digest is the SHA-256 of the session, tool, input and time.
 func (d Dialog) digest(at time.Time) string {
-	h := sha256.New()
+	var b []byte
 	for _, part := range [][]byte{[]byte(d.Session), []byte(d.Tool), compact(d.Input), []byte(at.UTC().Format(time.RFC3339Nano))} {
-		fmt.Fprintf(h, "%d:", len(part))
-		h.Write(part)
+		b = strconv.AppendInt(b, int64(len(part)), 10)
+		b = append(b, ':')
+		b = append(b, part...)
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	sum := sum256.Sum(b)
+	return hex.EncodeToString(sum[:])
 }
 
 func compact(raw json.RawMessage) []byte {

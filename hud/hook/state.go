@@ -2,12 +2,12 @@ package hook
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/hookevents"
+	"github.com/capacitor-hud/hud/internal/sum256"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -224,11 +224,10 @@ func toolFingerprint(name string, input json.RawMessage) string {
 		compact.Reset()
 		compact.Write(input)
 	}
-	h := sha256.New()
-	h.Write([]byte(name))
-	h.Write([]byte{0})
-	h.Write(compact.Bytes())
-	return hex.EncodeToString(h.Sum(nil)[:8])
+	b := make([]byte, 0, len(name)+1+compact.Len())
+	b = append(append(append(b, name...), 0), compact.Bytes()...)
+	sum := sum256.Sum(b)
+	return hex.EncodeToString(sum[:8])
 }
 
 // knownEvent reports whether the state machine has a rule for name.

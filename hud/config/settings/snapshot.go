@@ -2,7 +2,6 @@ package settings
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -11,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/capacitor-hud/hud/hud/safefile"
+	"github.com/capacitor-hud/hud/internal/sum256"
 )
 
 // DefaultPath is $XDG_CONFIG_HOME/hud/config.toml, or
@@ -39,7 +39,7 @@ const SnapshotName = "hook-settings.json"
 
 // sourceHash identifies a text of config.toml.
 func sourceHash(text []byte) string {
-	sum := sha256.Sum256(text)
+	sum := sum256.Sum(text)
 	return hex.EncodeToString(sum[:])
 }
 
