@@ -57,9 +57,22 @@ func OSEnv() Env {
 		Getenv:     os.Getenv,
 		Now:        time.Now,
 		Parent:     os.Getppid(),
-		Executable: os.Executable,
+		Executable: executable,
 		Getwd:      os.Getwd,
 	}
+}
+
+// executable is the path of the running binary. Claude Code runs the
+// command `hud install` wrote, an absolute path, through /bin/sh, so
+// argv[0] names the binary already; os.Executable's readlink of
+// /proc/self/exe cost a Stop 0.02 ms (it is where the lock holder and the
+// activity worker are started from). A relative argv[0] (the hook run by
+// hand from PATH) still goes to os.Executable.
+func executable() (string, error) {
+	if len(os.Args) > 0 && filepath.IsAbs(os.Args[0]) {
+		return os.Args[0], nil
+	}
+	return os.Executable()
 }
 
 // followUps run, in order, after the store is written. Each is independent:

@@ -36,13 +36,19 @@ func Replace(path string, data []byte, perm fs.FileMode) error {
 
 func replace(path string, data []byte, perm fs.FileMode, durable bool) error {
 	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("creating %s: %w", dir, err)
-	}
 	// The temp file is opened with O_EXCL: a link planted at its name is
 	// never followed, and the rename replaces a link at path itself
-	// rather than writing through it.
-	tmp, err := createTemp(dir, "."+filepath.Base(path)+tempInfix)
+	// rather than writing through it. The directory is made only when it
+	// is missing: the hook replaces files in directories that exist on
+	// nearly every run, and a stat each time is a system call for nothing.
+	prefix := "." + filepath.Base(path) + tempInfix
+	tmp, err := createTemp(dir, prefix)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return fmt.Errorf("creating %s: %w", dir, err)
+		}
+		tmp, err = createTemp(dir, prefix)
+	}
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
@@ -56,8 +62,12 @@ func replace(path string, data []byte, perm fs.FileMode, durable bool) error {
 	if _, err := tmp.Write(data); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
-	if err := syscall.Fchmod(tmp.Fd(), uint32(perm.Perm())); err != nil {
-		return fmt.Errorf("writing %s: %w", path, &fs.PathError{Op: "chmod", Path: tmp.Name(), Err: err})
+	// createTemp made it 0600, which no umask in use narrows: any other
+	// mode is set here, past the umask.
+	if perm.Perm() != 0o600 {
+		if err := syscall.Fchmod(tmp.Fd(), uint32(perm.Perm())); err != nil {
+			return fmt.Errorf("writing %s: %w", path, &fs.PathError{Op: "chmod", Path: tmp.Name(), Err: err})
+		}
 	}
 	if durable {
 		if err := syscall.Fsync(tmp.Fd()); err != nil {
@@ -196,11 +206,16 @@ const lockRetry = 2 * time.Millisecond
 // kernel releases the lock if the process dies, so a crashed writer never
 // wedges the others.
 func Lock(path string, timeout time.Duration) (unlock func(), err error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, fmt.Errorf("locking %s: %w", path, err)
+	// Never through a link: a lock file is only ever hud's own. The
+	// directory is made only when it is missing (see replace).
+	const flags = os.O_RDWR | os.O_CREATE | syscall.O_NOFOLLOW | syscall.O_NONBLOCK
+	f, err := OpenFile(path, flags, 0o600)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+			return nil, fmt.Errorf("locking %s: %w", path, err)
+		}
+		f, err = OpenFile(path, flags, 0o600)
 	}
-	// Never through a link: a lock file is only ever hud's own.
-	f, err := OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("locking %s: %w", path, err)
 	}
