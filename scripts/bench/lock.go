@@ -376,25 +376,5 @@ func waitGone(path string, timeout time.Duration) error {
 // idleProgram builds a Go program that sleeps forever, the way the
 // measured binaries are built: the floor for a waiting Go process.
 func (b *bench) idleProgram() (string, error) {
-	src := filepath.Join(b.dir, "idle")
-	if err := os.MkdirAll(src, 0o700); err != nil {
-		return "", err
-	}
-	files := map[string]string{
-		"go.mod":  "module idle\n\ngo 1.22\n",
-		"main.go": "package main\n\nimport \"time\"\n\nfunc main() { time.Sleep(1 << 62) }\n",
-	}
-	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(src, name), []byte(text), 0o600); err != nil {
-			return "", err
-		}
-	}
-	out := filepath.Join(b.dir, "bin", "idle")
-	cmd := exec.Command("go", append(append([]string{}, buildFlags...), "-o", out, ".")...)
-	cmd.Dir = src
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOWORK=off")
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("building the idle program: %v\n%s", err, msg)
-	}
-	return out, nil
+	return b.program("idle", "package main\n\nimport \"time\"\n\nfunc main() { time.Sleep(1 << 62) }\n")
 }
