@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -69,4 +70,40 @@ func TestLockExcludesAndTimesOut(t *testing.T) {
 		t.Fatalf("lock after release: %v", err)
 	}
 	unlock2()
+}
+
+// A mode other than the temp file's 0600 is set past the umask, and the
+// directory is made when missing, for both writers.
+func TestWriteFileSetsOtherModesPastUmask(t *testing.T) {
+	old := syscall.Umask(0o077)
+	defer syscall.Umask(old)
+	for name, write := range map[string]func(string, []byte, os.FileMode) error{"WriteFile": WriteFile, "Replace": Replace} {
+		path := filepath.Join(t.TempDir(), "new", "dir", name)
+		if err := write(path, []byte("x"), 0o644); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if fi.Mode().Perm() != 0o644 {
+			t.Errorf("%s: mode %v, want 0644", name, fi.Mode().Perm())
+		}
+	}
+}
+
+func TestLockMakesMissingDirectory(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "new", "dir", "x.lock")
+	unlock, err := Lock(path, time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	fi, err := os.Stat(filepath.Dir(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o700 {
+		t.Errorf("directory mode %v, want 0700", fi.Mode().Perm())
+	}
 }
