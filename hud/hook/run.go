@@ -68,11 +68,13 @@ func OSEnv() Env {
 // /proc/self/exe cost a Stop 0.02 ms (it is where the lock holder and the
 // activity worker are started from). A relative argv[0] (the hook run by
 // hand from PATH) still goes to os.Executable.
-func executable() (string, error) {
-	if len(os.Args) > 0 && filepath.IsAbs(os.Args[0]) {
-		return os.Args[0], nil
+func executable() (string, error) { return executableOf(os.Args, os.Executable) }
+
+func executableOf(args []string, lookup func() (string, error)) (string, error) {
+	if len(args) > 0 && filepath.IsAbs(args[0]) {
+		return args[0], nil
 	}
-	return os.Executable()
+	return lookup()
 }
 
 // followUps run, in order, after the store is written. Each is independent:
