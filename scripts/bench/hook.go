@@ -164,7 +164,7 @@ func benchHook(b *bench) error {
 	}
 	if b.compare != "" {
 		for _, size := range hookStoreSizes {
-			if err := add(places[0], size, compared, b.built["compare"], empty, 1, true); err != nil {
+			if err := add(places[0], size, compared, b.compareBin, empty, 1, true); err != nil {
 				return err
 			}
 		}

@@ -44,8 +44,10 @@ type bench struct {
 	dir   string
 	built map[string]string
 	// compare is another build of hud-hook (an older commit's) that the
-	// hook figure times side by side with this one; "" for none.
-	compare string
+	// hook figure times side by side with this one, as the path given
+	// (the tables name it so); compareBin is its installed copy, which
+	// is what runs (see goBuild). Both "" for none.
+	compare, compareBin string
 	// cleanup removes what figures made outside dir.
 	cleanup []func()
 }
@@ -63,10 +65,9 @@ func main() {
 	b := &bench{n: *n, dir: dir, built: map[string]string{}, compare: *compare}
 	defer b.clean()
 	if *compare != "" {
-		// Installed like the others (see goBuild); the tables name it by
-		// the path given.
-		b.built["compare"] = filepath.Join(dir, "bin", "compared", "hud-hook")
-		if err := install(*compare, b.built["compare"]); err != nil {
+		b.compareBin = filepath.Join(dir, "bin", "compared", "hud-hook")
+		if err := install(*compare, b.compareBin); err != nil {
+			os.RemoveAll(dir)
 			fatal(fmt.Errorf("-compare: %w", err))
 		}
 	}
