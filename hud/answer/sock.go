@@ -6,6 +6,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/capacitor-hud/hud/internal/peercred"
 	"golang.org/x/sys/unix"
 )
 
@@ -155,7 +156,7 @@ func waitConnected(fd int, timeout time.Duration) error {
 // wrapConn reads the peer's uid from a connected socket and hands it to
 // the runtime poller.
 func wrapConn(fd int, name string) (*os.File, int, error) {
-	uid, err := peerUIDOf(fd)
+	uid, err := peercred.UID(fd)
 	if err != nil {
 		unix.Close(fd)
 		return nil, -1, fmt.Errorf("reading the peer's credentials: %w", err)

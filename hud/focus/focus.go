@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"runtime"
 	"strings"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/present"
+	"github.com/capacitor-hud/hud/resolver"
 )
 
 // Target is what a click brings forward.
@@ -90,6 +92,10 @@ type Focuser struct {
 	Logf func(format string, args ...any)
 	// Timeout bounds each backend; 0 means DefaultTimeout.
 	Timeout time.Duration
+	// Sockets checks the terminal's control sockets before any backend
+	// talks to them, and returns the terminal with the checked paths and
+	// without what failed; nil means OwnSockets for this process's uid.
+	Sockets func(resolver.Terminal) (resolver.Terminal, error)
 
 	// mu runs one click at a time: two chains interleaving could leave
 	// the first session's window on top.
@@ -142,6 +148,13 @@ func (f *Focuser) Focus(ctx context.Context, t Target) error {
 	// Checked again here, whoever built t: every value reaches a program.
 	t.Terminal = t.Terminal.Checked()
 	var errs []error
+	terminal, err := f.sockets(t.Terminal)
+	t.Terminal = terminal
+	if err != nil {
+		// The next way (the window, the folder) still shows the session.
+		f.logf("focus: %v", err)
+		errs = append(errs, err)
+	}
 	for _, b := range f.Backends {
 		err := f.try(ctx, b, t)
 		if err == nil {
@@ -169,6 +182,13 @@ func (f *Focuser) try(ctx context.Context, b Backend, t Target) error {
 	ctx, cancel := context.WithTimeout(ctx, cmp.Or(f.Timeout, DefaultTimeout))
 	defer cancel()
 	return b.Focus(ctx, t)
+}
+
+func (f *Focuser) sockets(t resolver.Terminal) (resolver.Terminal, error) {
+	if f.Sockets != nil {
+		return f.Sockets(t)
+	}
+	return OwnSockets(t, os.Getuid())
 }
 
 func (f *Focuser) logf(format string, args ...any) {

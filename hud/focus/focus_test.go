@@ -160,6 +160,9 @@ func TestFocus(t *testing.T) {
 					Window{Raiser: window},
 				},
 				Open: func(p string) error { opened = append(opened, p); return nil },
+				// The sockets named here are imaginary; whose they are is
+				// TestFocusTalksOnlyToOwnSockets's question.
+				Sockets: func(t resolver.Terminal) (resolver.Terminal, error) { return t, nil },
 			}
 			err := f.Focus(context.Background(), tt.target)
 			if tt.wantErr == "" && err != nil || tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
