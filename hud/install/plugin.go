@@ -27,22 +27,31 @@ import (
 // `hud doctor` reports the missing binary instead. exec keeps the process
 // tree what `hud install`'s hooks give (Claude, then hud-hook), and passes
 // on hud-hook's status (2 blocks a prompt, for a strict work session).
-var PluginCommand = `PATH="$PATH:` + strings.Join(pluginFallbackDirs, ":") + `"; ` +
-	`command -v ` + HookName + ` >/dev/null && exec ` + HookName + `; exit 0`
+//
+// The command walks PATH itself rather than leave the lookup to the
+// shell: the hook runs in the project's directory, so an empty PATH entry
+// (a trailing ':'), "." or any other relative one ("bin") would run the
+// project's own ./hud-hook. Only absolute directories are searched, and
+// only a regular executable file is run. Globbing is off, so an entry
+// cannot expand into the project's files either.
+var PluginCommand = `set -f; IFS=:; for d in $PATH:` + strings.Join(pluginFallbackDirs, ":") + `; do ` +
+	`case $d in /*) [ -f "$d/` + HookName + `" ] && [ -x "$d/` + HookName + `" ] && exec "$d/` + HookName + `";; esac; ` +
+	`done; exit 0`
 
 // pluginFallbackDirs are searched after PATH, in this order.
 var pluginFallbackDirs = []string{"$HOME/.local/bin", "/opt/homebrew/bin", "/usr/local/bin"}
 
 // FindPluginHook is the hud-hook PluginCommand runs for a process with
-// this environment, or "" when it finds none.
+// this environment, or "" when it finds none: the first in an absolute
+// directory of PATH, then of the fallbacks.
 func FindPluginHook(getenv func(string) string) string {
 	dirs := filepath.SplitList(getenv("PATH"))
 	for _, d := range pluginFallbackDirs {
 		dirs = append(dirs, os.Expand(d, getenv))
 	}
 	for _, d := range dirs {
-		if d == "" {
-			d = "." // as the shell reads an empty PATH entry
+		if !filepath.IsAbs(d) {
+			continue // the project's directory, as the shell would read it
 		}
 		if p := filepath.Join(d, HookName); isExecutable(p) {
 			return p

@@ -128,3 +128,62 @@ func TestPluginCommand(t *testing.T) {
 		t.Errorf("hud-hook got %q (%v), want the event", event, err)
 	}
 }
+
+// TestPluginCommandSkipsTheProject: the hook runs in the project's
+// directory, so a PATH entry that is empty or relative names the
+// project's files; the launcher never runs a hud-hook found there, and
+// FindPluginHook (doctor's answer) agrees.
+func TestPluginCommandSkipsTheProject(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh")
+	}
+	project := t.TempDir()
+	planted := "#!/bin/sh\ntouch \"$HOME/pwned\"\n"
+	for _, d := range []string{".", "bin", ".local/bin"} {
+		if err := os.MkdirAll(filepath.Join(project, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(project, d, HookName), []byte(planted), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tt := range []struct{ name, path, home string }{
+		{"a trailing ':'", "/bin:/usr/bin:", ""},
+		{"an empty entry inside", "/bin::/usr/bin", ""},
+		{"'.'", ".:/bin:/usr/bin", ""},
+		{"a relative directory", "bin:/bin:/usr/bin", ""},
+		{"a glob", "/bin:/usr/bin:" + project + "/b*", ""},
+		{"a relative HOME", "/bin:/usr/bin", "."},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			home := t.TempDir()
+			env := []string{"PATH=" + tt.path, "HOME=" + home}
+			if tt.home != "" {
+				env[1] = "HOME=" + tt.home
+			}
+			cmd := exec.Command(sh, "-c", PluginCommand)
+			cmd.Dir, cmd.Env = project, env
+			out, err := cmd.CombinedOutput()
+			if err != nil || len(out) != 0 {
+				t.Errorf("launcher: %v, output %q; want exit 0 and nothing", err, out)
+			}
+			for _, pwned := range []string{filepath.Join(home, "pwned"), filepath.Join(project, "pwned")} {
+				if _, err := os.Stat(pwned); err == nil {
+					t.Errorf("the project's hud-hook ran (PATH %q)", tt.path)
+				}
+			}
+			getenv := func(k string) string {
+				for _, kv := range env {
+					if v, ok := strings.CutPrefix(kv, k+"="); ok {
+						return v
+					}
+				}
+				return ""
+			}
+			if got := FindPluginHook(getenv); got != "" && !filepath.IsAbs(got) || strings.HasPrefix(got, project) {
+				t.Errorf("FindPluginHook = %q, the project's", got)
+			}
+		})
+	}
+}

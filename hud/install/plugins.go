@@ -123,12 +123,13 @@ func inspectPluginHooks(path string) (st PluginStatus, ok bool) {
 
 // runsHook reports whether a plugin's hook command runs hud-hook: as its
 // program (a path ending in /hud-hook, such as one under
-// ${CLAUDE_PLUGIN_ROOT}), or the way PluginCommand does.
+// ${CLAUDE_PLUGIN_ROOT}), or the way PluginCommand does (this version's
+// launcher, or an earlier one's "exec hud-hook").
 func runsHook(command string) bool {
 	if prog, ok := firstWord(command); ok && (prog == HookName || strings.HasSuffix(prog, "/"+HookName)) {
 		return true
 	}
-	return strings.Contains(command, "exec "+HookName)
+	return command == PluginCommand || strings.Contains(command, "exec "+HookName)
 }
 
 // readJSON decodes a file of at most maxPluginFile bytes. A marketplace
