@@ -2,8 +2,6 @@ package app
 
 import (
 	"context"
-	"os"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -48,7 +46,7 @@ func remoteRows(remotes []view.Remote, now time.Time) []Row {
 // the settings file, and returns the set, how to reread the file, and how
 // to stop. A new ssh command takes effect at each machine's next
 // connection. What the set sees is left for `hud statusline`
-// (remote.WriteSeen) until stop.
+// (remote.SeenWriter) until stop.
 func followRemotes(ctx context.Context, s Setup) (set *remote.Set, reload, stop func()) {
 	path := config.RemotesPath(s.ConfigPath)
 	var sshCommand atomic.Pointer[string]
@@ -60,14 +58,8 @@ func followRemotes(ctx context.Context, s Setup) (set *remote.Set, reload, stop 
 	if now == nil {
 		now = time.Now
 	}
-	seen := remote.SeenPath(s.Layout)
-	var saidSeen sync.Once
-	saw := func(remotes []view.Remote, sessions []view.Session) {
-		if err := remote.WriteSeen(seen, remotes, sessions, now()); err != nil {
-			saidSeen.Do(func() { s.Logf("leaving the remote sessions for hud statusline: %v", err) })
-		}
-	}
-	set = remote.NewSet(ctx, remote.Options{Dial: dial, Now: s.Now, Logf: s.Logf, Saw: saw})
+	seen := &remote.SeenWriter{Path: remote.SeenPath(s.Layout), Now: now, Logf: s.Logf}
+	set = remote.NewSet(ctx, remote.Options{Dial: dial, Now: s.Now, Logf: s.Logf, Saw: seen.Saw})
 	reload = func() {
 		rs, err := config.LoadRemotes(path)
 		if err != nil {
@@ -83,7 +75,7 @@ func followRemotes(ctx context.Context, s Setup) (set *remote.Set, reload, stop 
 	reload()
 	stop = func() {
 		set.Stop()
-		os.Remove(seen)
+		seen.Close()
 	}
 	return set, reload, stop
 }

@@ -44,7 +44,7 @@ func TestDecode(t *testing.T) {
 }
 
 func TestDecodeIsSafe(t *testing.T) {
-	hostile := `{"session_id":"s\u001b]0;pwned\u0007","state":"working","cwd":"/x/\u001b[2Jevil","project_dir":"","name":"a\nb","working_on":"\u202eevil","waiting_for":"","agents":100000,"pid":1,"since":"2099-01-01T00:00:00.000Z","updated_at":"2099-01-01T00:00:00.000Z","source":"lock","tmux_pane":"-t;kill-server"}`
+	hostile := `{"session_id":"s\u001b]0;pwned\u0007","state":"working","cwd":"/x/\u001b[2Jevil\nline","project_dir":"/p\n{\"host\":\"\"}","name":"a\nb","working_on":"\u202eevil","waiting_for":"","agents":100000,"pid":1,"since":"2099-01-01T00:00:00.000Z","updated_at":"2099-01-01T00:00:00.000Z","source":"lock","tmux_pane":"-t;kill-server"}`
 	unknown := `{"session_id":"s2","state":"exploding","cwd":"/y"}`
 	got, err := Decode([]byte(line(hostile, unknown)), "devbox", now)
 	if err != nil {
@@ -54,7 +54,7 @@ func TestDecodeIsSafe(t *testing.T) {
 		t.Fatalf("got %d sessions, want the one with a known state", len(got))
 	}
 	s := got[0]
-	for _, text := range []string{s.SessionID, s.CWD, s.ClaudeName, s.WorkingOn, s.Name()} {
+	for _, text := range []string{s.SessionID, s.CWD, s.ProjectDir, s.ClaudeName, s.WorkingOn, s.Name()} {
 		if strings.ContainsAny(text, "\x1b\x07\n\u202e") {
 			t.Errorf("%q holds a control character", text)
 		}

@@ -27,13 +27,22 @@ func SeenPath(l resolver.Layout) string { return filepath.Join(l.StoreDir(), See
 // WriteSeen replaces the file at path with the machines' state and their
 // sessions at now.
 func WriteSeen(path string, remotes []view.Remote, sessions []view.Session, now time.Time) error {
+	doc, err := seenDoc(remotes, sessions, now)
+	if err != nil {
+		return err
+	}
+	return safefile.Replace(path, doc, 0o600)
+}
+
+// seenDoc is the file's content for the machines' state and sessions.
+func seenDoc(remotes []view.Remote, sessions []view.Session, now time.Time) ([]byte, error) {
 	v := &status.View{State: resolver.StateIdle, Sessions: []view.Session{}, Now: now}
 	v.AddRemotes(remotes, sessions)
 	var b bytes.Buffer
 	if err := status.WriteJSONLine(&b, v); err != nil {
-		return err
+		return nil, err
 	}
-	return safefile.Replace(path, b.Bytes(), 0o600)
+	return b.Bytes(), nil
 }
 
 // ReadSeen reads the file at path back, made safe and bounded as a

@@ -3,6 +3,7 @@ package remote
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/status"
@@ -103,8 +104,11 @@ func session(j *status.JSONSession, host string, now time.Time) (view.Session, b
 }
 
 // path keeps a remote path as it is written, minus what could act on a
-// terminal, and cut.
-func path(p string) string { return text.Truncate(text.Strip(p), maxPath) }
+// terminal and its line breaks (every surface shows a path on one line,
+// and `hud status --json`'s readers split on them), and cut.
+func path(p string) string {
+	return text.Truncate(strings.ReplaceAll(text.Strip(p), "\n", " "), maxPath)
+}
 
 func past(t, now time.Time) time.Time {
 	if t.After(now) {

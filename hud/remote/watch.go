@@ -1,7 +1,6 @@
 package remote
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -19,6 +18,12 @@ type Update struct {
 	Sessions []view.Session
 }
 
+// DefaultMinInterval bounds what a remote may cost the tray: at most four
+// states a second from each machine are decoded and shown, however fast
+// it prints (a person reads none faster), and a wait never outlasts
+// this.
+const DefaultMinInterval = 250 * time.Millisecond
+
 // Options are what Watch and Fetch need from the world.
 type Options struct {
 	Dial Dialer
@@ -33,9 +38,12 @@ type Options struct {
 	// up to MaxBackoff, and starts again at MinBackoff once a stream came
 	// up. Zero means 2s and 1m.
 	MinBackoff, MaxBackoff time.Duration
+	// MinInterval is the least time between two states taken from one
+	// machine's stream (the newest wins); zero means DefaultMinInterval.
+	MinInterval time.Duration
 	// Saw, when set, is told every state of a Set's machines after each
 	// change, from the Set's goroutines (never two at once): the tray
-	// leaves it for `hud statusline` (WriteSeen).
+	// leaves it for `hud statusline` (SeenWriter).
 	Saw func(remotes []view.Remote, sessions []view.Session)
 }
 
@@ -48,6 +56,9 @@ func (o *Options) defaults() {
 	}
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}
+	}
+	if o.MinInterval <= 0 {
+		o.MinInterval = DefaultMinInterval
 	}
 	if o.MinBackoff <= 0 {
 		o.MinBackoff = 2 * time.Second
@@ -97,8 +108,11 @@ func Watch(ctx context.Context, r config.Remote, o Options, out chan<- Update) {
 	}
 }
 
-// stream runs one connection to its end, sending an Update per line; it
-// reports whether any line came (the stream was live) and why it ended.
+// stream runs one connection to its end, sending an Update per state it
+// takes; it reports whether any line came (the stream was live) and why
+// it ended. The first line is taken at once; after that at most one
+// state per o.MinInterval, the newest: the lines in between are states
+// already out of date, and are never decoded.
 func stream(ctx context.Context, r config.Remote, o Options, out chan<- Update) (live bool, err error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -106,15 +120,27 @@ func stream(ctx context.Context, r config.Remote, o Options, out chan<- Update) 
 	if err != nil {
 		return false, err
 	}
-	sc := bufio.NewScanner(conn.Stdout())
-	sc.Buffer(make([]byte, 0, 64<<10), MaxLine)
+	lines := readLatest(conn.Stdout(), MaxLine)
 	var (
-		readErr error
-		since   time.Time
+		readErr    error
+		since, due time.Time
 	)
-	for sc.Scan() {
+	for {
+		line, ok := lines.next(ctx)
+		if !ok {
+			break
+		}
+		if wait := due.Sub(o.Now()); live && wait > 0 {
+			select {
+			case <-ctx.Done():
+			case <-o.After(wait):
+			}
+			if newer, ok := lines.take(); ok {
+				line = newer
+			}
+		}
 		now := o.Now()
-		sessions, err := Decode(sc.Bytes(), r.Name, now)
+		sessions, err := Decode(line, r.Name, now)
 		if err != nil {
 			readErr = err
 			break
@@ -123,12 +149,13 @@ func stream(ctx context.Context, r config.Remote, o Options, out chan<- Update) 
 			o.Logf("remote %s: connected", r.Name)
 			live, since = true, now
 		}
+		due = now.Add(o.MinInterval)
 		if !send(ctx, out, Update{Remote: view.Remote{Host: r.Name, Up: true, Since: since}, Sessions: sessions}) {
 			break
 		}
 	}
-	if readErr == nil && sc.Err() != nil {
-		readErr = fmt.Errorf("reading the remote's stream: %w", sc.Err())
+	if readErr == nil && lines.Err() != nil {
+		readErr = fmt.Errorf("reading the remote's stream: %w", lines.Err())
 	}
 	// The transport ends with the stream: cancelling kills ssh when the
 	// stream broke off on this side (a bad line), so Wait returns.
@@ -136,6 +163,7 @@ func stream(ctx context.Context, r config.Remote, o Options, out chan<- Update) 
 		cancel()
 	}
 	waitErr := conn.Wait()
+	<-lines.done
 	// A bad line says more than how ssh ended after it was stopped.
 	return live, firstErr(readErr, waitErr)
 }
