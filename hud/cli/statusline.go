@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"time"
 
 	"github.com/capacitor-hud/hud/hud/remote"
 	"github.com/capacitor-hud/hud/hud/safefile"
@@ -13,8 +14,14 @@ import (
 	"github.com/capacitor-hud/hud/resolver"
 )
 
-// maxStatuslineInput bounds what is read of Claude Code's JSON.
-const maxStatuslineInput = 1 << 20
+// maxStatuslineInput bounds what is read of Claude Code's JSON, and
+// statuslineWait how long it is waited for: Claude Code writes it at once,
+// and a status line that never comes is worse than one that does not know
+// its session.
+const (
+	maxStatuslineInput = 1 << 20
+	statuslineWait     = time.Second
+)
 
 // statuslineInput is the part of Claude Code's status line JSON we use.
 type statuslineInput struct {
@@ -50,8 +57,7 @@ func runStatusline(env *Env, args []string) error {
 	}
 	var in statuslineInput
 	if !isTerminalReader(env.Stdin) {
-		b, _ := io.ReadAll(io.LimitReader(env.Stdin, maxStatuslineInput))
-		_ = json.Unmarshal(b, &in) // bad input: no session, still a line
+		in = readStatuslineInput(env.Stdin, statuslineWait)
 	}
 	// A store that cannot be read shows as no sessions: the status line
 	// is no place for an error message (hud doctor is).
@@ -71,6 +77,28 @@ func runStatusline(env *Env, args []string) error {
 	}
 	status.WriteStatusline(env.Stdout, v, in.self())
 	return nil
+}
+
+// readStatuslineInput decodes the one JSON document on r, waiting at most
+// wait for it: a stdin that stays open and silent (a caller that never
+// writes, never closes) must not hold the line up. The document ends the
+// read, not the end of r. Bad or missing input is no session, still a line.
+func readStatuslineInput(r io.Reader, wait time.Duration) statuslineInput {
+	got := make(chan statuslineInput, 1)
+	go func() {
+		var in statuslineInput
+		_ = json.NewDecoder(io.LimitReader(r, maxStatuslineInput)).Decode(&in)
+		got <- in
+	}()
+	timer := time.NewTimer(wait)
+	defer timer.Stop()
+	select {
+	case in := <-got:
+		return in
+	case <-timer.C:
+		// The reader stays blocked until the process exits with the line.
+		return statuslineInput{}
+	}
 }
 
 // isTerminalReader reports whether r is a terminal: a person trying the

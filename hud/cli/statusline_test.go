@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -202,5 +203,46 @@ func TestStatuslineNamesRemoteSessions(t *testing.T) {
 	defer unlock()
 	if _, out, _ := runWithStdin(t, h, stdin, "statusline"); out != "○ hud · devbox · api waiting (Bash: make deploy)\n" {
 		t.Errorf("with a tray: %q", out)
+	}
+}
+
+// TestStatuslineNeverWaitsForever: a stdin that stays open (Claude Code
+// or anyone else never closing it) does not hold the line up: the
+// document is read as soon as it is whole, and a silent stdin is given up
+// on after a second.
+func TestStatuslineNeverWaitsForever(t *testing.T) {
+	h := severalSessions(t)
+	b, err := resolver.EncodeStore(h.store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.write(h.layout.StorePath(), string(b))
+	for _, tt := range []struct{ name, written, want string }{
+		{"the document, stdin left open", `{"session_id":"api-session"}` + "\n", "◆ waiting\n"},
+		{"nothing, stdin left open", "", "○ hud · api waiting (Bash: npm test)\n"},
+		{"half a document, stdin left open", `{"session_id":"api-`, "○ hud · api waiting (Bash: npm test)\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r, w := io.Pipe()
+			t.Cleanup(func() { w.Close() })
+			go io.WriteString(w, tt.written)
+			var out bytes.Buffer
+			env := &Env{Stdin: r, Stdout: &out, Stderr: io.Discard, Home: h.layout.Home,
+				Getenv: func(string) string { return "" }, Now: func() time.Time { return statusNow }}
+			done := make(chan int, 1)
+			start := time.Now()
+			go func() { done <- Main([]string{"statusline"}, env) }()
+			select {
+			case code := <-done:
+				if code != 0 || out.String() != tt.want {
+					t.Errorf("exit %d, line %q; want 0, %q", code, out.String(), tt.want)
+				}
+				if took := time.Since(start); took > 3*time.Second {
+					t.Errorf("took %s", took)
+				}
+			case <-time.After(6 * time.Second):
+				t.Fatal("hud statusline still waits for stdin")
+			}
+		})
 	}
 }
