@@ -66,6 +66,9 @@ func TestScripts(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(sessions, pid+".json"), []byte(`{"pid":`+pid+`}`), 0o600); err != nil {
 				return err
 			}
+			if err := datedNow(env.WorkDir); err != nil {
+				return err
+			}
 			if err := os.CopyFS(filepath.Join(env.WorkDir, "fixtures"), os.DirFS(fixtures)); err != nil {
 				return err
 			}
@@ -79,6 +82,29 @@ func TestScripts(t *testing.T) {
 			"field":   cmdField,
 		},
 	})
+}
+
+// datedNow writes the time the script starts for every NOW in the
+// archive's own files: a store's records must be dated near the hook's
+// clock, or they are dropped as stale (or as dated by a wrong clock).
+func datedNow(dir string) error {
+	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		return err
+	}
+	now, _ := resolver.At(time.Now()).MarshalJSON()
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return err
+		}
+		if bytes.Contains(b, []byte(`"NOW"`)) {
+			if err := os.WriteFile(f, bytes.ReplaceAll(b, []byte(`"NOW"`), now), 0o600); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // readStore decodes $HOME/.capacitor/sessions.json as a reader would.

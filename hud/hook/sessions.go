@@ -15,6 +15,10 @@ const (
 	// belongs to a session that ended without a SessionEnd (a closed
 	// terminal, kill -9) and is dropped on the next write.
 	recordTTL = 24 * time.Hour
+	// maxFuture is how far ahead of the hook's clock a record may be
+	// dated (clocks are corrected by seconds, not hours); beyond it the
+	// record was written under a wrong clock and is dropped.
+	maxFuture = 10 * time.Minute
 )
 
 // update is what applying one event did to the store.
@@ -92,7 +96,7 @@ func applyEvent(t *table, ev *Event, obs observation, now time.Time) update {
 		}
 	}
 
-	t.dropStale(now.Add(-recordTTL))
+	t.dropStale(now)
 	return u
 }
 

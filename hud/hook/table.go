@@ -94,32 +94,42 @@ func (t *table) ids() []string {
 // len is the number of records.
 func (t *table) len() int { return len(t.raw) + len(t.recs) }
 
-// dropStale removes the records last updated before cutoff; records
-// without a readable updated_at stay (readers judge them by other means).
-func (t *table) dropStale(cutoff time.Time) {
+// dropStale removes every record that cannot be a session of now: one
+// last updated before now-recordTTL, one dated more than maxFuture after
+// now (written under a clock that was wrong, it would never grow old),
+// and one without a readable updated_at (no age, so it would stay
+// forever). The store stays bounded whatever was written into it.
+func (t *table) dropStale(now time.Time) {
+	oldest, newest := now.Add(-recordTTL), now.Add(maxFuture)
 	for id, r := range t.recs {
-		if !r.UpdatedAt.IsZero() && r.UpdatedAt.Before(cutoff) {
+		if !current(r.UpdatedAt.Time, oldest, newest) {
 			delete(t.recs, id)
 		}
 	}
 	// Untouched records are compared as text: the store's timestamps have
 	// one fixed width and are all UTC, so their order as strings is their
 	// order in time, and this runs for every record on every event.
-	mark := resolver.At(cutoff)
-	quoted, _ := mark.MarshalJSON()
+	low, _ := resolver.At(oldest).MarshalJSON()
+	high, _ := resolver.At(newest).MarshalJSON()
 	for id, b := range t.raw {
 		v := topField(b, "updated_at")
-		if len(v) == len(quoted) && v[len(v)-2] == 'Z' {
-			if string(v) < string(quoted) {
+		if len(v) == len(low) && v[len(v)-2] == 'Z' && len(high) == len(low) {
+			if string(v) < string(low) || string(v) > string(high) {
 				delete(t.raw, id)
 			}
 			continue
 		}
-		var ts resolver.Timestamp // another writer's format
-		if v != nil && ts.UnmarshalJSON(v) == nil && !ts.IsZero() && ts.Before(cutoff) {
+		var ts resolver.Timestamp // another writer's format, or none
+		if v == nil || ts.UnmarshalJSON(v) != nil || !current(ts.Time, oldest, newest) {
 			delete(t.raw, id)
 		}
 	}
+}
+
+// current reports whether a record updated at at belongs in the store:
+// dated, and within [oldest, newest].
+func current(at, oldest, newest time.Time) bool {
+	return !at.IsZero() && !at.Before(oldest) && !at.After(newest)
 }
 
 // process returns the pid and proc_started recorded for id.

@@ -85,18 +85,60 @@ func TestParseCanonicalRejectsOtherLayouts(t *testing.T) {
 	}
 }
 
+// TestDropStale: the store keeps only records dated within a day before
+// now and a few minutes after it; one dated far ahead (a clock that was
+// wrong) or not dated at all would otherwise never be pruned.
 func TestDropStale(t *testing.T) {
+	tests := []struct {
+		name    string
+		age     time.Duration // before t0; negative is in the future
+		undated bool
+		keep    bool
+	}{
+		{"just now", 0, false, true},
+		{"23 hours ago", 23 * time.Hour, false, true},
+		{"a clock a few minutes ahead", -5 * time.Minute, false, true},
+		{"25 hours ago", 25 * time.Hour, false, false},
+		{"weeks ago", 1000 * time.Hour, false, false},
+		{"an hour ahead", -time.Hour, false, false},
+		{"years ahead", -20000 * time.Hour, false, false},
+		{"undated", 0, true, false},
+	}
 	s := resolver.NewStore()
-	for i, age := range []time.Duration{0, 23 * time.Hour, 25 * time.Hour, 1000 * time.Hour} {
+	var want []string
+	for i, tt := range tests {
 		id := fmt.Sprint("s", i)
-		s.Sessions[id] = &resolver.Record{SessionID: id, State: resolver.StateReady, UpdatedAt: resolver.At(t0.Add(-age))}
+		r := &resolver.Record{SessionID: id, State: resolver.StateReady, UpdatedAt: resolver.At(t0.Add(-tt.age))}
+		if tt.undated {
+			r.UpdatedAt = resolver.Timestamp{}
+		}
+		s.Sessions[id] = r
+		if tt.keep {
+			want = append(want, id)
+		}
 	}
 	b, _ := resolver.EncodeStore(s)
 	raw, _ := parseCanonical(b)
+	// Another writer's spellings, read through the slow path.
+	rec := func(id, updated string) []byte {
+		b := "{\n      \"session_id\": \"" + id + "\""
+		if updated != "" {
+			b += ",\n      \"updated_at\": " + updated
+		}
+		return []byte(b + "\n    }")
+	}
+	raw.raw["s8"] = rec("s8", `"yesterday"`)
+	raw.raw["s9"] = rec("s9", "")
+	raw.raw["s10"] = rec("s10", `"`+t0.Add(-time.Hour).UTC().Format(time.RFC3339)+`"`)
+	raw.raw["s11"] = rec("s11", `"`+t0.Add(time.Hour).UTC().Format(time.RFC3339)+`"`)
 	for name, tb := range map[string]*table{"decoded": tableFromStore(s), "raw": raw} {
-		tb.dropStale(t0.Add(-24 * time.Hour))
-		if got := tb.ids(); len(got) != 2 || got[0] != "s0" || got[1] != "s1" {
-			t.Errorf("%s: kept %v, want [s0 s1]", name, got)
+		tb.dropStale(t0)
+		wantHere := want
+		if name == "raw" {
+			wantHere = append([]string{"s0", "s1", "s10"}, want[2:]...)
+		}
+		if got := tb.ids(); fmt.Sprint(got) != fmt.Sprint(wantHere) {
+			t.Errorf("%s: kept %v, want %v", name, got, wantHere)
 		}
 	}
 }
