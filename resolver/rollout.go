@@ -21,15 +21,26 @@ type TurnEnd struct {
 }
 
 // codexRollout is the rollout file a Codex session's hooks name
-// (transcript_path), when it is named as Codex names its rollouts
-// (rollout-<time>-<id>.jsonl): any other path in a record is not read.
-func codexRollout(_ Layout, rec *Record) string {
+// (transcript_path), taken only where and as Codex keeps its rollouts:
+// ~/.codex/sessions/<yyyy>/<mm>/<dd>/rollout-<time>-<id>.jsonl. The tray
+// reads that file and watches its directory, so a payload naming any
+// other path gets neither. (A Codex home moved by CODEX_HOME is not
+// followed: the hook's environment says where it is, the tray's need not.)
+func codexRollout(l Layout, rec *Record) (path, home string) {
 	p := rec.TranscriptPath
-	base := filepath.Base(p)
-	if !filepath.IsAbs(p) || !strings.HasPrefix(base, "rollout-") || filepath.Ext(base) != ".jsonl" {
-		return ""
+	home = filepath.Join(l.Home, ".codex")
+	root := filepath.Join(home, "sessions") + string(filepath.Separator)
+	rest, ok := strings.CutPrefix(p, root)
+	if !ok || !filepath.IsAbs(p) || filepath.Clean(p) != p {
+		return "", ""
 	}
-	return p
+	parts := strings.Split(rest, string(filepath.Separator))
+	if len(parts) != 4 || len(parts[0]) != 4 || len(parts[1]) != 2 || len(parts[2]) != 2 ||
+		!isDigits(parts[0]) || !isDigits(parts[1]) || !isDigits(parts[2]) ||
+		!strings.HasPrefix(parts[3], "rollout-") || filepath.Ext(parts[3]) != ".jsonl" {
+		return "", ""
+	}
+	return p, home
 }
 
 // rolloutLine is what lastTurnEnd reads of a rollout line.

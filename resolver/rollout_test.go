@@ -41,7 +41,7 @@ func TestLastTurnEnd(t *testing.T) {
 // turn's end changes nothing.
 func TestTurnEndOpinion(t *testing.T) {
 	home := t.TempDir()
-	rollout := filepath.Join(home, "rollout-x.jsonl")
+	rollout := rolloutDir(t, home, "rollout-x.jsonl")
 	write := func(lines ...string) {
 		if err := os.WriteFile(rollout, []byte(strings.Join(lines, "\n")+"\n"), 0o600); err != nil {
 			t.Fatal(err)
@@ -52,7 +52,7 @@ func TestTurnEndOpinion(t *testing.T) {
 		TranscriptPath: rollout, UpdatedAt: At(prompted), StateChangedAt: At(prompted)}
 	store := &Store{Version: StoreVersion, Sessions: map[string]*Record{"s": rec}}
 	resolve := func() Session {
-		snap := Snapshot{Store: store, TurnEnds: loadTurnEnds(store)}
+		snap := Snapshot{Store: store, TurnEnds: loadTurnEnds(home, store)}
 		all := ResolveAll(snap, prompted.Add(2*time.Second), func(int, int64) bool { return true })
 		if len(all) != 1 {
 			t.Fatalf("%d sessions", len(all))
@@ -74,26 +74,38 @@ func TestTurnEndOpinion(t *testing.T) {
 	}
 	rec.Agent = "" // Claude's transcripts are not read this way
 	rec.UpdatedAt = At(prompted)
-	if got := loadTurnEnds(store); len(got) != 0 {
+	if got := loadTurnEnds(home, store); len(got) != 0 {
 		t.Errorf("read a Claude transcript: %v", got)
 	}
 }
 
-// loadTurnEnds is LoadTurnEnds for a store whose transcripts' paths do not
-// depend on the home (Codex's come from the records).
-func loadTurnEnds(store *Store) map[string]TurnEnd {
-	ends, _ := LoadTurnEnds(Layout{}, store)
+// loadTurnEnds is LoadTurnEnds's turn ends for home.
+func loadTurnEnds(home string, store *Store) map[string]TurnEnd {
+	ends, _ := LoadTurnEnds(Layout{Home: home}, store)
 	return ends
 }
 
+// rolloutDir makes the directory where Codex keeps a day's rollouts in
+// home and returns the path of the rollout name there.
+func rolloutDir(t *testing.T, home, name string) string {
+	t.Helper()
+	dir := filepath.Join(home, ".codex", "sessions", "2026", "11", "23")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(dir, name)
+}
+
 // A Codex record's transcript_path is read only when it names a rollout
-// file, and never through a link: a record could name any file.
+// file where Codex keeps them, in its own home, and never through a link:
+// a record could name any file, and the tray would watch its directory.
 func TestCodexRolloutPathChecked(t *testing.T) {
-	dir := t.TempDir()
-	real := filepath.Join(dir, "real.jsonl")
+	home := t.TempDir()
+	real := rolloutDir(t, home, "real.jsonl")
 	if err := os.WriteFile(real, []byte(rolloutStarted+"\n"+rolloutFailed+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	dir := filepath.Dir(real)
 	link := filepath.Join(dir, "rollout-link.jsonl")
 	if err := os.Symlink(real, link); err != nil {
 		t.Fatal(err)
@@ -102,19 +114,38 @@ func TestCodexRolloutPathChecked(t *testing.T) {
 	if err := os.Link(real, renamed); err != nil {
 		t.Fatal(err)
 	}
+	// The same rollout outside Codex's home, and a day's directory that is
+	// a link to somewhere else.
+	elsewhere := filepath.Join(t.TempDir(), "sessions", "2026", "11", "23")
+	if err := os.MkdirAll(elsewhere, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(real, filepath.Join(elsewhere, "rollout-real.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(elsewhere, filepath.Join(filepath.Dir(dir), "24")); err != nil {
+		t.Fatal(err)
+	}
 	for _, tt := range []struct {
-		path string
-		read bool
+		name, path    string
+		read, watched bool
 	}{
-		{real, false},              // not a rollout's name
-		{link, false},              // a link
-		{"rollout-x.jsonl", false}, // not absolute
-		{renamed, true},
+		{"not a rollout's name", real, false, false},
+		{"a link (in the right directory)", link, false, true},
+		{"not absolute", "rollout-x.jsonl", false, false},
+		{"outside Codex's home", filepath.Join(elsewhere, "rollout-real.jsonl"), false, false},
+		{"through a linked directory", filepath.Join(filepath.Dir(dir), "24", "rollout-real.jsonl"), false, false},
+		{"not clean", dir + "/../23/rollout-real.jsonl", false, false},
+		{"a rollout where Codex keeps them", renamed, true, true},
 	} {
 		rec := &Record{SessionID: "s", Agent: AgentCodex, State: StateWorking, TranscriptPath: tt.path}
-		got := loadTurnEnds(&Store{Version: StoreVersion, Sessions: map[string]*Record{"s": rec}})
-		if _, read := got["s"]; read != tt.read {
-			t.Errorf("%s: read %v, want %v", tt.path, read, tt.read)
+		store := &Store{Version: StoreVersion, Sessions: map[string]*Record{"s": rec}}
+		ends, dirs := LoadTurnEnds(Layout{Home: home}, store)
+		if _, read := ends["s"]; read != tt.read {
+			t.Errorf("%s: read %v, want %v", tt.name, read, tt.read)
+		}
+		if watched := len(dirs) > 0; watched != tt.watched {
+			t.Errorf("%s: watched %v, want %v", tt.name, dirs, tt.watched)
 		}
 	}
 }

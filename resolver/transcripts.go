@@ -28,8 +28,10 @@ const maxTranscriptTail = 64 << 10
 
 // transcript is how to read one agent's transcript.
 type transcript struct {
-	// path is the session's transcript, "" when there is none to read.
-	path func(l Layout, rec *Record) string
+	// path is the session's transcript, "" when there is none to read,
+	// and the agent's home it lies in: no directory on the way from there
+	// to the transcript may be a link.
+	path func(l Layout, rec *Record) (path, home string)
 	// last finds the newest turn end in a tail of it, written last at
 	// modified.
 	last func(tail []byte, modified time.Time) (TurnEnd, bool)
@@ -73,8 +75,8 @@ func LoadTurnEnds(l Layout, store *Store) (map[string]TurnEnd, []string) {
 		if !ok {
 			continue
 		}
-		path := t.path(l, rec)
-		if path == "" {
+		path, home := t.path(l, rec)
+		if path == "" || !realDirsBelow(home, filepath.Dir(path)) {
 			continue
 		}
 		dirs = append(dirs, filepath.Dir(path))
@@ -103,32 +105,54 @@ func LoadTurnEnds(l Layout, store *Store) (map[string]TurnEnd, []string) {
 // COPILOT_HOME moves it. The path its agentStop hook gave (the record's
 // transcript_path) is taken when it has exactly that shape, so a moved
 // home counts from the first turn's end; else the default is built.
-func copilotLogPath(l Layout, rec *Record) string {
+func copilotLogPath(l Layout, rec *Record) (path, home string) {
 	if CheckSessionID(rec.SessionID) != nil {
-		return ""
+		return "", ""
 	}
 	if p := rec.TranscriptPath; filepath.IsAbs(p) && filepath.Clean(p) == p &&
 		filepath.Base(p) == "events.jsonl" && filepath.Base(filepath.Dir(p)) == rec.SessionID &&
 		filepath.Base(filepath.Dir(filepath.Dir(p))) == "session-state" {
-		return p
+		return p, filepath.Dir(filepath.Dir(filepath.Dir(p)))
 	}
-	return filepath.Join(l.Home, ".copilot", "session-state", rec.SessionID, "events.jsonl")
+	home = filepath.Join(l.Home, ".copilot")
+	return filepath.Join(home, "session-state", rec.SessionID, "events.jsonl"), home
 }
 
 // geminiLogPath is the chat file Gemini's hooks name (transcript_path),
 // taken only inside Gemini's own directory and only by the name Gemini
 // gives it: a payload cannot make hud read anything else.
-func geminiLogPath(l Layout, rec *Record) string {
+func geminiLogPath(l Layout, rec *Record) (path, home string) {
 	p := rec.TranscriptPath
-	root := filepath.Join(l.Home, ".gemini", "tmp") + string(filepath.Separator)
+	home = filepath.Join(l.Home, ".gemini")
+	root := filepath.Join(home, "tmp") + string(filepath.Separator)
 	if !filepath.IsAbs(p) || filepath.Clean(p) != p || !strings.HasPrefix(p, root) {
-		return ""
+		return "", ""
 	}
 	base := filepath.Base(p)
 	if filepath.Base(filepath.Dir(p)) != "chats" || !strings.HasPrefix(base, "session-") || filepath.Ext(base) != ".jsonl" {
-		return ""
+		return "", ""
 	}
-	return p
+	return p, home
+}
+
+// realDirsBelow reports whether every directory from below home down to
+// dir (which lies under home) is a real directory, not a link: the tray
+// watches dir, and a link would make it watch wherever the link points.
+// A directory not made yet is not watched yet either.
+func realDirsBelow(home, dir string) bool {
+	rest, ok := strings.CutPrefix(dir, home+string(filepath.Separator))
+	if !ok {
+		return false
+	}
+	at := home
+	for _, name := range strings.Split(rest, string(filepath.Separator)) {
+		at = filepath.Join(at, name)
+		fi, err := os.Lstat(at)
+		if err != nil || !fi.IsDir() {
+			return false
+		}
+	}
+	return true
 }
 
 // logLines calls fn with each complete JSON line of a log's tail, oldest

@@ -159,7 +159,7 @@ func TestCopilotLogPath(t *testing.T) {
 		{"relative/session-state/" + id + "/events.jsonl", def},
 	}
 	for _, c := range cases {
-		if got := copilotLogPath(l, &Record{SessionID: id, TranscriptPath: c.transcript}); got != c.want {
+		if got, _ := copilotLogPath(l, &Record{SessionID: id, TranscriptPath: c.transcript}); got != c.want {
 			t.Errorf("transcript %q: %s, want %s", c.transcript, got, c.want)
 		}
 	}
