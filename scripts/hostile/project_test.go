@@ -3,10 +3,7 @@ package hostile
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
-	"os/user"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -165,20 +162,7 @@ func TestClaudeProjectDirDecides(t *testing.T) {
 // shared /tmp) keeps git's ownership check: git refuses it, as git
 // itself would, and none of its config runs.
 func TestAnotherUsersRepository(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root, to hand the repository to another user")
-	}
-	other, err := user.Lookup("nobody")
-	if err != nil {
-		// CI's container may have no such user: make one.
-		if out, err := exec.Command("useradd", "--system", "--no-create-home", "hud-hostile").CombinedOutput(); err != nil {
-			t.Skipf("no second user, and useradd failed: %v %s", err, out)
-		}
-		if other, err = user.Lookup("hud-hostile"); err != nil {
-			t.Skip("no second user:", err)
-		}
-	}
-	uid, _ := strconv.Atoi(other.Uid)
+	uid := otherUser(t)
 	w := newWorld(t)
 	w.hostileRepo(w.project)
 	filepath.Walk(w.project, func(p string, _ os.FileInfo, _ error) error { return os.Lchown(p, uid, uid) })
