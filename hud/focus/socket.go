@@ -5,12 +5,10 @@ import (
 	"fmt"
 	"io/fs"
 	"net"
-	"os"
-	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
+	"github.com/capacitor-hud/hud/hud/safefile"
 	"github.com/capacitor-hud/hud/internal/peercred"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -24,65 +22,21 @@ import (
 // hud talks only to a socket the person owns, reached through directories
 // nobody else can change, and hands the program the path it checked.
 
-// OwnSocket checks that path is a Unix socket owned by uid, reached
-// through directories nobody but uid and root can change, and returns its
-// path with every link resolved: the one the checks were made on, so
-// nothing can be swapped in between. Every directory on the way must be
-// a real directory owned by uid or root and writable by nobody else,
-// unless it is sticky (/tmp), where nobody else can rename or remove what
-// uid owns. The socket itself must be owned by uid.
+// OwnSocket checks that path is a Unix socket owned by uid that nobody
+// else can swap (safefile.Owned), and returns its path with every link
+// resolved: the one to hand the program.
 func OwnSocket(path string, uid int) (string, error) {
 	if !resolver.IsSocketPath(path) {
 		return "", fmt.Errorf("%q is not a socket path", path)
 	}
-	real, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return "", err
-	}
-	dir := string(filepath.Separator)
-	parts := strings.Split(strings.TrimPrefix(real, dir), string(filepath.Separator))
-	for _, name := range parts[:len(parts)-1] {
-		dir = filepath.Join(dir, name)
-		if err := safeDir(dir, uid); err != nil {
-			return "", err
-		}
-	}
-	fi, err := os.Lstat(real)
+	real, fi, err := safefile.Owned(path, uid)
 	if err != nil {
 		return "", err
 	}
 	if fi.Mode().Type() != fs.ModeSocket {
 		return "", fmt.Errorf("%s is not a socket", real)
 	}
-	if owner := ownerOf(fi); owner != uid {
-		return "", fmt.Errorf("%s belongs to uid %d, not to this user (uid %d)", real, owner, uid)
-	}
 	return real, nil
-}
-
-// safeDir checks one directory on a socket's way (see OwnSocket).
-func safeDir(dir string, uid int) error {
-	fi, err := os.Lstat(dir)
-	if err != nil {
-		return err
-	}
-	if !fi.IsDir() {
-		return fmt.Errorf("%s is not a directory", dir)
-	}
-	if owner := ownerOf(fi); owner != uid && owner != 0 {
-		return fmt.Errorf("%s belongs to uid %d, neither this user (uid %d) nor root", dir, owner, uid)
-	}
-	if fi.Mode().Perm()&0o022 != 0 && fi.Mode()&fs.ModeSticky == 0 {
-		return fmt.Errorf("%s is writable by others (mode %v)", dir, fi.Mode().Perm())
-	}
-	return nil
-}
-
-func ownerOf(fi fs.FileInfo) int {
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-		return int(st.Uid)
-	}
-	return -1
 }
 
 // ownAbstract checks that the abstract socket name (Linux's "@name", which

@@ -42,8 +42,8 @@ func TestOwnSocket(t *testing.T) {
 		}
 		return d
 	}
-	private, open, sticky := mkdir("p", 0o700), mkdir("o", 0o777), mkdir("s", 0o777|os.ModeSticky)
-	for _, d := range []string{private, open, sticky} {
+	private, open, sticky, group := mkdir("p", 0o700), mkdir("o", 0o777), mkdir("s", 0o777|os.ModeSticky), mkdir("g", 0o770)
+	for _, d := range []string{private, open, sticky, group} {
 		listen(t, filepath.Join(d, "sock"))
 	}
 	if err := os.WriteFile(filepath.Join(private, "file"), nil, 0o600); err != nil {
@@ -60,9 +60,10 @@ func TestOwnSocket(t *testing.T) {
 	}{
 		{"the person's socket", filepath.Join(private, "sock"), me, filepath.Join(private, "sock"), ""},
 		{"a sticky directory (/tmp)", filepath.Join(sticky, "sock"), me, filepath.Join(sticky, "sock"), ""},
+		{"a directory the person's group may write (umask 002)", filepath.Join(group, "sock"), me, filepath.Join(group, "sock"), ""},
 		{"through a link: the real path is handed on", filepath.Join(linked, "sock"), me, filepath.Join(private, "sock"), ""},
 		{"another user's socket", filepath.Join(private, "sock"), me + 1, "", "uid"},
-		{"a directory anyone may write", filepath.Join(open, "sock"), me, "", "writable by others"},
+		{"a directory anyone may write", filepath.Join(open, "sock"), me, "", "writable by anyone"},
 		{"not a socket", filepath.Join(private, "file"), me, "", "not a socket"},
 		{"missing", filepath.Join(private, "none"), me, "", "no such file"},
 		{"relative", "sock", me, "", "not a socket path"},
