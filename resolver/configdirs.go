@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 
@@ -72,6 +73,23 @@ func (c ConfigDirList) Encode() ([]byte, error) {
 	return append(b, '\n'), nil
 }
 
+// OwnConfigDir checks that dir is a directory of this process's user that
+// nobody else can swap (safefile.Owned). A config directory a record names
+// comes from Claude's environment, which a project's settings can set: one
+// another user owns would have the hook put its locks there and the
+// readers take that user's lock directories and session files for the
+// person's.
+func OwnConfigDir(dir string) error {
+	_, fi, err := safefile.Owned(dir, os.Getuid())
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("%s is not a directory", dir)
+	}
+	return nil
+}
+
 // ConfigDirFromEnv turns the value of CLAUDE_CONFIG_DIR into the config
 // directory a record names: "" when unset or when it is ~/.claude itself
 // (the default needs no name), else the normalized path.
@@ -88,7 +106,8 @@ func ConfigDirFromEnv(l Layout, value string) string {
 
 // FollowedConfigDirs lists the config directories whose sessions readers
 // follow, ~/.claude (or l's own) first, each once: l's, the default, the
-// wired ones (list) and those the store's records name.
+// wired ones (list) and those the store's records name that are the
+// person's (OwnConfigDir).
 func FollowedConfigDirs(l Layout, list ConfigDirList, store *Store) []string {
 	dirs := []string{l.ConfigDir(), l.DefaultConfigDir()}
 	dirs = append(dirs, list.ConfigDirs...)
@@ -99,6 +118,7 @@ func FollowedConfigDirs(l Layout, list ConfigDirList, store *Store) []string {
 				named = append(named, filepath.Clean(rec.ConfigDir))
 			}
 		}
+		named = slices.DeleteFunc(named, func(d string) bool { return !slices.Contains(dirs, d) && OwnConfigDir(d) != nil })
 		slices.Sort(named)
 		dirs = append(dirs, named...)
 	}

@@ -57,11 +57,26 @@ func TestConfigDirFromEnv(t *testing.T) {
 }
 
 func TestFollowedConfigDirs(t *testing.T) {
+	// A record's directory is followed when it is the person's; these are
+	// made in a home of the test's own.
+	home, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{".claude-b", "shared"} {
+		if err := os.Mkdir(filepath.Join(home, d), 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.Chmod(filepath.Join(home, "shared"), 0o777)
+	named := strings.NewReplacer("/home/ann", home)
 	store := NewStore()
-	store.Sessions["a"] = &Record{SessionID: "a", ConfigDir: "/home/ann/.claude-b"}
-	store.Sessions["b"] = &Record{SessionID: "b", ConfigDir: "/home/ann/.claude-work"}
+	store.Sessions["a"] = &Record{SessionID: "a", ConfigDir: home + "/.claude-b"}
+	store.Sessions["b"] = &Record{SessionID: "b", ConfigDir: home + "/.claude-work"}
 	store.Sessions["c"] = &Record{SessionID: "c"}
 	store.Sessions["d"] = &Record{SessionID: "d", ConfigDir: "relative/dir"} // hand-edited: ignored
+	store.Sessions["e"] = &Record{SessionID: "e", ConfigDir: home + "/missing"}
+	store.Sessions["f"] = &Record{SessionID: "f", ConfigDir: home + "/shared"} // anybody's: ignored
 	tests := []struct {
 		name   string
 		config string
@@ -79,10 +94,18 @@ func TestFollowedConfigDirs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			l := Layout{Home: "/home/ann", Config: tt.config}
-			got := FollowedConfigDirs(l, ConfigDirList{ConfigDirs: tt.list}, tt.store)
-			if !slices.Equal(got, tt.want) {
-				t.Errorf("got %q, want %q", got, tt.want)
+			l := Layout{Home: home, Config: named.Replace(tt.config)}
+			var list []string
+			for _, d := range tt.list {
+				list = append(list, named.Replace(d))
+			}
+			want := make([]string, len(tt.want))
+			for i, d := range tt.want {
+				want[i] = named.Replace(d)
+			}
+			got := FollowedConfigDirs(l, ConfigDirList{ConfigDirs: list}, tt.store)
+			if !slices.Equal(got, want) {
+				t.Errorf("got %q, want %q", got, want)
 			}
 		})
 	}

@@ -139,6 +139,14 @@ func runHook(args []string, env Env, running *atomic.Pointer[runningEvent], exte
 	layout = layout.WithConfig(resolver.ConfigDirFromEnv(layout, env.Getenv("CLAUDE_CONFIG_DIR")))
 	log := newDebugLog(layout, env)
 	defer log.flush()
+	if layout.Config != "" {
+		// A project's settings can set the variable: a directory that is
+		// not the person's gets no lock, and no record names it.
+		if err := resolver.OwnConfigDir(layout.Config); err != nil {
+			log.errorf("", "not using CLAUDE_CONFIG_DIR: %v", err)
+			layout = layout.WithConfig("")
+		}
+	}
 	session := ""
 	defer func() {
 		if p := recover(); p != nil {

@@ -13,7 +13,9 @@ import (
 // what it names: with every link resolved, each directory on the way is a
 // real directory owned by uid or root that others cannot write to (unless
 // it is sticky, as /tmp is, where others cannot rename or remove what uid
-// owns), and the last component is owned by uid. It returns the resolved
+// owns), and the last component is owned by uid (and, a directory, not
+// writable by others either: what it holds is what the caller reads, or
+// talks to). It returns the resolved
 // path, the one the checks were made on (hand that one on, not path), and
 // what lstat says of it, for the caller to check its type.
 //
@@ -43,6 +45,11 @@ func Owned(path string, uid int) (string, fs.FileInfo, error) {
 	}
 	if owner := Owner(fi); owner != uid {
 		return "", nil, fmt.Errorf("%s belongs to uid %d, not to this user (uid %d)", real, owner, uid)
+	}
+	if fi.IsDir() {
+		if err := safeDir(real, uid); err != nil {
+			return "", nil, err
+		}
 	}
 	return real, fi, nil
 }
