@@ -232,3 +232,31 @@ func TestStoreRecordsOutOfTime(t *testing.T) {
 		}
 	}
 }
+
+// TestAnotherUsersConfigDir: a project's settings set CLAUDE_CONFIG_DIR
+// to a directory another user owns (writable by all, so the hook could
+// put its locks there). The hook neither uses nor records it, so no
+// reader takes that user's lock directories and session files for the
+// person's, and the log says why.
+func TestAnotherUsersConfigDir(t *testing.T) {
+	uid := otherUser(t)
+	w := newWorld(t)
+	dir := filepath.Join(w.root, "shared-claude")
+	if err := os.Mkdir(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(dir, 0o777)
+	if err := os.Chown(dir, uid, uid); err != nil {
+		t.Fatal(err)
+	}
+	w.mark()
+	w.hook(w.event(sid, "UserPromptSubmit", `,"prompt":"p"`), "CLAUDE_CONFIG_DIR="+dir)
+	w.checkWrites()
+	b, _ := os.ReadFile(filepath.Join(w.home, ".capacitor", "sessions.json"))
+	if strings.Contains(string(b), "shared-claude") {
+		t.Errorf("the record names another user's config directory:\n%s", b)
+	}
+	if !strings.Contains(w.debugLog(), "not using CLAUDE_CONFIG_DIR") {
+		t.Errorf("the hook's log does not say why it left the directory alone:\n%s", w.debugLog())
+	}
+}
