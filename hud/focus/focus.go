@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -172,10 +173,32 @@ func (f *Focuser) Focus(ctx context.Context, t Target) error {
 	if t.Dir == "" || f.Open == nil {
 		return errors.Join(append(errs, errors.New("the session has no folder to open"))...)
 	}
-	if err := f.Open(t.Dir); err != nil {
+	dir, err := folder(t.Dir)
+	if err == nil {
+		err = f.Open(dir)
+	}
+	if err != nil {
 		return errors.Join(append(errs, err)...)
 	}
 	return nil
+}
+
+// folder checks that path, a session's recorded cwd, names a directory,
+// and returns it with its links resolved. The file manager's opener runs
+// whatever a file asks for (a .desktop entry, a script a desktop trusts),
+// so a path that names a file, or a link to one, is never handed to it.
+func folder(path string) (string, error) {
+	if !filepath.IsAbs(path) {
+		return "", fmt.Errorf("not opening %q: not an absolute path", path)
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", fmt.Errorf("not opening the session's folder: %w", err)
+	}
+	if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
+		return "", fmt.Errorf("not opening %s: not a folder", path)
+	}
+	return real, nil
 }
 
 func (f *Focuser) try(ctx context.Context, b Backend, t Target) error {

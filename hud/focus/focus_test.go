@@ -3,6 +3,8 @@ package focus
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -53,7 +55,10 @@ func (w *fakeWindow) Raise(_ context.Context, pid int, hint string) error {
 func itoa(n int) string { return strconv.Itoa(n) }
 
 func TestFocus(t *testing.T) {
-	const dir = "/home/dev/api"
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name      string
 		target    present.Focus
@@ -187,8 +192,9 @@ func TestFocusTimeout(t *testing.T) {
 		return nil, ctx.Err()
 	}}
 	var opened []string
-	f := &Focuser{Backends: []Backend{hang}, Timeout: 10 * time.Millisecond, Open: func(p string) error { opened = append(opened, p); return nil }}
-	err := f.Focus(context.Background(), present.Focus{Terminal: resolver.Terminal{KittyWindow: "1", KittyListenOn: "unix:@k"}, Dir: "/d"})
+	f := &Focuser{Backends: []Backend{hang}, Timeout: 10 * time.Millisecond, Open: func(p string) error { opened = append(opened, p); return nil },
+		Sockets: func(t resolver.Terminal) (resolver.Terminal, error) { return t, nil }}
+	err := f.Focus(context.Background(), present.Focus{Terminal: resolver.Terminal{KittyWindow: "1", KittyListenOn: "unix:@k"}, Dir: t.TempDir()})
 	if err != nil || len(opened) != 1 {
 		t.Errorf("err %v, opened %q", err, opened)
 	}
@@ -226,5 +232,48 @@ func TestExec(t *testing.T) {
 	}
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("Exec returned after %v", d)
+	}
+}
+
+// TestFolderIsAFolder: when nothing else brings the session forward, its
+// recorded folder opens; a path naming a file (a project's .desktop entry,
+// directly or through a link) is never handed to the opener, which would
+// open, and for some kinds run, it.
+func TestFolderIsAFolder(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	entry := filepath.Join(dir, "evil.desktop")
+	if err := os.WriteFile(entry, []byte("[Desktop Entry]\nExec=touch /tmp/pwned\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	linkToFile, linkToDir := filepath.Join(dir, "to-file"), filepath.Join(dir, "to-dir")
+	os.Symlink(entry, linkToFile)
+	os.Symlink(dir, linkToDir)
+	for _, tt := range []struct {
+		name, path, opened string
+	}{
+		{"a folder", dir, dir},
+		{"a link to a folder: the folder", linkToDir, dir},
+		{"a file", entry, ""},
+		{"a link to a file", linkToFile, ""},
+		{"missing", filepath.Join(dir, "gone"), ""},
+		{"relative", "evil.desktop", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var opened []string
+			f := &Focuser{Open: func(p string) error { opened = append(opened, p); return nil }}
+			err := f.Focus(context.Background(), Target{Dir: tt.path})
+			if tt.opened == "" {
+				if err == nil || len(opened) != 0 {
+					t.Errorf("opened %q (err %v); want nothing opened and an error", opened, err)
+				}
+				return
+			}
+			if err != nil || len(opened) != 1 || opened[0] != tt.opened {
+				t.Errorf("opened %q (err %v), want %q", opened, err, tt.opened)
+			}
+		})
 	}
 }
