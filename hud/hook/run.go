@@ -123,6 +123,22 @@ func Main(args []string, env Env) int {
 	return runHook(args, env, &running, extend)
 }
 
+// ownConfigDir returns layout, without its config directory when that is
+// not the person's (resolver.OwnConfigDir): a project's settings can set
+// CLAUDE_CONFIG_DIR, and such a directory gets no lock and no record
+// names it. The check costs a few lstat calls, and only when the variable
+// names a directory other than ~/.claude.
+func ownConfigDir(layout resolver.Layout, log *debugLog) resolver.Layout {
+	if layout.Config == "" {
+		return layout
+	}
+	if err := resolver.OwnConfigDir(layout.Config); err != nil {
+		log.errorf("", "not using CLAUDE_CONFIG_DIR: %v", err)
+		return layout.WithConfig("")
+	}
+	return layout
+}
+
 // runningEvent is the event a run handles, for the watchdog's log line.
 type runningEvent struct{ session, event string }
 
@@ -139,14 +155,7 @@ func runHook(args []string, env Env, running *atomic.Pointer[runningEvent], exte
 	layout = layout.WithConfig(resolver.ConfigDirFromEnv(layout, env.Getenv("CLAUDE_CONFIG_DIR")))
 	log := newDebugLog(layout, env)
 	defer log.flush()
-	if layout.Config != "" {
-		// A project's settings can set the variable: a directory that is
-		// not the person's gets no lock, and no record names it.
-		if err := resolver.OwnConfigDir(layout.Config); err != nil {
-			log.errorf("", "not using CLAUDE_CONFIG_DIR: %v", err)
-			layout = layout.WithConfig("")
-		}
-	}
+	layout = ownConfigDir(layout, log)
 	session := ""
 	defer func() {
 		if p := recover(); p != nil {
