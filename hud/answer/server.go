@@ -218,10 +218,10 @@ func (s *Server) Answer(r Reply) (Request, error) {
 		s.mu.Unlock()
 		return Request{}, fmt.Errorf("the answer does not match request %s", req.ID)
 	}
-	choice, ok := req.Choice(r.Choice)
-	if !ok {
+	choice, err := req.Pick(r.Choice)
+	if err != nil {
 		s.mu.Unlock()
-		return Request{}, fmt.Errorf("%q is not a choice of this dialog; it offers %q", r.Choice, req.Keys())
+		return Request{}, err
 	}
 	delete(s.pending, r.ID)
 	s.mu.Unlock()
