@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -58,7 +59,7 @@ func runAnswer(env *Env, args []string) error {
 	}
 	pending, err := answer.List(env.Home)
 	if err != nil {
-		return noTray(err)
+		return trayError(err)
 	}
 	req, err := pick(pending, who, *project, *request)
 	if err != nil {
@@ -120,10 +121,13 @@ func shortID(id string) string {
 	return id
 }
 
-// noTray explains a failed connect to the tray.
-func noTray(err error) error {
-	return withHint(fmt.Errorf("no tray is answering: %w", err),
-		"start the tray (hud) and turn answering on (hud answer on)")
+// trayError explains a failed exchange with the tray: no tray to ask,
+// or what went wrong with the one that serves the socket.
+func trayError(err error) error {
+	if errors.Is(err, answer.ErrNoTray) {
+		return withHint(err, "start the tray (hud) and turn answering on (hud answer on)")
+	}
+	return fmt.Errorf("answering: %w", err)
 }
 
 func answerSwitch(env *Env, on bool) error {
@@ -140,7 +144,7 @@ func answerSwitch(env *Env, on bool) error {
 	if hint := shortDialogTimeout(env, cfg.Answer.Wait); hint != "" {
 		fmt.Fprintln(env.Stdout, hint)
 	}
-	if _, err := answer.List(env.Home); err != nil {
+	if _, err := answer.List(env.Home); errors.Is(err, answer.ErrNoTray) {
 		fmt.Fprintln(env.Stdout, "No tray runs now; start it with `hud`.")
 	}
 	return nil
@@ -167,11 +171,13 @@ only, through Claude Code's PermissionRequest hook output.
 `)
 	pending, err := answer.List(env.Home)
 	switch {
-	case err != nil && cfg.Answer.Enabled:
+	case errors.Is(err, answer.ErrNoTray) && cfg.Answer.Enabled:
 		fmt.Fprintln(w, "\nNo tray is answering now: start it with `hud`.")
 		return nil
-	case err != nil:
+	case errors.Is(err, answer.ErrNoTray):
 		return nil
+	case err != nil:
+		return trayError(err)
 	case len(pending) == 0:
 		fmt.Fprintln(w, "\nNo dialog waits for an answer.")
 		return nil
