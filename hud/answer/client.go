@@ -69,7 +69,7 @@ func (h *Hook) Offer(req Request, wait time.Duration) (string, error) {
 // ErrNoTray is the error of List and Send when no tray serves the socket
 // (none runs, or answering is off). Any other error comes from a tray
 // that serves it.
-var ErrNoTray = errors.New("no tray serves the answering socket")
+var ErrNoTray = errors.New("no tray is answering")
 
 // List asks the tray which requests wait.
 func List(home string) ([]Request, error) {
