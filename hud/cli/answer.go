@@ -27,9 +27,14 @@ notifications or here, without going to the terminal.
                                 the same, for the session working in DIR
 
 CHOICE is allow, always ("Yes, and don't ask again", where Claude offers
-it) or deny for a permission, or an option's label for a question.
---request ID answers only that request: if it is no longer waiting, the
-answer is refused, never given to a later dialog.
+it) or deny for a permission, or an option's label for a question (its
+exact spelling when options differ only by case).
+
+An answer goes to the dialog "hud answer" last listed for that session:
+if another dialog took its place since, the answer is refused, and
+"hud answer" shows the new one. --request ID answers only that request:
+if it is no longer waiting, the answer is refused, never given to a
+later dialog.
 `
 
 func runAnswer(env *Env, args []string) error {
@@ -64,6 +69,15 @@ func runAnswer(env *Env, args []string) error {
 	req, err := pick(pending, who, *project, *request)
 	if err != nil {
 		return err
+	}
+	if *request == "" {
+		// By session or project, the answer goes to the dialog the
+		// person was shown, never to one that took its place since
+		// (--request names its dialog itself).
+		if err := answer.CheckListed(env.Home, req); err != nil {
+			return withHint(fmt.Errorf("session %s: %w; it waits on: %s", shortID(req.Session), err, req.Subject),
+				"run `hud answer` to see the dialog waiting now, then answer it")
+		}
 	}
 	got, err := answer.Send(env.Home, answer.Reply{ID: req.ID, Digest: req.Digest, Session: req.Session, Choice: choice})
 	if err != nil {
@@ -178,6 +192,11 @@ only, through Claude Code's PermissionRequest hook output.
 		return nil
 	case err != nil:
 		return trayError(err)
+	}
+	if err := answer.NoteListed(env.Home, pending); err != nil {
+		return err
+	}
+	switch {
 	case len(pending) == 0:
 		fmt.Fprintln(w, "\nNo dialog waits for an answer.")
 		return nil
