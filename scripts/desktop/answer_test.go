@@ -55,7 +55,7 @@ func TestAnswerOnDesktop(t *testing.T) {
 	hookDone := api.sendAsync("08-PermissionRequest")
 	waitFor(t, item, "api waits, its choices in the menu", func(s seen) bool {
 		return s.icon == "waiting/1" && hasLabels(s, "api — waiting now — Bash: npm test",
-			detailIndent+"↳ Yes", detailIndent+"↳ Yes, and always allow access to proj/ from this project", detailIndent+"↳ No")
+			detailIndent+"Bash: npm test", detailIndent+"↳ Yes", detailIndent+"↳ Yes, and always allow access to /home/dev/proj/ from this project", detailIndent+"↳ No")
 	})
 	var withButtons sni.Notification
 	for deadline := time.After(3 * time.Second); withButtons.Actions == nil; {
