@@ -252,16 +252,50 @@ func shownWhole(s string, max int) (string, bool) {
 }
 
 // subject is the command, file or URL a tool's dialog is about, and
-// whether it is shown whole.
+// whether it is shown whole. A command is whole only with nothing beside
+// it but what changes nothing it runs (a sandbox switch, or a field hud
+// does not know, could). A tool whose input names none of these (an MCP
+// server's) shows its whole input: a Yes allows the call as written.
 func (d Dialog) subject() (string, bool) {
 	var in map[string]any
 	_ = json.Unmarshal(d.Input, &in)
+	if cmd, ok := in["command"].(string); ok && cmd != "" && d.Tool == "Bash" {
+		shown, whole := shownWhole(d.Tool+": "+cmd, maxSubject)
+		for k, v := range in {
+			if k != "command" && !bashAside[k] && !isZero(v) {
+				whole = false
+			}
+		}
+		return shown, whole
+	}
 	for _, k := range []string{"command", "file_path", "notebook_path", "url", "path", "pattern", "query"} {
 		if s, ok := in[k].(string); ok && s != "" {
 			return shownWhole(d.Tool+": "+s, maxSubject)
 		}
 	}
-	return shownWhole(d.Tool, maxSubject)
+	if len(in) == 0 {
+		return shownWhole(d.Tool, maxSubject)
+	}
+	return shownWhole(d.Tool+": "+string(compact(d.Input)), maxSubject)
+}
+
+// bashAside are the fields of a Bash call that change nothing it runs:
+// Claude's own words for it, and how long and where it waits.
+var bashAside = map[string]bool{"description": true, "timeout": true, "run_in_background": true}
+
+// isZero reports a JSON value that says nothing: null, false, 0, "".
+func isZero(v any) bool {
+	switch v := v.(type) {
+	case nil:
+		return true
+	case bool:
+		return !v
+	case float64:
+		return v == 0
+	case string:
+		return v == ""
+	}
+	return false
 }
 
 // Output is what the hook prints for Claude when the person chose key:
