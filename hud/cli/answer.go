@@ -128,12 +128,8 @@ func pick(pending []answer.Request, session, project, id string) (answer.Request
 	return answer.Request{}, withHint(fmt.Errorf("%d dialogs match %s", len(found), what), "name the session by more of its id")
 }
 
-func shortID(id string) string {
-	if len(id) > 8 {
-		return id[:8]
-	}
-	return id
-}
+// shortID is a session id's first 8 characters, fit to print.
+func shortID(id string) string { return text.Line(text.Head(id, 8), 0) }
 
 // trayError explains a failed exchange with the tray: no tray to ask,
 // or what went wrong with the one that serves the socket.
@@ -204,9 +200,12 @@ only, through Claude Code's PermissionRequest hook output.
 	fmt.Fprintln(w, "\nWaiting:")
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, r := range pending {
-		fmt.Fprintf(tw, "  %s\t%s\t%s\trequest %s\n", shortID(r.Session), filepath.Base(r.Project), r.Subject, r.ID)
+		// The project's name is a directory's, which a repository may
+		// choose: no escape sequence reaches the terminal.
+		fmt.Fprintf(tw, "  %s\t%s\t%s\trequest %s\n", shortID(r.Session), text.Line(filepath.Base(r.Project), 40),
+			text.Line(r.Subject, 0), text.Line(r.ID, 0))
 		for _, c := range r.Choices {
-			fmt.Fprintf(tw, "\t\t  %s\t%s\n", c.Key, c.Label)
+			fmt.Fprintf(tw, "\t\t  %s\t%s\n", text.Line(c.Key, 0), text.Line(c.Label, 0))
 		}
 	}
 	if err := tw.Flush(); err != nil {

@@ -108,3 +108,44 @@ func jsonQuote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
+
+// TestAnswerListingIsPlainText: the listing prints the project's name,
+// which a repository's directory may choose, without its escape
+// sequences.
+func TestAnswerListingIsPlainText(t *testing.T) {
+	home, err := os.MkdirTemp("", "hud-cli-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(home)
+	srv, err := answer.Listen(answer.SocketPath(home), os.Getuid(), t.Logf, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	req, err := answer.NewRequest(answer.Dialog{Session: "22222222-\x1b[2J", Tool: "Bash", Input: json.RawMessage(`{"command":"ls"}`),
+		Project: "/src/\x1b]0;owned\x07proj"}, time.Now(), os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := answer.Connect(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	go h.Offer(req, 10*time.Second)
+	for deadline := time.Now().Add(5 * time.Second); len(srv.Pending()) == 0; time.Sleep(2 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the tray never held the request")
+		}
+	}
+	var stdout bytes.Buffer
+	env := &Env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stdout, Home: home,
+		Getenv: func(string) string { return "" }, Now: time.Now}
+	if err := runAnswer(env, nil); err != nil {
+		t.Fatal(err)
+	}
+	if out := stdout.String(); strings.ContainsRune(out, 0x1b) || strings.ContainsRune(out, 0x07) || !strings.Contains(out, "proj") {
+		t.Errorf("the listing has control characters or lacks the project:\n%q", out)
+	}
+}
