@@ -58,7 +58,9 @@ func (d Dialog) always() (string, permissionUpdate) {
 			label = d.ruleLabel(r)
 			update = permissionUpdate{Type: s.Type, Rules: []permissionRule{r}, Behavior: s.Behavior, Destination: s.Destination}
 		case s.Type == "addDirectories" && len(s.Directories) > 0 && filepath.IsAbs(s.Directories[0]):
-			dir := s.Directories[0]
+			// The directory as the label names it, lexically clean, is
+			// the one Claude gets.
+			dir := filepath.Clean(s.Directories[0])
 			label = "Yes, and always allow access to " + dirLabel(dir) + " from this project"
 			update = permissionUpdate{Type: s.Type, Directories: []string{dir}, Destination: s.Destination}
 		default:
@@ -109,5 +111,5 @@ func readDir(r permissionRule) (string, bool) {
 // where the terminal says "proj/": a directory elsewhere with the same
 // name must not read as the project's.
 func dirLabel(dir string) string {
-	return strings.TrimSuffix(filepath.Clean(dir), "/") + "/"
+	return strings.TrimSuffix(dir, "/") + "/"
 }

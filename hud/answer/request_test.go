@@ -116,6 +116,8 @@ func TestOutput(t *testing.T) {
 		{"always: the one rule named, nothing else suggested", Dialog{Tool: "Bash", Input: json.RawMessage(`{"command":"npm test"}`), Suggestions: json.RawMessage(
 			`[{"type":"setMode","mode":"bypassPermissions","destination":"session"},{"type":"addRules","rules":[{"toolName":"Bash","ruleContent":"npm test *","extra":1},{"toolName":"Bash","ruleContent":"curl *"}],"behavior":"allow","destination":"localSettings"},{"type":"addDirectories","directories":["/"],"destination":"session"}]`)},
 			Always, `{"hookSpecificOutput":{"decision":{"behavior":"allow","updatedPermissions":` + npmSuggestions + `},"hookEventName":"PermissionRequest"}}`},
+		{"always: the directory as named", Dialog{Tool: "Bash", Input: json.RawMessage(`{"command":"ls"}`), Suggestions: json.RawMessage(`[{"type":"addDirectories","directories":["/home/dev/proj/../../../etc/"],"destination":"session"}]`)},
+			Always, `{"hookSpecificOutput":{"decision":{"behavior":"allow","updatedPermissions":[{"type":"addDirectories","directories":["/etc"],"destination":"session"}]},"hookEventName":"PermissionRequest"}}`},
 		{"always: the one directory named, not the mode switch", Dialog{Tool: "Bash", Input: json.RawMessage(`{"command":"touch x"}`), Suggestions: json.RawMessage(dirSuggestions)},
 			Always, `{"hookSpecificOutput":{"decision":{"behavior":"allow","updatedPermissions":[{"type":"addDirectories","directories":["/tmp/h/proj"],"destination":"session"}]},"hookEventName":"PermissionRequest"}}`},
 		{"deny", bash, Deny, `{"hookSpecificOutput":{"decision":{"behavior":"deny","message":"The person said no (from hud)."},"hookEventName":"PermissionRequest"}}`},
