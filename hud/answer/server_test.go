@@ -328,10 +328,11 @@ func TestLongList(t *testing.T) {
 	home, s, _ := tray(t)
 	offerBig := func(n int) {
 		for range n {
-			req := bashRequest(t, fmt.Sprintf("s%d", len(s.Pending())))
+			held := len(s.Pending())
+			req := bashRequest(t, fmt.Sprintf("s%d", held))
 			req.Subject = strings.Repeat("x", maxMessage-1024) // as much as one offer may carry
 			offer(t, home, req, 20*time.Second)
-			waitPending(t, s, len(s.Pending())+1)
+			waitPending(t, s, held+1)
 		}
 	}
 	offerBig(3)
