@@ -170,7 +170,8 @@ type Question struct {
 	Header      string `json:"header"`
 	MultiSelect bool   `json:"multiSelect"`
 	Options     []struct {
-		Label string `json:"label"`
+		Label       string `json:"label"`
+		Description string `json:"description"`
 	} `json:"options"`
 }
 
@@ -214,11 +215,18 @@ func (d Dialog) choices() (string, []Choice) {
 			if o.Label == "" {
 				continue
 			}
-			label := text.Line(o.Label, maxLabel)
-			if label != o.Label || slices.ContainsFunc(out, func(c Choice) bool { return c.Key == o.Label }) {
+			// The option as the terminal shows it: its label, then what
+			// it means ("No — this deletes prod"), which the person
+			// agrees to as much as to the label.
+			label, whole := o.Label, true
+			if o.Description != "" {
+				label, whole = shownWhole(o.Label+" — "+o.Description, maxLabel)
+			}
+			if !whole || text.Line(o.Label, maxLabel) != o.Label || slices.ContainsFunc(out, func(c Choice) bool { return c.Key == o.Label }) {
 				// The answer Claude reads is the label as written: one
-				// the person cannot see exactly, or two options that
-				// read the same, leave the question to the terminal.
+				// the person cannot see exactly, a description cut or
+				// hiding characters, or two options that read the same
+				// leave the question to the terminal.
 				return subject, nil
 			}
 			out = append(out, Choice{Key: o.Label, Label: label})
