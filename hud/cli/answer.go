@@ -212,7 +212,7 @@ only, through Claude Code's PermissionRequest hook output.
 		return err
 	}
 	first := pending[0]
-	fmt.Fprintf(w, "\nTo answer: hud answer SESSION CHOICE, e.g. hud answer %s %s\n", shortID(first.Session), first.Choices[0].Key)
+	fmt.Fprintf(w, "\nTo answer: hud answer SESSION CHOICE, e.g. hud answer %s %s\n", shortID(first.Session), text.Line(first.Choices[0].Key, 0))
 	return nil
 }
 
