@@ -78,6 +78,6 @@ func TestAnswerMarkupOnDesktop(t *testing.T) {
 		t.Fatal(err)
 	}
 	expectDecision(t, hookDone, `"behavior":"deny"`)
-	api.send("10-PostToolUse")
+	endSession(t, item, api)
 	quit(t, item, hud)
 }

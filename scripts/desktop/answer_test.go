@@ -124,6 +124,7 @@ func TestAnswerOnDesktop(t *testing.T) {
 		return s.icon == "waiting/1" && !hasLabels(s, detailIndent+"↳ Yes")
 	})
 	api.send("10-PostToolUse")
+	endSession(t, item, api)
 	quit(t, item, hud)
 }
 
@@ -191,4 +192,14 @@ func clickLabel(t *testing.T, item *sni.Item, label string) {
 		}
 	}
 	t.Fatalf("no menu item %q", label)
+}
+
+// endSession ends the stand-in's session as /exit does and waits until the
+// tray has seen it go: its lock holder is done with the home before the
+// test's cleanup removes it.
+func endSession(t *testing.T, item *sni.Item, s *standIn) {
+	t.Helper()
+	s.send("27-SessionEnd-prompt_input_exit")
+	s.exit()
+	waitFor(t, item, "the session over", func(v seen) bool { return v.icon == "idle/1" && hasLabels(v, "No Claude Code sessions") })
 }
