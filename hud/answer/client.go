@@ -46,7 +46,7 @@ func (h *Hook) Offer(req Request, wait time.Duration) (string, error) {
 		return "", fmt.Errorf("offering the dialog: %w", err)
 	}
 	h.c.c.SetReadDeadline(time.Now().Add(wait))
-	m, err := h.c.receive()
+	m, err := h.c.receive(maxMessage)
 	switch {
 	case errors.Is(err, io.EOF):
 		return "", ErrEnded
@@ -66,9 +66,14 @@ func (h *Hook) Offer(req Request, wait time.Duration) (string, error) {
 	return c.Key, nil
 }
 
+// ErrNoTray is the error of List and Send when no tray serves the socket
+// (none runs, or answering is off). Any other error comes from a tray
+// that serves it.
+var ErrNoTray = errors.New("no tray is answering")
+
 // List asks the tray which requests wait.
 func List(home string) ([]Request, error) {
-	m, err := ask(home, message{List: true})
+	m, err := ask(home, message{List: true}, maxList)
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +82,7 @@ func List(home string) ([]Request, error) {
 
 // Send gives the tray an answer; it returns the request it went to.
 func Send(home string, r Reply) (Request, error) {
-	m, err := ask(home, message{Answer: &r})
+	m, err := ask(home, message{Answer: &r}, maxMessage)
 	if err != nil {
 		return Request{}, err
 	}
@@ -90,15 +95,20 @@ func Send(home string, r Reply) (Request, error) {
 	return *m.Answered, nil
 }
 
-func ask(home string, q message) (message, error) {
+// ask sends q and reads the tray's reply, at most limit bytes.
+func ask(home string, q message, limit int) (message, error) {
 	c, err := dial(home, dialTimeout)
 	if err != nil {
-		return message{}, err
+		return message{}, fmt.Errorf("%w: %w", ErrNoTray, err)
 	}
 	defer c.c.Close()
 	c.c.SetDeadline(time.Now().Add(5 * time.Second))
 	if err := c.send(q); err != nil {
-		return message{}, err
+		return message{}, fmt.Errorf("asking the tray: %w", err)
 	}
-	return c.receive()
+	m, err := c.receive(limit)
+	if err != nil {
+		return message{}, fmt.Errorf("the tray's reply: %w", err)
+	}
+	return m, nil
 }

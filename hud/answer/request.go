@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -58,14 +58,34 @@ type Choice struct {
 	Label string `json:"label"`
 }
 
-// Choice returns the request's choice with key, if it offers one.
+// Choice returns the request's choice with key, if it offers one (Pick).
 func (r *Request) Choice(key string) (Choice, bool) {
+	c, err := r.Pick(key)
+	return c, err == nil
+}
+
+// Pick returns the request's choice with key: the choice spelled exactly
+// so, else the one choice that matches it ignoring case ("Allow" for
+// allow). When case alone tells choices apart ("staging", "STAGING"), only
+// the exact spelling picks one: a guess could be the choice the person
+// did not mean.
+func (r *Request) Pick(key string) (Choice, error) {
+	var found []Choice
 	for _, c := range r.Choices {
-		if c.Key == key || strings.EqualFold(c.Key, key) {
-			return c, true
+		if c.Key == key {
+			return c, nil
+		}
+		if strings.EqualFold(c.Key, key) {
+			found = append(found, c)
 		}
 	}
-	return Choice{}, false
+	switch len(found) {
+	case 0:
+		return Choice{}, fmt.Errorf("%q is not a choice of this dialog; it offers %q", key, r.Keys())
+	case 1:
+		return found[0], nil
+	}
+	return Choice{}, fmt.Errorf("%q matches %d choices of this dialog but for case; spell it exactly: %q", key, len(found), r.Keys())
 }
 
 // Keys lists the request's choice keys, for messages.
@@ -150,7 +170,8 @@ type Question struct {
 	Header      string `json:"header"`
 	MultiSelect bool   `json:"multiSelect"`
 	Options     []struct {
-		Label string `json:"label"`
+		Label       string `json:"label"`
+		Description string `json:"description"`
 	} `json:"options"`
 }
 
@@ -164,21 +185,15 @@ func Questions(input json.RawMessage) []Question {
 	return in.Questions
 }
 
-// suggestion is one of Claude's permission_suggestions: what "Yes, and
-// don't ask again" would add.
-type suggestion struct {
-	Type  string `json:"type"`
-	Rules []struct {
-		ToolName    string `json:"toolName"`
-		RuleContent string `json:"ruleContent"`
-	} `json:"rules"`
-	Directories []string `json:"directories"`
-}
-
 // choices are the dialog's subject and the choices the terminal offers for
 // it: a question's options (one question, one answer: the terminal asks
 // anything else itself), or Yes, Yes and don't ask again (when Claude
-// suggests a rule or a directory), No.
+// suggests a rule or a directory hud can name whole), No.
+//
+// A dialog whose subject cannot be shown whole (cut to fit, or holding
+// characters a person cannot see) offers no choice at all: a "Yes" from
+// the tray would allow more than the person read, and the terminal shows
+// the dialog in full.
 func (d Dialog) choices() (string, []Choice) {
 	if d.Tool == ExitPlanMode {
 		// The terminal's plan dialog offers ways to go on (accept edits
@@ -191,8 +206,8 @@ func (d Dialog) choices() (string, []Choice) {
 			return fmt.Sprintf("%d questions", len(qs)), nil
 		}
 		q := qs[0]
-		subject := text.Line(q.Question, 200)
-		if q.MultiSelect {
+		subject, whole := shownWhole(q.Question, maxSubject)
+		if q.MultiSelect || !whole {
 			return subject, nil
 		}
 		var out []Choice
@@ -200,72 +215,95 @@ func (d Dialog) choices() (string, []Choice) {
 			if o.Label == "" {
 				continue
 			}
-			out = append(out, Choice{Key: o.Label, Label: text.Line(o.Label, 80)})
+			// The option as the terminal shows it: its label, then what
+			// it means ("No — this deletes prod"), which the person
+			// agrees to as much as to the label.
+			label, whole := o.Label, true
+			if o.Description != "" {
+				label, whole = shownWhole(o.Label+" — "+o.Description, maxLabel)
+			}
+			if !whole || text.Line(o.Label, maxLabel) != o.Label || slices.ContainsFunc(out, func(c Choice) bool { return c.Key == o.Label }) {
+				// The answer Claude reads is the label as written: one
+				// the person cannot see exactly, a description cut or
+				// hiding characters, or two options that read the same
+				// leave the question to the terminal.
+				return subject, nil
+			}
+			out = append(out, Choice{Key: o.Label, Label: label})
 		}
 		return subject, out
 	}
+	subject, whole := d.subject()
+	if !whole {
+		return subject, nil
+	}
 	out := []Choice{{Allow, "Yes"}}
-	if always := d.alwaysLabel(); always != "" {
+	if always, _ := d.always(); always != "" {
 		out = append(out, Choice{Always, always})
 	}
-	return d.subject(), append(out, Choice{Deny, "No"})
+	return subject, append(out, Choice{Deny, "No"})
 }
 
-// subject is the command, file or URL a tool's dialog is about.
-func (d Dialog) subject() string {
+// Bounds on what a dialog shows: the subject, and a choice's label.
+const (
+	maxSubject = 200
+	maxLabel   = 160
+)
+
+// shownWhole is s as a dialog shows it (text.Line: one line, at most max
+// runes) and whether that shows all of s: nothing cut, nothing removed
+// (escape sequences, control characters, bidirectional overrides, invalid
+// UTF-8). Runs of white space shown as one space hide nothing.
+func shownWhole(s string, max int) (string, bool) {
+	shown := text.Line(s, max)
+	return shown, shown == strings.Join(strings.Fields(s), " ")
+}
+
+// subject is the command, file or URL a tool's dialog is about, and
+// whether it is shown whole. A command is whole only with nothing beside
+// it but what changes nothing it runs (a sandbox switch, or a field hud
+// does not know, could). A tool whose input names none of these (an MCP
+// server's) shows its whole input: a Yes allows the call as written.
+func (d Dialog) subject() (string, bool) {
 	var in map[string]any
 	_ = json.Unmarshal(d.Input, &in)
+	if cmd, ok := in["command"].(string); ok && cmd != "" && d.Tool == "Bash" {
+		shown, whole := shownWhole(d.Tool+": "+cmd, maxSubject)
+		for k, v := range in {
+			if k != "command" && !bashAside[k] && !isZero(v) {
+				whole = false
+			}
+		}
+		return shown, whole
+	}
 	for _, k := range []string{"command", "file_path", "notebook_path", "url", "path", "pattern", "query"} {
 		if s, ok := in[k].(string); ok && s != "" {
-			return text.Line(d.Tool+": "+s, 200)
+			return shownWhole(d.Tool+": "+s, maxSubject)
 		}
 	}
-	return text.Line(d.Tool, 200)
+	if len(in) == 0 {
+		return shownWhole(d.Tool, maxSubject)
+	}
+	return shownWhole(d.Tool+": "+string(compact(d.Input)), maxSubject)
 }
 
-// alwaysLabel words "Yes, and don't ask again" the way the terminal does
-// for what Claude suggests: the rules' patterns, or the directory; "" when
-// Claude suggests nothing the terminal would offer.
-func (d Dialog) alwaysLabel() string {
-	var sugs []suggestion
-	if json.Unmarshal(d.Suggestions, &sugs) != nil {
-		return ""
-	}
-	var rules, reads, dirs []string
-	for _, s := range sugs {
-		switch s.Type {
-		case "addRules":
-			for _, r := range s.Rules {
-				switch {
-				case r.ToolName == "Read" && r.RuleContent != "":
-					// "//etc/**": reading under /etc.
-					reads = append(reads, dirLabel(strings.TrimSuffix(strings.TrimPrefix(r.RuleContent, "/"), "/**")))
-				case r.RuleContent != "":
-					rules = append(rules, r.RuleContent)
-				case r.ToolName != "":
-					rules = append(rules, r.ToolName)
-				}
-			}
-		case "addDirectories":
-			for _, dir := range s.Directories {
-				dirs = append(dirs, dirLabel(dir))
-			}
-		}
-	}
-	switch {
-	case len(rules) > 0:
-		return text.Line("Yes, and don't ask again for: "+strings.Join(rules, ", "), 120)
-	case len(reads) > 0 && len(dirs) == 0:
-		return text.Line("Yes, allow reading from "+strings.Join(reads, ", ")+" from this project", 120)
-	case len(dirs) > 0:
-		return text.Line("Yes, and always allow access to "+strings.Join(append(dirs, reads...), ", ")+" from this project", 120)
-	}
-	return ""
-}
+// bashAside are the fields of a Bash call that change nothing it runs:
+// Claude's own words for it, and how long and where it waits.
+var bashAside = map[string]bool{"description": true, "timeout": true, "run_in_background": true}
 
-// dirLabel is how the terminal names a directory in a choice: "proj/".
-func dirLabel(dir string) string {
-	return filepath.Base(filepath.Clean(dir)) + "/"
+// isZero reports a JSON value that says nothing: null, false, 0, "".
+func isZero(v any) bool {
+	switch v := v.(type) {
+	case nil:
+		return true
+	case bool:
+		return !v
+	case float64:
+		return v == 0
+	case string:
+		return v == ""
+	}
+	return false
 }
 
 // Output is what the hook prints for Claude when the person chose key:
@@ -296,8 +334,9 @@ func (d Dialog) Output(key string) ([]byte, error) {
 	case key == Allow:
 		decision["behavior"] = "allow"
 	case key == Always:
+		_, update := d.always()
 		decision["behavior"] = "allow"
-		decision["updatedPermissions"] = d.Suggestions
+		decision["updatedPermissions"] = []permissionUpdate{update}
 	case key == Deny:
 		decision["behavior"] = "deny"
 		decision["message"] = "The person said no (from hud)."

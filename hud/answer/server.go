@@ -18,7 +18,10 @@ var ErrStale = errors.New("that dialog is no longer waiting (answered in the ter
 // Server is the tray's end: it holds the requests hooks offer while they
 // wait, and sends each the one answer given for it.
 type Server struct {
-	ln   *os.File
+	ln     *os.File
+	accept func(*os.File) (*os.File, int, error)
+	// done is closed by Close: a retry waiting after a failed accept ends.
+	done chan struct{}
 	path string
 	// uid is the only uid whose processes may connect.
 	uid  int
@@ -43,6 +46,11 @@ type waiting struct {
 // that died is replaced; one a live tray serves, or any other file, is
 // not. changed is called whenever the requests waiting change.
 func Listen(path string, uid int, logf func(string, ...any), changed func()) (*Server, error) {
+	return listen(path, uid, logf, changed, acceptUnix)
+}
+
+// listen is Listen with the accept to serve with.
+func listen(path string, uid int, logf func(string, ...any), changed func(), accept func(*os.File) (*os.File, int, error)) (*Server, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("answering: %w", err)
 	}
@@ -75,7 +83,7 @@ func Listen(path string, uid int, logf func(string, ...any), changed func()) (*S
 	if changed == nil {
 		changed = func() {}
 	}
-	s := &Server{ln: ln, path: path, uid: uid, logf: logf, changed: changed, pending: map[string]*waiting{}}
+	s := &Server{ln: ln, accept: accept, done: make(chan struct{}), path: path, uid: uid, logf: logf, changed: changed, pending: map[string]*waiting{}}
 	go s.serve()
 	return s, nil
 }
@@ -84,6 +92,9 @@ func Listen(path string, uid int, logf func(string, ...any), changed func()) (*S
 // connection end and gives up at once.
 func (s *Server) Close() error {
 	s.mu.Lock()
+	if !s.closed {
+		close(s.done)
+	}
 	s.closed = true
 	for id, w := range s.pending {
 		w.c.c.Close()
@@ -95,20 +106,48 @@ func (s *Server) Close() error {
 	return err
 }
 
+// Bounds on the wait after a failed accept: it doubles from the first to
+// the last while accepts keep failing.
+const (
+	acceptRetryFirst = 5 * time.Millisecond
+	acceptRetryMost  = time.Second
+)
+
+// serve accepts connections until Close. A failed accept (too many open
+// files, no memory for a buffer) ends nothing: a queued hook would wait
+// its full time, and every later one would find no tray. The server
+// waits, longer while failures go on, logs, and accepts again.
 func (s *Server) serve() {
+	retry := time.Duration(0)
 	for {
-		c, uid, err := acceptUnix(s.ln)
-		if err != nil {
-			s.mu.Lock()
-			closed := s.closed
-			s.mu.Unlock()
-			if !closed {
-				s.logf("answering: %v", err)
+		c, uid, err := s.accept(s.ln)
+		if err == nil {
+			if retry > 0 {
+				s.logf("answering: accepting again")
+				retry = 0
 			}
+			go s.handle(c, uid)
+			continue
+		}
+		if s.isClosed() {
 			return
 		}
-		go s.handle(c, uid)
+		if retry == 0 {
+			s.logf("answering: %v (retrying)", err)
+		}
+		retry = min(max(2*retry, acceptRetryFirst), acceptRetryMost)
+		select {
+		case <-s.done:
+			return
+		case <-time.After(retry):
+		}
 	}
+}
+
+func (s *Server) isClosed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closed
 }
 
 // handle serves one connection: an offer, a list or an answer.
@@ -120,7 +159,7 @@ func (s *Server) handle(uc *os.File, uid int) {
 	}
 	c := newConn(uc)
 	uc.SetReadDeadline(time.Now().Add(5 * time.Second))
-	m, err := c.receive()
+	m, err := c.receive(maxMessage)
 	uc.SetReadDeadline(time.Time{})
 	if err != nil {
 		uc.Close()
@@ -218,10 +257,10 @@ func (s *Server) Answer(r Reply) (Request, error) {
 		s.mu.Unlock()
 		return Request{}, fmt.Errorf("the answer does not match request %s", req.ID)
 	}
-	choice, ok := req.Choice(r.Choice)
-	if !ok {
+	choice, err := req.Pick(r.Choice)
+	if err != nil {
 		s.mu.Unlock()
-		return Request{}, fmt.Errorf("%q is not a choice of this dialog; it offers %q", r.Choice, req.Keys())
+		return Request{}, err
 	}
 	delete(s.pending, r.ID)
 	s.mu.Unlock()

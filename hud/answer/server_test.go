@@ -3,11 +3,15 @@ package answer
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // tray serves a socket in a temp home for one test.
@@ -246,5 +250,102 @@ func TestSocket(t *testing.T) {
 	start := time.Now()
 	if _, err := Connect(home); err == nil || time.Since(start) > 100*time.Millisecond {
 		t.Errorf("Connect with no tray: %v after %v", err, time.Since(start))
+	}
+}
+
+// TestAcceptFailureKeepsServing: accepts that fail (too many open files)
+// end nothing: the server waits, accepts again, and the hook queued
+// meanwhile is served, as is every later one.
+func TestAcceptFailureKeepsServing(t *testing.T) {
+	home, err := os.MkdirTemp("", "hud-ans-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(home)
+	var failures atomic.Int32
+	accept := func(ln *os.File) (*os.File, int, error) {
+		if failures.Add(1) <= 4 {
+			return nil, -1, os.NewSyscallError("accept", unix.EMFILE)
+		}
+		return acceptUnix(ln)
+	}
+	var logged atomic.Value
+	logf := func(format string, args ...any) { logged.Store(fmt.Sprintf(format, args...)) }
+	s, err := listen(SocketPath(home), os.Getuid(), logf, nil, accept)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	req := bashRequest(t, "s1")
+	got := offer(t, home, req, 10*time.Second)
+	waitPending(t, s, 1)
+	if msg, _ := logged.Load().(string); !strings.Contains(msg, "accepting again") {
+		t.Errorf("the log says %q, want the recovery", msg)
+	}
+	pending, err := List(home)
+	if err != nil || len(pending) != 1 {
+		t.Fatalf("listing after the failures: %v, %v", pending, err)
+	}
+	if _, err := Send(home, Reply{ID: req.ID, Choice: Allow}); err != nil {
+		t.Fatal(err)
+	}
+	if o := <-got; o.err != nil || o.choice != Allow {
+		t.Errorf("the hook got %q, %v", o.choice, o.err)
+	}
+}
+
+// TestCloseEndsTheRetry: a server closed while it waits to accept again
+// stops at once.
+func TestCloseEndsTheRetry(t *testing.T) {
+	home, err := os.MkdirTemp("", "hud-ans-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(home)
+	calls := make(chan struct{}, 100)
+	accept := func(*os.File) (*os.File, int, error) {
+		calls <- struct{}{}
+		return nil, -1, os.NewSyscallError("accept", unix.EMFILE)
+	}
+	s, err := listen(SocketPath(home), os.Getuid(), t.Logf, nil, accept)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 5 { // into the longer waits
+		<-calls
+	}
+	s.Close()
+	time.Sleep(100 * time.Millisecond)
+	if n := len(calls); n > 1 {
+		t.Errorf("%d accepts after Close", n)
+	}
+}
+
+// TestLongList: a list longer than one message's bound is read whole;
+// one longer than the list's own bound is an error that says so, never
+// "no tray".
+func TestLongList(t *testing.T) {
+	home, s, _ := tray(t)
+	offerBig := func(n int) {
+		for range n {
+			held := len(s.Pending())
+			req := bashRequest(t, fmt.Sprintf("s%d", held))
+			req.Subject = strings.Repeat("x", maxMessage-1024) // as much as one offer may carry
+			offer(t, home, req, 20*time.Second)
+			waitPending(t, s, held+1)
+		}
+	}
+	offerBig(3)
+	if pending, err := List(home); err != nil || len(pending) != 3 {
+		t.Fatalf("a list of 3 long requests: %d, %v", len(pending), err)
+	}
+	offerBig(maxList/maxMessage - 3 + 1)
+	_, err := List(home)
+	if err == nil || errors.Is(err, ErrNoTray) || !strings.Contains(err.Error(), "longer than") {
+		t.Errorf("a list over its bound: %v; want an error naming the length, not ErrNoTray", err)
+	}
+	s.Close()
+	if _, err := List(home); !errors.Is(err, ErrNoTray) {
+		t.Errorf("no tray: %v, want ErrNoTray", err)
 	}
 }

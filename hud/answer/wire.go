@@ -3,7 +3,6 @@ package answer
 import (
 	"bufio"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -18,8 +17,14 @@ const SocketName = "answer.sock"
 func SocketPath(home string) string { return filepath.Join(home, ".capacitor", SocketName) }
 
 // maxMessage bounds one message either way: a request carries a short
-// subject and a few choices, never the tool's whole input.
-const maxMessage = 64 << 10
+// subject and a few choices, never the tool's whole input. A list of the
+// requests waiting, the one message that grows with their number, has a
+// bound of its own: as many requests of the most a hook may send as
+// sessions a person could have waiting.
+const (
+	maxMessage = 64 << 10
+	maxList    = 64 * maxMessage
+)
 
 // message is one line of the protocol, either way. A connection carries
 // one exchange:
@@ -65,8 +70,8 @@ func (c *conn) send(m message) error {
 	return err
 }
 
-// receive reads one message, at most maxMessage long.
-func (c *conn) receive() (message, error) {
+// receive reads one message, at most limit bytes long.
+func (c *conn) receive(limit int) (message, error) {
 	var line []byte
 	for {
 		part, isPrefix, err := c.r.ReadLine()
@@ -74,8 +79,8 @@ func (c *conn) receive() (message, error) {
 			return message{}, err
 		}
 		line = append(line, part...)
-		if len(line) > maxMessage {
-			return message{}, errors.New("message too long")
+		if len(line) > limit {
+			return message{}, fmt.Errorf("a message longer than %d KiB", limit>>10)
 		}
 		if !isPrefix {
 			break

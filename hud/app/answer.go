@@ -4,10 +4,12 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/capacitor-hud/hud/hud/answer"
 	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/notify"
+	"github.com/capacitor-hud/hud/hud/text"
 	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -231,12 +233,41 @@ func withChoices(rows []Row, views []view.Session) []Row {
 			i++
 			out = append(out, rows[i])
 		}
+		// The choices sit under the whole subject of their own request:
+		// the session's row says what the store last said, cut to fit,
+		// and a "Yes" allows exactly what is written above it.
+		for _, line := range wrap(d.Subject, subjectWidth) {
+			out = append(out, Row{Label: detailIndent + line, Disabled: true})
+		}
 		for _, c := range d.Choices {
 			out = append(out, Row{Key: answerPrefix + d.ID + ":" + c.Key, Label: detailIndent + answerChoiceMark + c.Label,
 				Tooltip: "Answer " + d.Subject})
 		}
 	}
 	return out
+}
+
+// subjectWidth is the most runes of a dialog's subject one menu row
+// holds: as wide as a session's detail line.
+const subjectWidth = 60
+
+// wrap cuts s into lines of at most width runes, at a space where there
+// is one; every rune of s but the spaces it breaks at is kept.
+func wrap(s string, width int) []string {
+	var lines []string
+	for utf8.RuneCountInString(s) > width {
+		head := text.Head(s, width+1)
+		cut := strings.LastIndexByte(head, ' ')
+		if cut <= 0 {
+			cut = len(text.Head(s, width))
+			lines = append(lines, s[:cut])
+			s = s[cut:]
+			continue
+		}
+		lines = append(lines, s[:cut])
+		s = s[cut+1:]
+	}
+	return append(lines, s)
 }
 
 // toggleRow is the menu item that turns answering on or off.

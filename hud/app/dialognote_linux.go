@@ -14,6 +14,7 @@ import (
 
 	"github.com/capacitor-hud/hud/assets"
 	"github.com/capacitor-hud/hud/hud/answer"
+	"github.com/capacitor-hud/hud/hud/notify"
 	"github.com/capacitor-hud/hud/hud/view"
 )
 
@@ -48,6 +49,18 @@ type DialogNotes struct {
 type noteFor struct {
 	req  answer.Request
 	name string
+}
+
+// texts are the notification's summary, body and actions (key, label
+// pairs). The text goes through notify's Title and Body, as every
+// notification's does: the subject was written by a model or a project,
+// and a tag in it would hide what a "Yes" allows. Action labels are plain
+// text by the spec.
+func (n noteFor) texts() (summary, body string, actions []string) {
+	for _, c := range n.req.Choices {
+		actions = append(actions, n.req.ID+":"+c.Key, c.Label)
+	}
+	return notify.Title(n.name + " needs you"), notify.Body(n.req.Subject), actions
 }
 
 // errNoActions: the daemon shows no buttons; the menu is the way.
@@ -131,17 +144,14 @@ func (d *DialogNotes) send() {
 			if done {
 				continue
 			}
-			var actions []string
-			for _, c := range n.req.Choices {
-				actions = append(actions, n.req.ID+":"+c.Key, c.Label)
-			}
+			summary, body, actions := n.texts()
 			hints := map[string]dbus.Variant{"urgency": dbus.MakeVariant(byte(1))}
 			if d.image != nil {
 				hints["image-data"] = dbus.MakeVariant(*d.image)
 			}
 			var id uint32
 			// Expires never: it goes when the dialog is over.
-			err := d.obj.Call(notifyIface+".Notify", 0, "hud", uint32(0), "", n.name+" needs you", n.req.Subject,
+			err := d.obj.Call(notifyIface+".Notify", 0, "hud", uint32(0), "", summary, body,
 				actions, hints, int32(0)).Store(&id)
 			if err != nil {
 				d.logf("answering: notification: %v", err)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -26,9 +27,14 @@ notifications or here, without going to the terminal.
                                 the same, for the session working in DIR
 
 CHOICE is allow, always ("Yes, and don't ask again", where Claude offers
-it) or deny for a permission, or an option's label for a question.
---request ID answers only that request: if it is no longer waiting, the
-answer is refused, never given to a later dialog.
+it) or deny for a permission, or an option's label for a question (its
+exact spelling when options differ only by case).
+
+An answer goes to the dialog "hud answer" last listed for that session:
+if another dialog took its place since, the answer is refused, and
+"hud answer" shows the new one. --request ID answers only that request:
+if it is no longer waiting, the answer is refused, never given to a
+later dialog.
 `
 
 func runAnswer(env *Env, args []string) error {
@@ -58,11 +64,20 @@ func runAnswer(env *Env, args []string) error {
 	}
 	pending, err := answer.List(env.Home)
 	if err != nil {
-		return noTray(err)
+		return trayError(err)
 	}
 	req, err := pick(pending, who, *project, *request)
 	if err != nil {
 		return err
+	}
+	if *request == "" {
+		// By session or project, the answer goes to the dialog the
+		// person was shown, never to one that took its place since
+		// (--request names its dialog itself).
+		if err := answer.CheckListed(env.Home, req); err != nil {
+			return withHint(fmt.Errorf("session %s: %w; it waits on: %s", shortID(req.Session), err, req.Subject),
+				"run `hud answer` to see the dialog waiting now, then answer it")
+		}
 	}
 	got, err := answer.Send(env.Home, answer.Reply{ID: req.ID, Digest: req.Digest, Session: req.Session, Choice: choice})
 	if err != nil {
@@ -113,17 +128,16 @@ func pick(pending []answer.Request, session, project, id string) (answer.Request
 	return answer.Request{}, withHint(fmt.Errorf("%d dialogs match %s", len(found), what), "name the session by more of its id")
 }
 
-func shortID(id string) string {
-	if len(id) > 8 {
-		return id[:8]
-	}
-	return id
-}
+// shortID is a session id's first 8 characters, fit to print.
+func shortID(id string) string { return text.Line(text.Head(id, 8), 0) }
 
-// noTray explains a failed connect to the tray.
-func noTray(err error) error {
-	return withHint(fmt.Errorf("no tray is answering: %w", err),
-		"start the tray (hud) and turn answering on (hud answer on)")
+// trayError explains a failed exchange with the tray: no tray to ask,
+// or what went wrong with the one that serves the socket.
+func trayError(err error) error {
+	if errors.Is(err, answer.ErrNoTray) {
+		return withHint(err, "start the tray (hud) and turn answering on (hud answer on)")
+	}
+	return fmt.Errorf("answering: %w", err)
 }
 
 func answerSwitch(env *Env, on bool) error {
@@ -140,7 +154,7 @@ func answerSwitch(env *Env, on bool) error {
 	if hint := shortDialogTimeout(env, cfg.Answer.Wait); hint != "" {
 		fmt.Fprintln(env.Stdout, hint)
 	}
-	if _, err := answer.List(env.Home); err != nil {
+	if _, err := answer.List(env.Home); errors.Is(err, answer.ErrNoTray) {
 		fmt.Fprintln(env.Stdout, "No tray runs now; start it with `hud`.")
 	}
 	return nil
@@ -167,11 +181,18 @@ only, through Claude Code's PermissionRequest hook output.
 `)
 	pending, err := answer.List(env.Home)
 	switch {
-	case err != nil && cfg.Answer.Enabled:
+	case errors.Is(err, answer.ErrNoTray) && cfg.Answer.Enabled:
 		fmt.Fprintln(w, "\nNo tray is answering now: start it with `hud`.")
 		return nil
-	case err != nil:
+	case errors.Is(err, answer.ErrNoTray):
 		return nil
+	case err != nil:
+		return trayError(err)
+	}
+	if err := answer.NoteListed(env.Home, pending); err != nil {
+		return err
+	}
+	switch {
 	case len(pending) == 0:
 		fmt.Fprintln(w, "\nNo dialog waits for an answer.")
 		return nil
@@ -179,16 +200,19 @@ only, through Claude Code's PermissionRequest hook output.
 	fmt.Fprintln(w, "\nWaiting:")
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	for _, r := range pending {
-		fmt.Fprintf(tw, "  %s\t%s\t%s\trequest %s\n", shortID(r.Session), filepath.Base(r.Project), r.Subject, r.ID)
+		// The project's name is a directory's, which a repository may
+		// choose: no escape sequence reaches the terminal.
+		fmt.Fprintf(tw, "  %s\t%s\t%s\trequest %s\n", shortID(r.Session), text.Line(filepath.Base(r.Project), 40),
+			text.Line(r.Subject, 0), text.Line(r.ID, 0))
 		for _, c := range r.Choices {
-			fmt.Fprintf(tw, "\t\t  %s\t%s\n", c.Key, c.Label)
+			fmt.Fprintf(tw, "\t\t  %s\t%s\n", text.Line(c.Key, 0), text.Line(c.Label, 0))
 		}
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	first := pending[0]
-	fmt.Fprintf(w, "\nTo answer: hud answer SESSION CHOICE, e.g. hud answer %s %s\n", shortID(first.Session), first.Choices[0].Key)
+	fmt.Fprintf(w, "\nTo answer: hud answer SESSION CHOICE, e.g. hud answer %s %s\n", shortID(first.Session), text.Line(first.Choices[0].Key, 0))
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package doctor
 
 import (
+	"errors"
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/answer"
@@ -27,9 +28,15 @@ func checkAnswering(env *Env) []Finding {
 		}
 	}
 	pending, err := answer.List(env.Layout.Home)
-	if err != nil {
+	switch {
+	case errors.Is(err, answer.ErrNoTray):
 		return append(out, warn("start the tray with 'hud'", "on, but no tray serves %s: dialogs are answered in the terminal only",
 			answer.SocketPath(env.Layout.Home)))
+	case err != nil:
+		// A tray holds the socket: saying "no tray" would send the
+		// person to start a second one.
+		return append(out, warn("see the tray's log; restarting the tray resets it", "on, and a tray serves %s, but it did not list its dialogs: %v",
+			answer.SocketPath(env.Layout.Home), err))
 	}
 	return append(out, ok("on: the tray answers (%d dialog(s) waiting)", len(pending)))
 }

@@ -1,7 +1,9 @@
 package doctor
 
 import (
+	"net"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -42,6 +44,29 @@ func TestAnswering(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("on, an old install, no tray: %q lacks %q", got, want)
 		}
+	}
+	// A tray holds the socket but its reply fails: not "no tray".
+	if err := os.MkdirAll(filepath.Dir(answer.SocketPath(home)), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("unix", answer.SocketPath(home))
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Write([]byte("not json\n"))
+			c.Close()
+		}
+	}()
+	got = find()
+	ln.Close()
+	if strings.Contains(got, "no tray") || !strings.Contains(got, "! on, and a tray serves") {
+		t.Errorf("on, a tray whose reply fails: %q", got)
 	}
 	s, err := answer.Listen(answer.SocketPath(home), os.Getuid(), t.Logf, nil)
 	if err != nil {

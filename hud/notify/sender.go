@@ -58,14 +58,9 @@ func (d *Desktop) SetSound(on bool) {
 	d.sound = on
 }
 
-// Send shows n. Text is flattened, bounded and, where the daemon renders
-// markup, escaped.
+// Send shows n, its text made safe by Title and Body.
 func (d *Desktop) Send(n Notification) error {
-	title := plain(n.Title, maxTitle)
-	body := plain(n.Body, maxBody)
-	if bodyIsMarkup {
-		body = escapeMarkup(body)
-	}
+	title, body := Title(n.Title), Body(n.Body)
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	send := beeep.Notify

@@ -26,11 +26,18 @@ func plain(s string, max int) string {
 	return s
 }
 
-// escapeMarkup makes s safe for a daemon that renders the freedesktop
-// body markup (a subset of HTML): &, < and > become entities. Quotes need
-// nothing, since no attribute values are built.
-func escapeMarkup(s string) string {
-	return markupEscaper.Replace(s)
-}
+// Title is a notification's summary as hud sends it: one line, bounded.
+// The freedesktop spec makes the summary plain text, so it is not escaped.
+func Title(s string) string { return plain(s, maxTitle) }
 
-var markupEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
+// Body is a notification's body as hud sends it, whatever sends it (beeep
+// for the plain notifications, the tray's own D-Bus call for those with
+// buttons): one line, bounded and, where the daemon renders markup,
+// escaped (text.Markup).
+func Body(s string) string {
+	s = plain(s, maxBody)
+	if bodyIsMarkup {
+		s = text.Markup(s)
+	}
+	return s
+}

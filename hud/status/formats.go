@@ -148,17 +148,13 @@ func WriteWaybar(w io.Writer, v *View) error {
 		}
 	}
 	out := waybarOutput{
-		Text:    pangoEscape(Summary(v)),
+		Text:    text.Markup(Summary(v)),
 		Alt:     string(v.State),
-		Tooltip: pangoEscape(strings.Join(tip, "\n")),
+		Tooltip: text.Markup(strings.Join(tip, "\n")),
 		Class:   string(v.State),
 	}
 	return encodeLine(w, out)
 }
-
-// pangoEscape escapes text for Pango markup, which waybar applies to text
-// and tooltip: a project named "r&d" would otherwise blank the module.
-var pangoEscape = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace
 
 // WriteJSONLine prints the same document as WriteJSON on a single line,
 // for `hud status --watch`: one line per change, for other programs.

@@ -17,3 +17,6 @@ func setTitle(title string) { systray.SetTitle(title) }
 
 // waitExported: the Cocoa status item exists once onReady runs.
 func waitExported() {}
+
+// menuLabel: an NSMenuItem's title is shown as it is.
+func menuLabel(label string) string { return label }

@@ -143,7 +143,7 @@ func (it *item) set(row app.Row, visible bool) {
 		return
 	}
 	if row.Label != it.label {
-		it.mi.SetTitle(row.Label)
+		it.mi.SetTitle(menuLabel(row.Label))
 		it.label = row.Label
 	}
 	if row.Tooltip != it.tooltip {

@@ -55,7 +55,7 @@ func TestAnswerOnDesktop(t *testing.T) {
 	hookDone := api.sendAsync("08-PermissionRequest")
 	waitFor(t, item, "api waits, its choices in the menu", func(s seen) bool {
 		return s.icon == "waiting/1" && hasLabels(s, "api — waiting now — Bash: npm test",
-			detailIndent+"↳ Yes", detailIndent+"↳ Yes, and always allow access to proj/ from this project", detailIndent+"↳ No")
+			detailIndent+"Bash: npm test", detailIndent+"↳ Yes", detailIndent+"↳ Yes, and always allow access to /home/dev/proj/ from this project", detailIndent+"↳ No")
 	})
 	var withButtons sni.Notification
 	for deadline := time.After(3 * time.Second); withButtons.Actions == nil; {
@@ -124,6 +124,7 @@ func TestAnswerOnDesktop(t *testing.T) {
 		return s.icon == "waiting/1" && !hasLabels(s, detailIndent+"↳ Yes")
 	})
 	api.send("10-PostToolUse")
+	endSession(t, item, api)
 	quit(t, item, hud)
 }
 
@@ -191,4 +192,14 @@ func clickLabel(t *testing.T, item *sni.Item, label string) {
 		}
 	}
 	t.Fatalf("no menu item %q", label)
+}
+
+// endSession ends the stand-in's session as /exit does and waits until the
+// tray has seen it go: its lock holder is done with the home before the
+// test's cleanup removes it.
+func endSession(t *testing.T, item *sni.Item, s *standIn) {
+	t.Helper()
+	s.send("27-SessionEnd-prompt_input_exit")
+	s.exit()
+	waitFor(t, item, "the session over", func(v seen) bool { return v.icon == "idle/1" && hasLabels(v, "No Claude Code sessions") })
 }

@@ -165,7 +165,8 @@ func flatten(node []any, out *[]MenuItem, root bool) error {
 	if !root {
 		m := MenuItem{ID: id, Visible: true, Enabled: true}
 		if v, ok := props["label"]; ok {
-			m.Label, _ = v.Value().(string)
+			raw, _ := v.Value().(string)
+			m.Label = ShownLabel(raw)
 		}
 		if v, ok := props["visible"]; ok {
 			m.Visible, _ = v.Value().(bool)
@@ -276,4 +277,21 @@ func WatchNotifications(ch chan<- Notification) (*dbus.Conn, error) {
 		}
 	}()
 	return conn, nil
+}
+
+// ShownLabel is what a dbusmenu host shows of a label: "__" is one
+// underscore; a single one marks the access key and is not shown.
+func ShownLabel(label string) string {
+	var b strings.Builder
+	for i := 0; i < len(label); i++ {
+		if label[i] == '_' {
+			if i+1 < len(label) && label[i+1] == '_' {
+				b.WriteByte('_')
+				i++
+			}
+			continue
+		}
+		b.WriteByte(label[i])
+	}
+	return b.String()
 }
