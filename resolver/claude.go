@@ -15,7 +15,7 @@ const (
 // sent, idle as an Esc, a denied or dismissed dialog or the turn's end
 // puts the prompt back, and it says busy throughout a turn (between its
 // tool calls, while a hook runs, while a background agent works) and a
-// compaction. The file is written asynchronously, though, so a hook of the
+// compaction, save the blink ClaudeAgentIdleAfter covers. The file is written asynchronously, though, so a hook of the
 // same moment may land just after it: the confirmation keeps such a race
 // from showing ready for an instant, and is short enough that an Esc,
 // which fires no hook, shows within a second.
@@ -23,9 +23,9 @@ const ClaudeIdleAfter = 250 * time.Millisecond
 
 // ClaudeAgentIdleAfter is the confirmation instead while subagents run or
 // one has just ended (the record's last event a SubagentStop): Claude goes
-// on by itself with a background agent's result, and on a loaded machine
-// says idle for a moment, or a second, between the agent's end and that
-// turn, its spinner already running.
+// on by itself with a background agent's result, and between the agent's
+// end and that turn it says idle for a moment, for half a second and more
+// on a loaded machine, its spinner already running.
 const ClaudeAgentIdleAfter = 5 * time.Second
 
 // SecondOpinion decides whether Claude Code's own session file c should
