@@ -43,10 +43,10 @@ func TestEscapeMidAnswer(t *testing.T) {
 	var fromEsc, claudeOwn, behind []time.Duration
 	for i := range escapes {
 		sent := c.submit(fmt.Sprintf("SLOW:10 interrupt %d", i+1))
-		asked := r.awaitAsked(sent, "SLOW directive", 10*time.Second)
 		if _, st, ok := r.await(sent, eachEscapeLimit, showing(id, "working")); !ok {
 			t.Fatalf("%s", r.failureReport(fmt.Sprintf("prompt %d → working", i+1), showing(id, "working"), sent, eachEscapeLimit, "Enter", st))
 		}
+		asked := r.awaitAsked(sent, "SLOW directive", 10*time.Second)
 		if cs, err := c.claudeState(); err == nil && cs.Status == "" {
 			t.Skipf("Claude Code %s writes no status in its session file: no Esc can be seen", r.s.version)
 		}
