@@ -55,7 +55,7 @@ latest_release() {
   fi
   if ! v=$(npm view --fetch-retries=1 --fetch-timeout=30000 @anthropic-ai/claude-code version 2>"$log"); then
     head -4 "$log" >&2
-    echo "e2e: npm could not be reached to ask which Claude Code release is latest (registry $(npm config get registry 2>/dev/null); log: $log); a named release runs with CLAUDE_CODE_VERSION=X make e2e" >&2
+    echo "e2e: npm did not say which Claude Code release is latest: is its registry ($(npm config get registry 2>/dev/null)) reachable? npm's log: $log. A release already installed runs with CLAUDE_CODE_VERSION=X make e2e" >&2
     exit 1
   fi
   # The answer names a directory and is handed to npm: a release number only.
