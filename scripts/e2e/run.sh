@@ -47,17 +47,18 @@ command -v tmux >/dev/null 2>&1 || skip "tmux is not installed (apt-get install 
 # installing Claude Code gets now. It ends the run when npm cannot say:
 # a check of the newest release that quietly ran none proves nothing.
 latest_release() {
-  local v log="$cache/npm-view-latest.log"
-  mkdir -p "$cache"
+  local v log
   if ! command -v npm >/dev/null 2>&1; then
     echo "e2e: npm is not installed, so it cannot say which Claude Code release is latest (apt-get install npm)" >&2
     exit 1
   fi
+  log=$(mktemp "${TMPDIR:-/tmp}/hud-e2e-npm-view.XXXXXX")
   if ! v=$(npm view --fetch-retries=1 --fetch-timeout=30000 @anthropic-ai/claude-code version 2>"$log"); then
     head -4 "$log" >&2
     echo "e2e: npm did not say which Claude Code release is latest: is its registry ($(npm config get registry 2>/dev/null)) reachable? npm's log: $log. A release already installed runs with CLAUDE_CODE_VERSION=X make e2e" >&2
     exit 1
   fi
+  rm -f "$log"
   # The answer names a directory and is handed to npm: a release number only.
   if ! [[ $v =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]]; then
     echo "e2e: npm named \"$v\" as the latest Claude Code, which is not a release number" >&2
