@@ -16,7 +16,7 @@ endif
 # systray adapter (cmd/hud builds without it there, as `make dist` does).
 DARWIN_PKGS = $(shell $(GO) list ./... | grep -v -e '/hud/tray$$')
 
-.PHONY: all build run test unit hostile lint darwin-check fuzz e2e agents-e2e desktop-test focus-test remote-test screenshot bench install uninstall generate clean
+.PHONY: all build run test unit hostile lint darwin-check fuzz e2e e2e-latest agents-e2e desktop-test focus-test remote-test screenshot bench install uninstall generate clean
 
 all: build
 
@@ -71,6 +71,12 @@ fuzz:
 ## scripts/e2e/claude-code-versions; one release: CLAUDE_CODE_VERSION=X make e2e)
 e2e: build
 	./scripts/e2e/run.sh
+
+## e2e-latest: the same suite against the release npm calls latest (asked of
+## npm, installed once into the shared cache): a new Claude Code checked in
+## one command, before it becomes the newest tested; fails when npm cannot say
+e2e-latest: build
+	CLAUDE_CODE_VERSION=latest ./scripts/e2e/run.sh
 
 ## agents-e2e: the other coding agents' real CLIs (scripts/e2e/agent-versions)
 ## in tmux against loopback stand-ins for their model APIs

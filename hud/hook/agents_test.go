@@ -9,9 +9,16 @@ import (
 	"github.com/capacitor-hud/hud/resolver"
 )
 
-// newestDir holds the payloads recorded from Claude Code 2.1.330, one
-// directory per scenario.
-const newestDir = "../../testdata/hook/claude-code-2.1.330"
+// stepReleases are the Claude Code releases whose agents/, question/ and
+// plan/ recordings are replayed step by step below: each release hud was
+// proven against since the scenarios were recorded, so a change between
+// them shows as the step that moved.
+var stepReleases = []string{"2.1.330", "2.1.332"}
+
+// recording is the directory of one release's recorded scenario.
+func recording(release, scenario string) string {
+	return filepath.Join("../../testdata/hook/claude-code-"+release, scenario)
+}
 
 // agents checks how many agents a record counts.
 func agents(n int) func(t *testing.T, r *resolver.Record) {
@@ -33,29 +40,49 @@ func waitingFor(want string) func(t *testing.T, r *resolver.Record) {
 	}
 }
 
-// TestReplayBackgroundAgent: Claude Code 2.1.330 runs a subagent in the
-// background; the main turn's Stop fires at once, listing it in
+// TestReplayBackgroundAgent: Claude Code (2.1.330 on) runs a subagent in
+// the background; the main turn's Stop fires at once, listing it in
 // background_tasks, and Claude continues by itself with a
 // <task-notification> turn when it returns. The session works until that
 // turn's Stop, and keeps the person's prompt.
 func TestReplayBackgroundAgent(t *testing.T) {
-	var turnStart resolver.Timestamp
-	replayFixtures(t, filepath.Join(newestDir, "agents"), []fixtureStep{
-		{"001-SessionStart-startup.json", resolver.StateReady, 1, nil},
-		{"002-UserPromptSubmit.json", resolver.StateWorking, 1, func(t *testing.T, r *resolver.Record) { turnStart = r.TurnStartedAt }},
-		{"003-PreToolUse.json", resolver.StateWorking, 1, nil},
-		{"004-SubagentStart.json", resolver.StateWorking, 1, agents(1)},
-		{"005-PostToolUse.json", resolver.StateWorking, 1, agents(1)},
-		{"006-Stop.json", resolver.StateWorking, 1, agents(1)},
-		{"007-SubagentStop.json", resolver.StateWorking, 1, agents(0)},
-		{"008-UserPromptSubmit.json", resolver.StateWorking, 1, func(t *testing.T, r *resolver.Record) {
-			if r.WorkingOn != "BGAGENT:6" || !r.TurnStartedAt.Equal(turnStart.Time) {
-				t.Errorf("working_on %q, turn_started_at %v: the injected turn replaced the person's (%v)", r.WorkingOn, r.TurnStartedAt, turnStart)
-			}
+	// Claude starts the Agent call's PostToolUse hook and the subagent's
+	// SubagentStart together; the recordings have them in either order.
+	for _, c := range []struct {
+		release string
+		launch  []fixtureStep
+	}{
+		{"2.1.330", []fixtureStep{
+			{"004-SubagentStart.json", resolver.StateWorking, 1, agents(1)},
+			{"005-PostToolUse.json", resolver.StateWorking, 1, agents(1)},
 		}},
-		{"009-Stop.json", resolver.StateReady, 1, agents(0)},
-		{"010-SessionEnd-other.json", "", 0, nil},
-	}, single)
+		{"2.1.332", []fixtureStep{
+			{"004-PostToolUse.json", resolver.StateWorking, 1, agents(0)},
+			{"005-SubagentStart.json", resolver.StateWorking, 1, agents(1)},
+		}},
+	} {
+		t.Run(c.release, func(t *testing.T) {
+			var turnStart resolver.Timestamp
+			steps := []fixtureStep{
+				{"001-SessionStart-startup.json", resolver.StateReady, 1, nil},
+				{"002-UserPromptSubmit.json", resolver.StateWorking, 1, func(t *testing.T, r *resolver.Record) { turnStart = r.TurnStartedAt }},
+				{"003-PreToolUse.json", resolver.StateWorking, 1, nil},
+			}
+			steps = append(steps, c.launch...)
+			steps = append(steps, []fixtureStep{
+				{"006-Stop.json", resolver.StateWorking, 1, agents(1)},
+				{"007-SubagentStop.json", resolver.StateWorking, 1, agents(0)},
+				{"008-UserPromptSubmit.json", resolver.StateWorking, 1, func(t *testing.T, r *resolver.Record) {
+					if r.WorkingOn != "BGAGENT:6" || !r.TurnStartedAt.Equal(turnStart.Time) {
+						t.Errorf("working_on %q, turn_started_at %v: the injected turn replaced the person's (%v)", r.WorkingOn, r.TurnStartedAt, turnStart)
+					}
+				}},
+				{"009-Stop.json", resolver.StateReady, 1, agents(0)},
+				{"010-SessionEnd-other.json", "", 0, nil},
+			}...)
+			replayFixtures(t, recording(c.release, "agents"), steps, single)
+		})
+	}
 }
 
 // TestReplayQuestion: an AskUserQuestion waits with the question as
@@ -63,32 +90,40 @@ func TestReplayBackgroundAgent(t *testing.T) {
 // its tool_input) ends the wait.
 func TestReplayQuestion(t *testing.T) {
 	const q = "Choice: Which database should we use?"
-	replayFixtures(t, filepath.Join(newestDir, "question"), []fixtureStep{
-		{"001-SessionStart-startup.json", resolver.StateReady, 1, nil},
-		{"002-UserPromptSubmit.json", resolver.StateWorking, 1, nil},
-		{"003-PreToolUse.json", resolver.StateWorking, 1, nil},
-		{"004-PermissionRequest.json", resolver.StateWaiting, 1, waitingFor(q)},
-		{"005-Notification-permission_prompt.json", resolver.StateWaiting, 1, waitingFor(q)},
-		{"006-PostToolUse.json", resolver.StateWorking, 1, waitingFor("")},
-		{"007-Stop.json", resolver.StateReady, 1, nil},
-		{"008-SessionEnd-other.json", "", 0, nil},
-	}, single)
+	for _, release := range stepReleases {
+		t.Run(release, func(t *testing.T) {
+			replayFixtures(t, recording(release, "question"), []fixtureStep{
+				{"001-SessionStart-startup.json", resolver.StateReady, 1, nil},
+				{"002-UserPromptSubmit.json", resolver.StateWorking, 1, nil},
+				{"003-PreToolUse.json", resolver.StateWorking, 1, nil},
+				{"004-PermissionRequest.json", resolver.StateWaiting, 1, waitingFor(q)},
+				{"005-Notification-permission_prompt.json", resolver.StateWaiting, 1, waitingFor(q)},
+				{"006-PostToolUse.json", resolver.StateWorking, 1, waitingFor("")},
+				{"007-Stop.json", resolver.StateReady, 1, nil},
+				{"008-SessionEnd-other.json", "", 0, nil},
+			}, single)
+		})
+	}
 }
 
 // TestReplayPlan: ExitPlanMode (loaded with ToolSearch first: 2.1.330
-// defers it) waits for "plan approval".
+// and newer defer it) waits for "plan approval".
 func TestReplayPlan(t *testing.T) {
-	replayFixtures(t, filepath.Join(newestDir, "plan"), []fixtureStep{
-		{"001-SessionStart-startup.json", resolver.StateReady, 1, nil},
-		{"002-UserPromptSubmit.json", resolver.StateWorking, 1, nil},
-		{"003-PreToolUse.json", resolver.StateWorking, 1, nil},
-		{"004-PostToolUse.json", resolver.StateWorking, 1, nil},
-		{"005-PreToolUse.json", resolver.StateWorking, 1, nil},
-		{"006-PermissionRequest.json", resolver.StateWaiting, 1, waitingFor("plan approval")},
-		{"007-PostToolUse.json", resolver.StateWorking, 1, waitingFor("")},
-		{"008-Stop.json", resolver.StateReady, 1, nil},
-		{"009-SessionEnd-other.json", "", 0, nil},
-	}, single)
+	for _, release := range stepReleases {
+		t.Run(release, func(t *testing.T) {
+			replayFixtures(t, recording(release, "plan"), []fixtureStep{
+				{"001-SessionStart-startup.json", resolver.StateReady, 1, nil},
+				{"002-UserPromptSubmit.json", resolver.StateWorking, 1, nil},
+				{"003-PreToolUse.json", resolver.StateWorking, 1, nil},
+				{"004-PostToolUse.json", resolver.StateWorking, 1, nil},
+				{"005-PreToolUse.json", resolver.StateWorking, 1, nil},
+				{"006-PermissionRequest.json", resolver.StateWaiting, 1, waitingFor("plan approval")},
+				{"007-PostToolUse.json", resolver.StateWorking, 1, waitingFor("")},
+				{"008-Stop.json", resolver.StateReady, 1, nil},
+				{"009-SessionEnd-other.json", "", 0, nil},
+			}, single)
+		})
+	}
 }
 
 // single is what the hook observes in a recording of one Claude process.

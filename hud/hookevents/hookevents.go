@@ -73,7 +73,7 @@ const (
 var Oldest = Version{2, 1, 197}
 
 // All is every hook event of the newest client hud was proven against
-// (Claude Code 2.1.330), the ones that carry state first, in the order
+// (Claude Code 2.1.332), the ones that carry state first, in the order
 // install writes them.
 var All = []Spec{
 	{SessionStart, false, State, Oldest, "a process started, resumed, cleared or finished compacting: ready (or the state after compaction)"},
@@ -108,6 +108,7 @@ var All = []Spec{
 	{"DirectoryAdded", false, Heartbeat, Version{2, 1, 219}, "/add-dir added a working directory"},
 	{"PreModelSwitch", false, Heartbeat, Version{2, 1, 330}, "the model is about to change"},
 	{"PostModelSwitch", false, Heartbeat, Version{2, 1, 330}, "the model changed"},
+	{"PreSkillShellCommand", false, Heartbeat, Version{2, 1, 332}, "a skill's inline shell command is about to run (a silent exit 0 lets it); the turn's own events carry the state"},
 	{"WorktreeCreate", false, Never, Oldest, "a hook here creates the worktree itself: never wired"},
 	{"WorktreeRemove", false, Never, Oldest, "a hook here removes the worktree itself: never wired"},
 }

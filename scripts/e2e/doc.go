@@ -26,6 +26,7 @@
 // scripts/e2e/run.sh (`make e2e`), which installs the CLIs into
 // scripts/e2e/.cache and runs the suite once per release, side by side;
 // under a plain `go test ./...` they skip, saying so. One scenario on one
-// release: CLAUDE_CODE_VERSION=2.1.330 E2E_RUN=TestEscape make e2e. To
-// drive the CLI by hand against the stand-in, see scripts/e2e/cmd/standin.
+// release: CLAUDE_CODE_VERSION=2.1.332 E2E_RUN=TestEscape make e2e. The
+// release npm calls latest, whichever it is: make e2e-latest. To drive the
+// CLI by hand against the stand-in, see scripts/e2e/cmd/standin.
 package e2e

@@ -11,6 +11,9 @@
 #   scripts/e2e/run.sh --install   only install the releases (CI does it first)
 #
 #   CLAUDE_CODE_VERSION=X  run against release X alone (installed on demand)
+#   CLAUDE_CODE_VERSION=latest  the release npm calls latest, asked of npm
+#                       (`make e2e-latest`): a new release checked in one
+#                       command before it goes into the versions file
 #   HUD_E2E=skip        skip it (exit 0)
 #   HUD_E2E_SERIAL=1    one release after the other rather than side by side
 #   HUD_E2E_KEEP=1      keep each scenario's temp HOME (a failed one's is kept
@@ -40,7 +43,36 @@ if [ "${HUD_E2E:-}" = skip ]; then
 fi
 command -v tmux >/dev/null 2>&1 || skip "tmux is not installed (apt-get install tmux / brew install tmux)"
 
-if [ -n "${CLAUDE_CODE_VERSION:-}" ]; then
+# latest_release prints the release npm calls latest, the one a person
+# installing Claude Code gets now. It ends the run when npm cannot say:
+# a check of the newest release that quietly ran none proves nothing.
+latest_release() {
+  local v log
+  if ! command -v npm >/dev/null 2>&1; then
+    echo "e2e: npm is not installed, so it cannot say which Claude Code release is latest (apt-get install npm)" >&2
+    exit 1
+  fi
+  log=$(mktemp "${TMPDIR:-/tmp}/hud-e2e-npm-view.XXXXXX")
+  if ! v=$(npm view --fetch-retries=1 --fetch-timeout=30000 @anthropic-ai/claude-code version 2>"$log"); then
+    head -4 "$log" >&2
+    echo "e2e: npm did not say which Claude Code release is latest: is its registry ($(npm config get registry 2>/dev/null)) reachable? npm's log: $log. A release already installed runs with CLAUDE_CODE_VERSION=X make e2e" >&2
+    exit 1
+  fi
+  rm -f "$log"
+  # The answer names a directory and is handed to npm: a release number only.
+  if ! [[ $v =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]]; then
+    echo "e2e: npm named \"$v\" as the latest Claude Code, which is not a release number" >&2
+    exit 1
+  fi
+  echo "$v"
+}
+
+if [ "${CLAUDE_CODE_VERSION:-}" = latest ]; then
+  latest=$(latest_release)
+  newest=$(awk '!/^#/ && $1 == "newest" { print $2 }' "$versions_file")
+  echo "e2e: npm's latest Claude Code is $latest (the newest tested, in $versions_file: $newest)"
+  versions=("$latest")
+elif [ -n "${CLAUDE_CODE_VERSION:-}" ]; then
   versions=("$CLAUDE_CODE_VERSION")
 else
   mapfile -t versions < <(awk '!/^#/ && NF == 2 { print $2 }' "$versions_file")
