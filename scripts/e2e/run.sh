@@ -162,7 +162,7 @@ run_one() {
     cd scripts/e2e
     HUD_E2E_CLAUDE="$claude" HUD_E2E_BIN="$bindir" HUD_E2E_TMUX_SOCKET="$socket" \
     HUD_E2E_REPORT="$out/latency-$v.md" \
-      "$out/e2e.test" -test.count=1 -test.v -test.timeout 8m -test.run "${E2E_RUN:-.}"
+      "$out/e2e.test" -test.count=1 -test.v -test.timeout 15m -test.run "${E2E_RUN:-.}"
   ) 2>&1 | sed -u "s/^/$tag/"
   return "${PIPESTATUS[0]}"
 }
