@@ -147,7 +147,8 @@ func (l Looking) activeIs(ctx context.Context, lines [][]int, hint string) (bool
 		if err != nil {
 			return fmt.Errorf("reading the active window: %w", err)
 		}
-		if len(active) != 1 || active[0] == 0 {
+		// The first value is the window; xfwm4 adds a second.
+		if len(active) == 0 || active[0] == 0 {
 			return nil // no window has the focus
 		}
 		for _, pids := range lines {

@@ -1,0 +1,291 @@
+package focus
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/capacitor-hud/hud/scripts/desktop/sni"
+	"github.com/godbus/dbus/v5"
+	"github.com/jezek/xgb/xproto"
+)
+
+// Notifications fit where the person looks: a permission dialog of the
+// session whose xterm is the active window gives no notification (none
+// reaches the bus) while the menu shows it waiting; the same dialog in a
+// terminal not in front gives one; a session held back so gets its "still
+// waiting" reminder once the person has left its terminal; and with dunst
+// paused (Do Not Disturb) nothing is sent at all.
+func TestNotificationsFitWhereThePersonLooks(t *testing.T) {
+	hud, hook := setup(t, [2]string{"dbus-daemon", "dbus"}, [2]string{"xfce4-panel", "xfce4-panel"},
+		[2]string{"dunst", "dunst"}, [2]string{"dbus-monitor", "dbus"})
+	d := startDesktop(t)
+	home := newHome(t)
+	bus := startBus(t, home)
+	env := append(personEnv(home, d.display), "DBUS_SESSION_BUS_ADDRESS="+bus,
+		"XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "NO_AT_BRIDGE=1")
+	conn, err := dbus.Connect(bus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	startPanel(t, home, env, conn)
+	dunst := exec.Command("dunst")
+	dunst.Env = env
+	start(t, dunst)
+	waitName(t, conn, "org.freedesktop.Notifications")
+	notes := monitor(t, bus)
+
+	const remindAfter = 4 * time.Second
+	writeFile(t, filepath.Join(home, ".config", "hud", "config.toml"),
+		fmt.Sprintf("[notifications]\nstill_waiting_after = %q\n", remindAfter.String()))
+	alpha := newTerminalSession(t, d, home, hook, "alpha", "f0c05e55-0000-4000-8000-0000000000a1")
+	beta := newTerminalSession(t, d, home, hook, "beta", "f0c05e55-0000-4000-8000-0000000000b1")
+	waitSession(t, hud, home, alpha.id)
+	waitSession(t, hud, home, beta.id)
+
+	tray := exec.Command(hud)
+	tray.Env = env
+	logPath := filepath.Join(home, "hud.log")
+	log, err := os.Create(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tray.Stderr = log
+	start(t, tray)
+	log.Close()
+	t.Cleanup(func() {
+		if b, _ := os.ReadFile(logPath); t.Failed() {
+			t.Logf("hud's log:\n%s\nNotify calls seen: %q", b, notes.summaries())
+		}
+	})
+	item, err := sni.FindItem(conn, tray.Process.Pid, 15*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitRow(t, item, "alpha")
+
+	// The person looks at alpha's terminal when its dialog comes.
+	run(t, home, d.display, hud, "focus", alpha.id)
+	d.waitActive(t, alpha.win)
+	alphaWaits := time.Now()
+	alpha.send(t, "PermissionRequest")
+	waitRow(t, item, "alpha — waiting")
+	time.Sleep(1500 * time.Millisecond) // the notification would be out by now
+	if got := notes.summaries(); len(got) != 0 {
+		t.Fatalf("notified about the session in front: %q", got)
+	}
+
+	// Beta's dialog comes while they look at alpha's terminal: it is shown.
+	beta.send(t, "PermissionRequest")
+	notes.waitFor(t, "beta needs you")
+
+	// They leave alpha's terminal for beta's while alpha still waits:
+	// alpha's reminder comes as usual; beta's, in front now, does not.
+	run(t, home, d.display, hud, "focus", beta.id)
+	d.waitActive(t, beta.win)
+	betaWaits := time.Now()
+	notes.waitFor(t, "alpha is still waiting")
+	time.Sleep(time.Until(betaWaits.Add(remindAfter + 1500*time.Millisecond)))
+	if got, want := notes.summaries(), []string{"beta needs you", "alpha is still waiting"}; !equal(got, want) {
+		t.Fatalf("notifications %q, want %q", got, want)
+	}
+	if alphaWaits.Add(remindAfter).After(time.Now()) {
+		t.Fatal("setup: the reminder came early")
+	}
+
+	// Do Not Disturb: dunst paused, alpha (not in front) waits again.
+	ctl := exec.Command("dunstctl", "set-paused", "true")
+	ctl.Env = env
+	if out, err := ctl.CombinedOutput(); err != nil {
+		t.Fatalf("dunstctl set-paused: %v\n%s", err, out)
+	}
+	alpha.send(t, "UserPromptSubmit")
+	waitRow(t, item, "alpha — working")
+	alpha.send(t, "PermissionRequest")
+	waitRow(t, item, "alpha — waiting")
+	time.Sleep(1500 * time.Millisecond)
+	if got := notes.summaries(); len(got) != 2 {
+		t.Fatalf("notified while dunst was paused: %q", got)
+	}
+	b, _ := os.ReadFile(logPath)
+	for _, why := range []string{"held back (you are looking at its terminal): alpha needs you", "held back (dunst is paused"} {
+		if !strings.Contains(string(b), why) {
+			t.Errorf("hud's log does not say %q", why)
+		}
+	}
+}
+
+// terminalSession is a stand-in Claude in an xterm of its own, fed events
+// through a FIFO (the terminal's own input stays the person's).
+type terminalSession struct {
+	id, dir, fifo string
+	win           xproto.Window
+}
+
+func newTerminalSession(t *testing.T, d *desktop, home, hook, name, id string) *terminalSession {
+	t.Helper()
+	s := &terminalSession{id: id, dir: filepath.Join(home, name), fifo: filepath.Join(home, name+".in")}
+	if err := os.MkdirAll(s.dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(s.fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	first := s.event(t, "SessionStart")
+	// cat opens the FIFO for reading and writing, so it never sees an end
+	// between two writers.
+	cmd := fmt.Sprintf(`{ echo %s; exec cat <>%s; } | HUD_HOOK_COMMAND=%s %s`, first, s.fifo, hook, claudeBin)
+	s.win = d.terminal(t, home, "claude-"+name, "sh", "-c", cmd)
+	return s
+}
+
+// event writes the event of that name for the session and returns its path.
+func (s *terminalSession) event(t *testing.T, name string) string {
+	t.Helper()
+	ev := map[string]any{"session_id": s.id, "hook_event_name": name, "cwd": s.dir,
+		"transcript_path": filepath.Join(s.dir, "t.jsonl"), "permission_mode": "default"}
+	switch name {
+	case "SessionStart":
+		ev["source"] = "startup"
+	case "UserPromptSubmit":
+		ev["prompt"] = "run the tests"
+	case "PermissionRequest":
+		ev["tool_name"] = "Bash"
+		ev["tool_input"] = map[string]any{"command": "npm test", "description": "run the tests"}
+	}
+	b, _ := json.Marshal(ev)
+	path := filepath.Join(s.dir, name+".json")
+	writeFile(t, path, string(b))
+	return path
+}
+
+// send plays the event through the session's hook.
+func (s *terminalSession) send(t *testing.T, name string) {
+	t.Helper()
+	path := s.event(t, name)
+	f, err := os.OpenFile(s.fifo, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteString(path + "\n"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// notifications are the Notify calls dbus-monitor saw on the bus.
+type notifications struct {
+	mu   sync.Mutex
+	seen []string
+}
+
+// monitor starts dbus-monitor on the bus for calls of Notify and keeps
+// each call's summary (its fourth argument).
+func monitor(t *testing.T, bus string) *notifications {
+	t.Helper()
+	cmd := exec.Command("dbus-monitor", "--address", bus,
+		"type='method_call',interface='org.freedesktop.Notifications',member='Notify'")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	start(t, cmd)
+	n := &notifications{}
+	str := regexp.MustCompile(`^\s+string "(.*)"$`)
+	ready := make(chan struct{})
+	go func() {
+		sc := bufio.NewScanner(out)
+		arg := -1 // the string arguments of the current Notify call
+		for sc.Scan() {
+			line := sc.Text()
+			switch {
+			case strings.Contains(line, "member=NameAcquired") || strings.Contains(line, "member=NameLost"):
+				select {
+				case <-ready:
+				default:
+					close(ready)
+				}
+			case strings.Contains(line, "member=Notify"):
+				arg = 0
+			case arg >= 0 && str.MatchString(line):
+				arg++
+				if arg == 3 { // app name, icon, summary
+					n.mu.Lock()
+					n.seen = append(n.seen, str.FindStringSubmatch(line)[1])
+					n.mu.Unlock()
+					arg = -1
+				}
+			}
+		}
+	}()
+	select {
+	case <-ready:
+	case <-time.After(5 * time.Second):
+		// Older dbus-monitor says nothing until the first message.
+	}
+	return n
+}
+
+func (n *notifications) summaries() []string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return append([]string(nil), n.seen...)
+}
+
+// waitFor waits until a Notify call with that summary was seen.
+func (n *notifications) waitFor(t *testing.T, summary string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		for _, s := range n.summaries() {
+			if s == summary {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no notification %q; seen %q", summary, n.summaries())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// waitName waits until a process owns the name on the bus.
+func waitName(t *testing.T, conn *dbus.Conn, name string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		var owned bool
+		err := conn.BusObject().Call("org.freedesktop.DBus.NameHasOwner", 0, name).Store(&owned)
+		if err == nil && owned {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("nobody owns %s: %v", name, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func writeFile(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func equal(a, b []string) bool {
+	return strings.Join(a, "\x00") == strings.Join(b, "\x00")
+}
