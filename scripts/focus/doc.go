@@ -11,5 +11,11 @@
 //     window: the pane becomes current, the xterm active;
 //   - a kitty tab behind another: kitty switches to it.
 //
+// And the notifications that fit where the person looks, read with
+// dbus-monitor on a bus of the test's own with dunst as the daemon: none
+// for a session whose xterm (or tmux pane in an xterm) is in front, one
+// for a session elsewhere, the reminder after the person left the
+// terminal, none while dunst is paused.
+//
 // make focus-test runs it (HUD_FOCUS=1); without that the tests skip.
 package focus
