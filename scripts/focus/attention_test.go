@@ -26,52 +26,18 @@ import (
 // waiting" reminder once the person has left its terminal; and with dunst
 // paused (Do Not Disturb) nothing is sent at all.
 func TestNotificationsFitWhereThePersonLooks(t *testing.T) {
-	hud, hook := setup(t, [2]string{"dbus-daemon", "dbus"}, [2]string{"xfce4-panel", "xfce4-panel"},
-		[2]string{"dunst", "dunst"}, [2]string{"dbus-monitor", "dbus"})
-	d := startDesktop(t)
-	home := newHome(t)
-	bus := startBus(t, home)
-	env := append(personEnv(home, d.display), "DBUS_SESSION_BUS_ADDRESS="+bus,
-		"XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "NO_AT_BRIDGE=1")
-	conn, err := dbus.Connect(bus)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { conn.Close() })
-	startPanel(t, home, env, conn)
-	dunst := exec.Command("dunst")
-	dunst.Env = env
-	start(t, dunst)
-	waitName(t, conn, "org.freedesktop.Notifications")
-	notes := monitor(t, bus)
-
+	r := startNotifying(t)
 	const remindAfter = 4 * time.Second
-	writeFile(t, filepath.Join(home, ".config", "hud", "config.toml"),
+	writeFile(t, filepath.Join(r.home, ".config", "hud", "config.toml"),
 		fmt.Sprintf("[notifications]\nstill_waiting_after = %q\n", remindAfter.String()))
-	alpha := newTerminalSession(t, d, home, hook, "alpha", "f0c05e55-0000-4000-8000-0000000000a1")
-	beta := newTerminalSession(t, d, home, hook, "beta", "f0c05e55-0000-4000-8000-0000000000b1")
-	waitSession(t, hud, home, alpha.id)
-	waitSession(t, hud, home, beta.id)
-
-	tray := exec.Command(hud)
-	tray.Env = env
-	logPath := filepath.Join(home, "hud.log")
-	log, err := os.Create(logPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tray.Stderr = log
-	start(t, tray)
-	log.Close()
-	t.Cleanup(func() {
-		if b, _ := os.ReadFile(logPath); t.Failed() {
-			t.Logf("hud's log:\n%s\nNotify calls seen: %q", b, notes.summaries())
-		}
-	})
-	item, err := sni.FindItem(conn, tray.Process.Pid, 15*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	alpha := newTerminalSession(t, r.home, "alpha", "f0c05e55-0000-4000-8000-0000000000a1")
+	alpha.win = r.d.terminal(t, r.home, "claude-alpha", "sh", "-c", alpha.command(r.hook))
+	beta := newTerminalSession(t, r.home, "beta", "f0c05e55-0000-4000-8000-0000000000b1")
+	beta.win = r.d.terminal(t, r.home, "claude-beta", "sh", "-c", beta.command(r.hook))
+	waitSession(t, r.hud, r.home, alpha.id)
+	waitSession(t, r.hud, r.home, beta.id)
+	item, logPath := r.startTray(t)
+	d, home, hud, notes := r.d, r.home, r.hud, r.notes
 	waitRow(t, item, "alpha")
 
 	// The person looks at alpha's terminal when its dialog comes.
@@ -105,7 +71,7 @@ func TestNotificationsFitWhereThePersonLooks(t *testing.T) {
 
 	// Do Not Disturb: dunst paused, alpha (not in front) waits again.
 	ctl := exec.Command("dunstctl", "set-paused", "true")
-	ctl.Env = env
+	ctl.Env = r.env
 	if out, err := ctl.CombinedOutput(); err != nil {
 		t.Fatalf("dunstctl set-paused: %v\n%s", err, out)
 	}
@@ -125,14 +91,115 @@ func TestNotificationsFitWhereThePersonLooks(t *testing.T) {
 	}
 }
 
+// In tmux, "in front" is the pane: with its window current in the tmux
+// session an xterm in front shows, no notification; with another tmux
+// window current in that same xterm, one.
+func TestNoNotificationForTheTmuxPaneInFront(t *testing.T) {
+	r := startNotifying(t)
+	s := newTerminalSession(t, r.home, "gamma", "f0c05e55-0000-4000-8000-0000000000c1")
+	sock := filepath.Join(r.home, "tmux.sock")
+	tmux := func(args ...string) string {
+		t.Helper()
+		return strings.TrimSpace(run(t, r.home, r.d.display, "tmux", append([]string{"-S", sock, "-f", "/dev/null"}, args...)...))
+	}
+	tmux("new-session", "-d", "-s", "work", "-x", "80", "-y", "24", s.command(r.hook))
+	t.Cleanup(func() { exec.Command("tmux", "-S", sock, "kill-server").Run() })
+	waitSession(t, r.hud, r.home, s.id)
+	client := r.d.terminal(t, r.home, "tmux-client", "tmux", "-S", sock, "attach-session", "-t", "work")
+	r.d.waitFor(t, "the tmux client", func() bool { return tmux("list-clients") != "" })
+	item, _ := r.startTray(t)
+	waitRow(t, item, "gamma")
+	run(t, r.home, r.d.display, r.hud, "focus", s.id)
+	r.d.waitActive(t, client)
+
+	s.send(t, "PermissionRequest")
+	waitRow(t, item, "gamma — waiting")
+	time.Sleep(1500 * time.Millisecond)
+	if got := r.notes.summaries(); len(got) != 0 {
+		t.Fatalf("notified about the pane in front: %q", got)
+	}
+
+	// Another tmux window becomes current: the xterm is still in front,
+	// the pane is not.
+	tmux("new-window", "-t", "work", "cat")
+	s.send(t, "UserPromptSubmit")
+	waitRow(t, item, "gamma — working")
+	s.send(t, "PermissionRequest")
+	r.notes.waitFor(t, "gamma needs you")
+	if r.d.active(t) != client {
+		t.Errorf("setup: the tmux client's xterm is no longer in front")
+	}
+}
+
+// notifying is a desktop for the notification tests: Xvfb, xfwm4, a bus
+// of the test's own with xfce4-panel hosting the tray and dunst showing
+// the notifications, and dbus-monitor reading every Notify call.
+type notifying struct {
+	hud, hook, home string
+	d               *desktop
+	env             []string
+	conn            *dbus.Conn
+	notes           *notifications
+}
+
+func startNotifying(t *testing.T) *notifying {
+	t.Helper()
+	hud, hook := setup(t, [2]string{"dbus-daemon", "dbus"}, [2]string{"xfce4-panel", "xfce4-panel"},
+		[2]string{"dunst", "dunst"}, [2]string{"dbus-monitor", "dbus"})
+	r := &notifying{hud: hud, hook: hook, d: startDesktop(t), home: newHome(t)}
+	bus := startBus(t, r.home)
+	r.env = append(personEnv(r.home, r.d.display), "DBUS_SESSION_BUS_ADDRESS="+bus,
+		"XDG_CONFIG_HOME="+filepath.Join(r.home, ".config"), "NO_AT_BRIDGE=1")
+	conn, err := dbus.Connect(bus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	r.conn = conn
+	startPanel(t, r.home, r.env, conn)
+	dunst := exec.Command("dunst")
+	dunst.Env = r.env
+	start(t, dunst)
+	waitName(t, conn, "org.freedesktop.Notifications")
+	r.notes = monitor(t, bus)
+	return r
+}
+
+// startTray starts the tray and returns its item and the path of its log,
+// shown when the test fails.
+func (r *notifying) startTray(t *testing.T) (*sni.Item, string) {
+	t.Helper()
+	tray := exec.Command(r.hud)
+	tray.Env = r.env
+	logPath := filepath.Join(r.home, "hud.log")
+	log, err := os.Create(logPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tray.Stderr = log
+	start(t, tray)
+	log.Close()
+	t.Cleanup(func() {
+		if b, _ := os.ReadFile(logPath); t.Failed() {
+			t.Logf("hud's log:\n%s\nNotify calls seen: %q", b, r.notes.summaries())
+		}
+	})
+	item, err := sni.FindItem(r.conn, tray.Process.Pid, 15*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return item, logPath
+}
+
 // terminalSession is a stand-in Claude in an xterm of its own, fed events
 // through a FIFO (the terminal's own input stays the person's).
 type terminalSession struct {
-	id, dir, fifo string
-	win           xproto.Window
+	id, dir, fifo, start string
+	// win is its xterm, when it has one of its own.
+	win xproto.Window
 }
 
-func newTerminalSession(t *testing.T, d *desktop, home, hook, name, id string) *terminalSession {
+func newTerminalSession(t *testing.T, home, name, id string) *terminalSession {
 	t.Helper()
 	s := &terminalSession{id: id, dir: filepath.Join(home, name), fifo: filepath.Join(home, name+".in")}
 	if err := os.MkdirAll(s.dir, 0o755); err != nil {
@@ -141,12 +208,15 @@ func newTerminalSession(t *testing.T, d *desktop, home, hook, name, id string) *
 	if err := syscall.Mkfifo(s.fifo, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	first := s.event(t, "SessionStart")
-	// cat opens the FIFO for reading and writing, so it never sees an end
-	// between two writers.
-	cmd := fmt.Sprintf(`{ echo %s; exec cat <>%s; } | HUD_HOOK_COMMAND=%s %s`, first, s.fifo, hook, claudeBin)
-	s.win = d.terminal(t, home, "claude-"+name, "sh", "-c", cmd)
+	s.start = s.event(t, "SessionStart")
 	return s
+}
+
+// command is the shell command that runs the stand-in: it plays the
+// SessionStart, then the events sent (send). cat opens the FIFO for
+// reading and writing, so it never sees an end between two writers.
+func (s *terminalSession) command(hook string) string {
+	return fmt.Sprintf(`{ echo %s; exec cat <>%s; } | HUD_HOOK_COMMAND=%s %s`, s.start, s.fifo, hook, claudeBin)
 }
 
 // event writes the event of that name for the session and returns its path.
