@@ -22,8 +22,11 @@ import (
 // after is push_after in these tests: short, so they run in real time.
 const after = 150 * time.Millisecond
 
-// post is one POST the listener got.
-type post struct{ title, priority, tags, body string }
+// post is one POST the listener got, and when.
+type post struct {
+	title, priority, tags, body string
+	at                          time.Time
+}
 
 // listener is a loopback HTTP server that keeps what it was sent.
 type listener struct {
@@ -41,7 +44,7 @@ func newListener(t *testing.T) *listener {
 			t.Errorf("%s with title %q: %v", r.Method, r.Header.Get("Title"), err)
 		}
 		l.mu.Lock()
-		l.posts = append(l.posts, post{title, r.Header.Get("Priority"), r.Header.Get("Tags"), string(body)})
+		l.posts = append(l.posts, post{title, r.Header.Get("Priority"), r.Header.Get("Tags"), string(body), time.Now()})
 		l.mu.Unlock()
 	}))
 	t.Cleanup(l.Close)
@@ -112,14 +115,13 @@ func TestPushOncePerWaitWhenAway(t *testing.T) {
 	start := time.Now()
 	s := waitingSession(start)
 
-	loop(push, after/2, func() []view.Session { return []view.Session{s} })
-	if got := l.got(); len(got) != 0 {
-		t.Fatalf("pushed before push_after: %+v", got)
-	}
-	loop(push, 3*after, func() []view.Session { return []view.Session{s} })
+	loop(push, 4*after, func() []view.Session { return []view.Session{s} })
 	got := l.got()
 	if len(got) != 1 {
 		t.Fatalf("got %d pushes, want exactly 1: %+v\n%s", len(got), got, log)
+	}
+	if waited := got[0].at.Sub(start); waited < after {
+		t.Errorf("pushed after %v, before push_after (%v)", waited, after)
 	}
 	want := post{title: "api · auth refactor needs you", priority: "high", tags: "hourglass_flowing_sand",
 		body: "Bash: npm test\nWaiting since " + start.Format("15:04") + " ("}
@@ -143,10 +145,10 @@ func TestNoPushWhileAtTheKeyboard(t *testing.T) {
 	log := &logs{}
 	push := newPush(t, l.URL, p, log)
 	s := waitingSession(time.Now())
-	// The person typed in between: idle is short when the push comes due.
-	loop(push, after/2, func() []view.Session { return []view.Session{s} })
+	// The person typed in between (since the wait began): idle is short
+	// when the push comes due.
 	p.types()
-	loop(push, 2*after, func() []view.Session {
+	loop(push, 3*after, func() []view.Session {
 		p.types() // still typing
 		return []view.Session{s}
 	})
@@ -161,20 +163,22 @@ func TestNoPushWhileAtTheKeyboard(t *testing.T) {
 }
 
 func TestNoPushAfterTheWaitEnded(t *testing.T) {
+	const after = 3 * after // room for a slow machine between the wait and its end
 	l := newListener(t)
 	p := &person{}
 	p.leftAgo(time.Hour)
 	push := newPush(t, l.URL, p, &logs{})
+	push.Configure(config.Notifications{PushURL: l.URL, PushAfter: after})
 	s := waitingSession(time.Now())
-	loop(push, after/2, func() []view.Session { return []view.Session{s} })
+	loop(push, after/10, func() []view.Session { return []view.Session{s} })
 	done := s
 	done.State, done.Since = resolver.StateWorking, time.Now()
-	loop(push, 3*after, func() []view.Session { return []view.Session{done} })
+	loop(push, 2*after, func() []view.Session { return []view.Session{done} })
 	// Gone from the list altogether counts as ended too.
 	s2 := waitingSession(time.Now())
 	s2.Key = "k2"
-	loop(push, after/2, func() []view.Session { return []view.Session{s2} })
-	loop(push, 3*after, func() []view.Session { return nil })
+	loop(push, after/10, func() []view.Session { return []view.Session{s2} })
+	loop(push, 2*after, func() []view.Session { return nil })
 	if got := l.got(); len(got) != 0 {
 		t.Fatalf("pushed for waits that had ended: %+v", got)
 	}
