@@ -29,12 +29,12 @@ func attentionGate(s Setup, cfg config.Notifications, next notify.Sender, logf f
 }
 
 // awayPush is the away push (notifications.push_url), with the X server's
-// idle time.
+// idle time, else the session bus's.
 func awayPush(s Setup, cfg config.Notifications, logf func(string, ...any)) *attention.Push {
 	now := s.Now
 	if now == nil {
 		now = time.Now
 	}
-	idle := func(ctx context.Context) (time.Duration, error) { return focus.Idle(ctx, "") }
-	return attention.NewPush(cfg, idle, attention.PostNtfy, now, logf)
+	x := func(ctx context.Context) (time.Duration, error) { return focus.Idle(ctx, "") }
+	return attention.NewPush(cfg, attention.FirstIdle(x, attention.BusIdle), attention.PostNtfy, now, logf)
 }

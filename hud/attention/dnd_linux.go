@@ -3,6 +3,7 @@ package attention
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/godbus/dbus/v5"
 )
@@ -22,4 +23,27 @@ func BusProperty(ctx context.Context, iface, name string) (any, error) {
 		return nil, fmt.Errorf("%s.%s: %w", iface, name, err)
 	}
 	return v.Value(), nil
+}
+
+// BusIdle reads the idle time from the desktop's session bus where the X
+// server cannot tell it (a Wayland session): the freedesktop ScreenSaver's
+// GetSessionIdleTime (KDE Plasma, Xfce), else GNOME Mutter's idle monitor.
+func BusIdle(ctx context.Context) (time.Duration, error) {
+	conn, err := dbus.SessionBus()
+	if err != nil {
+		return 0, fmt.Errorf("the session bus: %w", err)
+	}
+	var ms uint32
+	err = conn.Object("org.freedesktop.ScreenSaver", "/org/freedesktop/ScreenSaver").
+		CallWithContext(ctx, "org.freedesktop.ScreenSaver.GetSessionIdleTime", 0).Store(&ms)
+	if err == nil {
+		return time.Duration(ms) * time.Millisecond, nil
+	}
+	var ms64 uint64
+	err2 := conn.Object("org.gnome.Mutter.IdleMonitor", "/org/gnome/Mutter/IdleMonitor/Core").
+		CallWithContext(ctx, "org.gnome.Mutter.IdleMonitor.GetIdletime", 0).Store(&ms64)
+	if err2 == nil {
+		return time.Duration(ms64) * time.Millisecond, nil
+	}
+	return 0, fmt.Errorf("no idle time on the session bus (org.freedesktop.ScreenSaver: %v; org.gnome.Mutter.IdleMonitor: %v)", err, err2)
 }

@@ -160,3 +160,29 @@ func TestDND(t *testing.T) {
 		})
 	}
 }
+
+func TestFirstIdle(t *testing.T) {
+	answer := func(d time.Duration, err error) func(context.Context) (time.Duration, error) {
+		return func(context.Context) (time.Duration, error) { return d, err }
+	}
+	noX := answer(0, focus.ErrSkip)
+	tests := []struct {
+		name    string
+		sources []func(context.Context) (time.Duration, error)
+		want    time.Duration
+		err     string
+	}{
+		{"the X server answers", []func(context.Context) (time.Duration, error){answer(time.Minute, nil), answer(time.Hour, nil)}, time.Minute, ""},
+		{"no display: the bus", []func(context.Context) (time.Duration, error){noX, answer(time.Hour, nil)}, time.Hour, ""},
+		{"nobody", []func(context.Context) (time.Duration, error){noX, answer(0, errors.New("no ScreenSaver"))}, 0, "not this terminal; no ScreenSaver"},
+		{"no source", nil, 0, "no source"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := FirstIdle(tt.sources...)(context.Background())
+			if got != tt.want || (err == nil) != (tt.err == "") || (err != nil && !strings.Contains(err.Error(), tt.err)) {
+				t.Errorf("got %v, %v; want %v, %q", got, err, tt.want, tt.err)
+			}
+		})
+	}
+}

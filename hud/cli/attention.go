@@ -19,7 +19,8 @@ func attentionOf(env *Env) *doctor.Attention {
 	return &doctor.Attention{
 		HeldBack: attention.DND{Property: attention.BusProperty, Run: focus.Exec, Getenv: env.Getenv}.Reason,
 		Display:  display,
-		Idle:     func(ctx context.Context) (time.Duration, error) { return focus.Idle(ctx, display) },
-		Player:   player,
+		Idle: attention.FirstIdle(func(ctx context.Context) (time.Duration, error) { return focus.Idle(ctx, display) },
+			attention.BusIdle),
+		Player: player,
 	}
 }

@@ -19,7 +19,7 @@ type Attention struct {
 	// idle time from; "" for none.
 	Display string
 	// Idle reads how long the person has not touched the keyboard or the
-	// mouse (focus.Idle).
+	// mouse (focus.Idle, else attention.BusIdle).
 	Idle func(ctx context.Context) (time.Duration, error)
 	// Player says how sounds are played (attention.Player), "" when
 	// nothing here plays them.
@@ -101,8 +101,8 @@ func checkAwayPush(env *Env) []Finding {
 	defer cancel()
 	idle, err := a.Idle(ctx)
 	if err != nil {
-		return append(out, warn("run the tray in an X11 session (XWayland counts)",
+		return append(out, warn("run the tray in an X11 session, or on a desktop whose session bus tells the idle time (org.freedesktop.ScreenSaver, GNOME's Mutter)",
 			"cannot tell how long you have been away (%v): no push is sent", err))
 	}
-	return append(out, ok("you have been idle %s (the X server's screensaver extension)", text.Duration(idle)))
+	return append(out, ok("the idle time can be read (you have been idle %s)", text.Duration(idle)))
 }

@@ -36,7 +36,7 @@ func TestAttentionChecks(t *testing.T) {
 			want: []string{"✓ sounds waiting and done sounds play through paplay"}},
 		{name: "push, away", config: "[notifications]\npush_url = \"https://ntfy.sh/hud-" + token + "\"\npush_after = \"5m\"\n", mode: 0o600,
 			attention: Attention{Idle: func(context.Context) (time.Duration, error) { return 7 * time.Minute, nil }},
-			want:      []string{"✓ away push away push to https://ntfy.sh/… after 5m", "you have been idle 7m"},
+			want:      []string{"✓ away push away push to https://ntfy.sh/… after 5m", "the idle time can be read (you have been idle 7m)"},
 			not:       []string{token, "others can read it"}},
 		{name: "push, a config others can read, no idle time", config: "[notifications]\npush_url = \"http://u:" + token + "@127.0.0.1:1/x\"\n", mode: 0o644,
 			attention: Attention{Idle: func(context.Context) (time.Duration, error) { return 0, errors.New("no X display") }},
