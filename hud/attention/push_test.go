@@ -242,3 +242,29 @@ func TestRefusedPushCostsTheLoopNothing(t *testing.T) {
 		t.Errorf("the log holds the URL:\n%s", out)
 	}
 }
+
+// A push URL set in the settings while a session waits starts following
+// that wait; emptied, it stops.
+func TestPushFollowsTheSettings(t *testing.T) {
+	l := newListener(t)
+	p := &person{}
+	p.leftAgo(time.Hour)
+	push := newPush(t, "", p, &logs{})
+	s := waitingSession(time.Now())
+	loop(push, 2*after, func() []view.Session { return []view.Session{s} })
+	if got := l.got(); len(got) != 0 {
+		t.Fatalf("pushed with no URL: %+v", got)
+	}
+	push.Configure(config.Notifications{PushURL: l.URL, PushAfter: after})
+	loop(push, 3*after, func() []view.Session { return []view.Session{s} })
+	if got := l.got(); len(got) != 1 {
+		t.Fatalf("after setting the URL: %d pushes, want 1", len(got))
+	}
+	push.Configure(config.Notifications{PushAfter: after})
+	s2 := waitingSession(time.Now())
+	s2.Key = "k2"
+	loop(push, 3*after, func() []view.Session { return []view.Session{s, s2} })
+	if got := l.got(); len(got) != 1 {
+		t.Errorf("after emptying the URL: %d pushes, want still 1", len(got))
+	}
+}
