@@ -83,9 +83,10 @@ func (l Looking) tmux(ctx context.Context, t Target) (bool, error) {
 type kittyOSWindow struct {
 	IsFocused bool `json:"is_focused"`
 	Tabs      []struct {
-		IsFocused bool `json:"is_focused"`
-		IsActive  bool `json:"is_active"`
-		Windows   []struct {
+		IsFocused   bool `json:"is_focused"`
+		IsActive    bool `json:"is_active"`
+		IsActiveTab bool `json:"is_active_tab"`
+		Windows     []struct {
 			ID        int  `json:"id"`
 			IsFocused bool `json:"is_focused"`
 			IsActive  bool `json:"is_active"`
@@ -94,9 +95,8 @@ type kittyOSWindow struct {
 }
 
 func (l Looking) kitty(ctx context.Context, t Target) (bool, error) {
-	out, err := l.Run(ctx, Command{Name: "kitty", Args: []string{
-		"@", "--to", t.Terminal.KittyListenOn, "ls", "--match", "id:" + t.Terminal.KittyWindow,
-	}})
+	// The whole list: kitty before 0.27 takes no --match for ls.
+	out, err := l.Run(ctx, Command{Name: "kitty", Args: []string{"@", "--to", t.Terminal.KittyListenOn, "ls"}})
 	if err != nil {
 		return false, fmt.Errorf("asking kitty about window %s: %w", t.Terminal.KittyWindow, err)
 	}
@@ -105,9 +105,9 @@ func (l Looking) kitty(ctx context.Context, t Target) (bool, error) {
 
 // kittyFocused reads `kitty @ ls`: window id is focused when its OS window
 // has the desktop's focus and it is the active window of the active tab.
-// kitty has said "active" for the tab's own choice and "focused" for that
-// and the OS window's focus together; either counts inside a focused OS
-// window.
+// Versions of kitty word it differently (a tab's is_active_tab or
+// is_active, a window's is_focused even in a tab not shown), so each level
+// is read on its own: inside a focused OS window, any of them counts.
 func kittyFocused(out []byte, id string) (bool, error) {
 	var list []kittyOSWindow
 	if err := json.Unmarshal(out, &list); err != nil {
@@ -117,7 +117,8 @@ func kittyFocused(out []byte, id string) (bool, error) {
 		for _, tab := range osw.Tabs {
 			for _, w := range tab.Windows {
 				if fmt.Sprint(w.ID) == id {
-					return osw.IsFocused && (tab.IsFocused || tab.IsActive) && (w.IsFocused || w.IsActive), nil
+					tabShown := tab.IsFocused || tab.IsActive || tab.IsActiveTab
+					return osw.IsFocused && tabShown && (w.IsFocused || w.IsActive), nil
 				}
 			}
 		}

@@ -13,7 +13,7 @@ func TestLookingAt(t *testing.T) {
 	kitty := resolver.Terminal{KittyWindow: "7", KittyListenOn: "unix:/tmp/kitty-1"}
 	const display = "tmux -S /tmp/tmux-1000/work display-message -p -t %3 #{pane_active}#{window_active}"
 	const clients = "tmux -S /tmp/tmux-1000/work list-clients"
-	const kittyLs = "kitty @ --to unix:/tmp/kitty-1 ls --match id:7"
+	const kittyLs = "kitty @ --to unix:/tmp/kitty-1 ls"
 	tests := []struct {
 		name    string
 		target  Target
@@ -44,6 +44,13 @@ func TestLookingAt(t *testing.T) {
 		{name: "kitty window in a tab not shown", target: Target{Terminal: kitty},
 			outputs: map[string]string{kittyLs: `[{"is_focused":true,"tabs":[{"is_active":false,"windows":[{"id":7,"is_active":true}]}]}]`},
 			ran:     1},
+		{name: "kitty 0.26: the window focused in its tab, the tab not shown", target: Target{Terminal: kitty},
+			outputs: map[string]string{kittyLs: `[{"is_focused":true,"tabs":[{"is_active_tab":false,"is_focused":false,"windows":[{"id":7,"is_focused":true}]},` +
+				`{"is_active_tab":true,"is_focused":true,"windows":[{"id":8,"is_focused":true}]}]}]`},
+			ran: 1},
+		{name: "kitty 0.26: the window in the tab shown", target: Target{Terminal: kitty},
+			outputs: map[string]string{kittyLs: `[{"is_focused":true,"tabs":[{"is_active_tab":true,"windows":[{"id":7,"is_focused":true}]}]}]`},
+			want:    true, ran: 1},
 		{name: "kitty lists no such window", target: Target{Terminal: kitty},
 			outputs: map[string]string{kittyLs: `[]`}, ran: 1},
 		{name: "kitty says nonsense", target: Target{Terminal: kitty},

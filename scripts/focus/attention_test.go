@@ -131,6 +131,48 @@ func TestNoNotificationForTheTmuxPaneInFront(t *testing.T) {
 	}
 }
 
+// In kitty, "in front" is the kitty window: the active one of the active
+// tab of the focused OS window. Another tab made current, the session's
+// next dialog is announced.
+func TestNoNotificationForTheKittyWindowInFront(t *testing.T) {
+	r := startNotifying(t)
+	need(t, [][2]string{{"kitty", "kitty"}})
+	s := newTerminalSession(t, r.home, "delta", "f0c05e55-0000-4000-8000-0000000000d1")
+	to := "unix:" + filepath.Join(r.home, "kitty.sock")
+	k := exec.Command("kitty", "--config", "NONE", "-o", "allow_remote_control=yes", "--listen-on", to, "sh", "-c", s.command(r.hook))
+	// Xvfb has no GPU: Mesa's software renderer draws.
+	k.Env = append(personEnv(r.home, r.d.display), "LIBGL_ALWAYS_SOFTWARE=1")
+	k.Dir = r.home
+	start(t, k)
+	win := r.d.windowOf(t, "kitty", k.Process.Pid)
+	waitSession(t, r.hud, r.home, s.id)
+	item, _ := r.startTray(t)
+	waitRow(t, item, "delta")
+	run(t, r.home, r.d.display, r.hud, "focus", s.id)
+	r.d.waitActive(t, win)
+	// kitty hears of its focus a moment after the window manager gives it.
+	r.d.waitFor(t, "kitty to know it has the focus", func() bool {
+		var osWindows []struct {
+			IsFocused bool `json:"is_focused"`
+		}
+		out := run(t, r.home, r.d.display, "kitty", "@", "--to", to, "ls")
+		return json.Unmarshal([]byte(out), &osWindows) == nil && len(osWindows) == 1 && osWindows[0].IsFocused
+	})
+
+	s.send(t, "PermissionRequest")
+	waitRow(t, item, "delta — waiting")
+	time.Sleep(1500 * time.Millisecond)
+	if got := r.notes.summaries(); len(got) != 0 {
+		t.Fatalf("notified about the kitty window in front: %q", got)
+	}
+
+	run(t, r.home, r.d.display, "kitty", "@", "--to", to, "launch", "--type=tab", "sh", "-c", "exec cat")
+	s.send(t, "UserPromptSubmit")
+	waitRow(t, item, "delta — working")
+	s.send(t, "PermissionRequest")
+	r.notes.waitFor(t, "delta needs you")
+}
+
 // notifying is a desktop for the notification tests: Xvfb, xfwm4, a bus
 // of the test's own with xfce4-panel hosting the tray and dunst showing
 // the notifications, and dbus-monitor reading every Notify call.
