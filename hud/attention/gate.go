@@ -14,8 +14,10 @@ import (
 
 // DefaultTimeout bounds each question the Gate asks before a notification
 // (the desktop's DND, the terminal's focus): a bus or a terminal that does
-// not answer delays that one notification at most this long.
-const DefaultTimeout = time.Second
+// not answer delays that one notification at most this long. As long as a
+// click's (focus.DefaultTimeout): `kitty @`, a Python program, can take
+// a second to start on a busy machine.
+const DefaultTimeout = focus.DefaultTimeout
 
 // Gate is a notify.Sender that holds back what the person should not be
 // interrupted with and gives what it lets through its sound. Its Send runs
