@@ -125,7 +125,17 @@ func (p *Push) Update(now time.Time, sessions []view.Session) {
 			delete(p.waits, key)
 		}
 	}
+	for key, start := range p.pushed {
+		if !waiting[key] && now.Sub(start) >= forgetPushed {
+			delete(p.pushed, key)
+		}
+	}
 }
+
+// forgetPushed is how long a pushed wait is remembered once its session
+// no longer waits: a remote machine that reconnects within it on the
+// same wait is not pushed again (the notification rules remember as long).
+const forgetPushed = 24 * time.Hour
 
 // Close stops following every wait and returns once no push is under way.
 func (p *Push) Close() {

@@ -268,3 +268,23 @@ func TestPushFollowsTheSettings(t *testing.T) {
 		t.Errorf("after emptying the URL: %d pushes, want still 1", len(got))
 	}
 }
+
+// A remote machine's session leaves the list while its connection is down
+// and comes back on the same wait: that wait was pushed already.
+func TestNoSecondPushForAWaitThatCameBack(t *testing.T) {
+	l := newListener(t)
+	p := &person{}
+	p.leftAgo(time.Hour)
+	push := newPush(t, l.URL, p, &logs{})
+	s := waitingSession(time.Now())
+	s.Host = "devbox"
+	loop(push, 3*after, func() []view.Session { return []view.Session{s} })
+	if got := l.got(); len(got) != 1 || got[0].title != "devbox · api · auth refactor needs you" {
+		t.Fatalf("pushes %+v, want one for devbox's session", got)
+	}
+	loop(push, after, func() []view.Session { return nil })
+	loop(push, 3*after, func() []view.Session { return []view.Session{s} })
+	if got := l.got(); len(got) != 1 {
+		t.Errorf("the wait that came back was pushed again: %d pushes", len(got))
+	}
+}
