@@ -18,7 +18,7 @@ import (
 // client showing that session is the desktop's active window
 // (_NET_ACTIVE_WINDOW); in kitty, the session's window is the focused one
 // of the focused OS window; otherwise the window of Claude's ancestry is
-// the active one.
+// the active one, and its terminal runs nothing else (no other tab).
 //
 // Anything it cannot tell (no display, a WezTerm pane, a remote session,
 // a terminal that does not answer) counts as not looking: a notification
@@ -30,6 +30,9 @@ type Looking struct {
 	// Ancestry lists pid and its ancestors, nearest first; nil: the
 	// running system's (Ancestry).
 	Ancestry func(pid int) []int
+	// Children counts the processes whose parent is pid; nil: the running
+	// system's (Children).
+	Children func(pid int) int
 }
 
 // At reports whether the person looks at t's terminal. The error says why
@@ -156,15 +159,31 @@ func (l Looking) activeIs(ctx context.Context, lines [][]int, hint string) (bool
 			if len(pids) == 0 {
 				continue
 			}
-			win, err := windowOf(c, root, atoms[0], atoms[1], pids, hint)
-			if err == nil && uint32(win) == active[0] {
-				looking = true
+			owner, err := windowOf(c, root, atoms[0], atoms[1], pids, hint)
+			if err == nil && uint32(owner.win) == active[0] {
+				looking = l.alone(owner.pid)
 				return nil
 			}
 		}
 		return nil
 	})
 	return looking, err
+}
+
+// alone reports whether the terminal process that owns the window in
+// front runs one program only. One that runs several (tabs: GNOME
+// Terminal, Konsole, kitty without remote control; or windows it told
+// apart by no $WINDOWID) may show another of them in that window, and
+// nothing outside it says which: that counts as not looking.
+func (l Looking) alone(owner int) bool {
+	if owner <= 0 {
+		return true // the terminal named the window itself ($WINDOWID)
+	}
+	children := l.Children
+	if children == nil {
+		children = Children
+	}
+	return children(owner) <= 1
 }
 
 func (l Looking) ancestry(pid int) []int {

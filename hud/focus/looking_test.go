@@ -3,6 +3,8 @@ package focus
 import (
 	"context"
 	"errors"
+	"os"
+	"os/exec"
 	"testing"
 
 	"github.com/capacitor-hud/hud/resolver"
@@ -86,5 +88,46 @@ func TestLookingWithoutDisplay(t *testing.T) {
 	got, err := Looking{Ancestry: func(int) []int { return []int{9, 8} }}.At(context.Background(), Target{PID: 9})
 	if got || !errors.Is(err, ErrSkip) {
 		t.Errorf("got %v, %v; want false, ErrSkip", got, err)
+	}
+}
+
+func TestChildren(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("no /proc")
+	}
+	before := Children(os.Getpid())
+	cmds := []*exec.Cmd{exec.Command("sleep", "5"), exec.Command("sleep", "5")}
+	for _, c := range cmds {
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer func() { c.Process.Kill(); c.Wait() }()
+	}
+	if got := Children(os.Getpid()); got != before+2 {
+		t.Errorf("Children = %d, want %d", got, before+2)
+	}
+}
+
+// A terminal window in front that runs more than one program (tabs) does
+// not say which of them is shown.
+func TestLookingAlone(t *testing.T) {
+	for _, tt := range []struct {
+		owner, children int
+		want            bool
+	}{
+		{owner: 300, children: 1, want: true},
+		{owner: 300, children: 0, want: true},
+		{owner: 300, children: 3, want: false},
+		{owner: 0, children: 3, want: true},
+	} {
+		l := Looking{Children: func(pid int) int {
+			if pid != tt.owner {
+				t.Errorf("children of %d asked, want %d", pid, tt.owner)
+			}
+			return tt.children
+		}}
+		if got := l.alone(tt.owner); got != tt.want {
+			t.Errorf("owner %d with %d children: alone = %v, want %v", tt.owner, tt.children, got, tt.want)
+		}
 	}
 }

@@ -133,10 +133,11 @@ func activate(conn *xgb.Conn, pids []int, hint string) error {
 	if err != nil {
 		return err
 	}
-	win, err := windowOf(conn, root, atoms[0], atoms[1], pids, hint)
+	c, err := windowOf(conn, root, atoms[0], atoms[1], pids, hint)
 	if err != nil {
 		return err
 	}
+	win := c.win
 	ev := xproto.ClientMessageEvent{
 		Format: 32,
 		Window: win,
@@ -154,15 +155,16 @@ func activate(conn *xgb.Conn, pids []int, hint string) error {
 }
 
 // windowOf finds the window of the nearest process in pids that has one
-// among the windows the window manager lists (pickWindow); hint is the
-// terminal's own word for its window ($WINDOWID), "" for none.
-func windowOf(conn *xgb.Conn, root xproto.Window, clientList, wmPID xproto.Atom, pids []int, hint string) (xproto.Window, error) {
+// among the windows the window manager lists (pickWindow), with the pid
+// its owner set (0: none); hint is the terminal's own word for its window
+// ($WINDOWID), "" for none.
+func windowOf(conn *xgb.Conn, root xproto.Window, clientList, wmPID xproto.Atom, pids []int, hint string) (client, error) {
 	list, err := cardinals(conn, root, clientList, xproto.AtomWindow)
 	if err != nil {
-		return 0, fmt.Errorf("reading the window manager's window list: %w", err)
+		return client{}, fmt.Errorf("reading the window manager's window list: %w", err)
 	}
 	if len(list) == 0 {
-		return 0, errors.New("no window manager lists windows (_NET_CLIENT_LIST)")
+		return client{}, errors.New("no window manager lists windows (_NET_CLIENT_LIST)")
 	}
 	// One round trip for all the windows' owners: every request is sent
 	// before the first reply is read.
@@ -183,9 +185,14 @@ func windowOf(conn *xgb.Conn, root xproto.Window, clientList, wmPID xproto.Atom,
 	}
 	win, ok := pickWindow(pids, clients, hinted)
 	if !ok {
-		return 0, fmt.Errorf("no window belongs to process %d or its ancestors", pids[0])
+		return client{}, fmt.Errorf("no window belongs to process %d or its ancestors", pids[0])
 	}
-	return win, nil
+	for _, c := range clients {
+		if c.win == win {
+			return c, nil
+		}
+	}
+	return client{win: win}, nil
 }
 
 // pickWindow chooses the window of the nearest ancestor in pids that has

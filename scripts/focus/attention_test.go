@@ -164,3 +164,27 @@ func TestNoNotificationForTheKittyWindowInFront(t *testing.T) {
 	s.send(t, "PermissionRequest")
 	r.notes.waitFor(t, "delta needs you")
 }
+
+// A terminal with tabs says nothing outside it of which tab it shows
+// (kitty without remote control here; GNOME Terminal and Konsole alike):
+// its window in front, a session in a tab behind is announced.
+func TestNotificationForATabBehind(t *testing.T) {
+	r := startNotifying(t)
+	need(t, [][2]string{{"kitty", "kitty"}})
+	s := newTerminalSession(t, r.home, "zeta", "f0c05e55-0000-4000-8000-0000000000f1")
+	session := filepath.Join(r.home, "tabs.kitty")
+	writeFile(t, session, "new_tab claude\nlaunch sh -c '"+s.command(r.hook)+"'\nnew_tab other\nlaunch sh -c 'exec cat'\nfocus\n")
+	k := exec.Command("kitty", "--config", "NONE", "--session", session)
+	k.Env = append(personEnv(r.home, r.d.display), "LIBGL_ALWAYS_SOFTWARE=1")
+	k.Dir = r.home
+	start(t, k)
+	win := r.d.windowOf(t, "kitty", k.Process.Pid)
+	waitSession(t, r.hud, r.home, s.id)
+	item, _ := r.startTray(t)
+	waitRow(t, item, "zeta")
+	run(t, r.home, r.d.display, r.hud, "focus", s.id)
+	r.d.waitActive(t, win)
+
+	s.send(t, "PermissionRequest")
+	r.notes.waitFor(t, "zeta needs you")
+}
