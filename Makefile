@@ -87,7 +87,7 @@ agents-e2e: build
 desktop-test: build
 	./scripts/desktop/run.sh
 
-## focus-test: a click brings the exact terminal forward, under Xvfb + xfwm4 with xterm and kitty windows
+## focus-test: a click brings the exact terminal forward, and no notification comes for the terminal in front, under Xvfb + xfwm4 with xterm and kitty windows
 focus-test: build
 	HUD_FOCUS=1 HUD_BIN=$(CURDIR)/$(BIN)/hud HUD_HOOK_BIN=$(CURDIR)/$(BIN)/hud-hook \
 	  $(GO) test -count=1 -v ./scripts/focus/

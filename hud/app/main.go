@@ -113,7 +113,9 @@ func Main(ctx context.Context, s Setup) error {
 		return config.SetBool(s.ConfigPath, "answer", "enabled", on)
 	})
 	defer answers.Close()
-	notifications := NewNotifications(notify.NewTracker(cfg.Notifications), answers.HoldWaiting(sender), logf)
+	gate := attentionGate(s, cfg.Notifications, answers.HoldWaiting(sender), logf)
+	notifications := NewNotifications(notify.NewTracker(cfg.Notifications), gate, logf)
+	notifications.Push = awayPush(s, cfg.Notifications, logf)
 	defer notifications.Close()
 	hooks := &install.Checker{Paths: func() []string { return install.UserSettingsPaths(layout) }}
 	remotes, reloadRemotes, stopRemotes := followRemotes(ctx, s)

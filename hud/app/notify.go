@@ -3,6 +3,7 @@ package app
 import (
 	"time"
 
+	"github.com/capacitor-hud/hud/hud/attention"
 	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/notify"
 	"github.com/capacitor-hud/hud/hud/view"
@@ -16,6 +17,9 @@ type Notifications struct {
 	sender  notify.Sender
 	logf    func(format string, args ...any)
 	queue   chan notify.Notification
+	// Push is the away push (hud/attention); nil: none. Set it before the
+	// loop starts.
+	Push *attention.Push
 }
 
 // NewNotifications starts the sending goroutine; Close ends it.
@@ -33,20 +37,35 @@ func NewNotifications(tracker *notify.Tracker, sender notify.Sender, logf func(s
 
 // Close stops the sending goroutine once the notifications queued so far
 // are sent. Call it after the loop has returned.
-func (n *Notifications) Close() { close(n.queue) }
+func (n *Notifications) Close() {
+	close(n.queue)
+	if n.Push != nil {
+		n.Push.Close()
+	}
+}
 
 // Configure implements Notifier: the rules take the new thresholds, the
-// sender (when it plays one) the new sound setting.
+// sender the new settings (or, when it takes only that, the sound
+// setting), the away push its URL and delay.
 func (n *Notifications) Configure(cfg config.Notifications) {
 	n.tracker.SetConfig(cfg)
-	if s, ok := n.sender.(interface{ SetSound(on bool) }); ok {
+	switch s := n.sender.(type) {
+	case interface{ Configure(config.Notifications) }:
+		s.Configure(cfg)
+	case interface{ SetSound(on bool) }:
 		s.SetSound(cfg.Sound)
+	}
+	if n.Push != nil {
+		n.Push.Configure(cfg)
 	}
 }
 
 // Update implements Notifier.
 func (n *Notifications) Update(now time.Time, sessions []view.Session) time.Time {
 	out, next := n.tracker.Update(sessions, now)
+	if n.Push != nil {
+		n.Push.Update(now, sessions)
+	}
 	for _, msg := range out {
 		n.enqueue(msg)
 	}

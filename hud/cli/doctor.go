@@ -56,6 +56,7 @@ func runDoctor(env *Env, args []string) error {
 	bus, closeBus, err := doctor.SessionBus(env.Getenv)
 	defer closeBus()
 	denv.Bus, denv.BusErr = bus, err
+	denv.Attention = attentionOf(env)
 
 	findings := doctor.Run(denv)
 	if err := doctor.Write(env.Stdout, findings, env.Home); err != nil {

@@ -40,7 +40,8 @@ func EnsureFile(path string) (created bool, err error) {
 		tmp.Close()
 		return false, fmt.Errorf("writing the settings file: %w", err)
 	}
-	if err := tmp.Chmod(0o644); err != nil {
+	// Private: notifications.push_url may hold a token.
+	if err := tmp.Chmod(0o600); err != nil {
 		tmp.Close()
 		return false, fmt.Errorf("writing the settings file: %w", err)
 	}
@@ -64,7 +65,7 @@ func EnsureFile(path string) (created bool, err error) {
 // writeExclusive creates path with the template, failing rather than
 // overwriting; a file created meanwhile by another process wins.
 func writeExclusive(path string) (bool, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if errors.Is(err, fs.ErrExist) {
 		return false, nil
 	}

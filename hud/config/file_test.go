@@ -43,6 +43,10 @@ func TestEnsureFile(t *testing.T) {
 	if string(data) != Template() {
 		t.Errorf("new file is not the template")
 	}
+	// Private: notifications.push_url may hold a token.
+	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("new file's mode = %v, %v; want 0600", fi.Mode().Perm(), err)
+	}
 	entries, _ := os.ReadDir(filepath.Dir(path))
 	if len(entries) != 1 {
 		t.Errorf("temp file left behind: %v", entries)

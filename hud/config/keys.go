@@ -15,6 +15,7 @@ const (
 	kindBool kind = iota
 	kindDuration
 	kindQuietHours
+	kindURL
 )
 
 // setting is one key of the file. The list below is the single source of
@@ -61,6 +62,18 @@ var keys = []setting{
 	{table: "notifications", key: "sound", kind: kindBool,
 		why:   "Play the system's sound with each notification.",
 		field: func(c *Config) any { return &c.Notifications.Sound }},
+	{table: "notifications", key: "waiting_sound", kind: kindBool,
+		why:   "Play your sound theme's \"message-new-instant\" when a session starts waiting for you (and with its reminder).",
+		field: func(c *Config) any { return &c.Notifications.WaitingSound }},
+	{table: "notifications", key: "done_sound", kind: kindBool,
+		why:   "Play your sound theme's \"complete\" when a long turn is done.",
+		field: func(c *Config) any { return &c.Notifications.DoneSound }},
+	{table: "notifications", key: "push_url", kind: kindURL,
+		why:   "An ntfy topic URL or any webhook: one POST when a session has waited push_after while you were away from the keyboard as long. Keep this file private (0600): the URL may hold a token.",
+		field: func(c *Config) any { return &c.Notifications.PushURL }},
+	{table: "notifications", key: "push_after", kind: kindDuration,
+		why:   "How long a session waits, and you are away, before the push.",
+		field: func(c *Config) any { return &c.Notifications.PushAfter }},
 
 	{table: "tray", key: "show_title", kind: kindBool,
 		why:   "Show a short text next to the icon (\"2 working · 1 waiting\"); only macOS menu bars display it.",
@@ -147,6 +160,8 @@ func (s setting) expected() string {
 		return "true or false"
 	case kindDuration:
 		return `a duration in quotes, like "20m"`
+	case kindURL:
+		return `an http or https URL in quotes, or ""`
 	}
 	return `a time range in quotes, like "22:00-08:00", or ""`
 }
@@ -160,6 +175,8 @@ func (s setting) formatValue(c *Config) string {
 		return strconv.Quote(formatDuration(*v))
 	case *QuietHours:
 		return strconv.Quote(v.String())
+	case *string:
+		return strconv.Quote(*v)
 	}
 	panic(fmt.Sprintf("config: setting %s has no formatter", s.name()))
 }

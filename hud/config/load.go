@@ -195,6 +195,11 @@ func (v *value) UnmarshalText(text []byte) error {
 			return err
 		}
 		*dst = q
+	case *string:
+		if err := checkURL(t); err != nil {
+			return err
+		}
+		*dst = t
 	}
 	return nil
 }

@@ -82,6 +82,10 @@ type Env struct {
 	// RemoteSessions their sessions; none when none were added.
 	Remotes        []view.Remote
 	RemoteSessions []view.Session
+	// Attention is what the checks of Do Not Disturb, the terminal in
+	// front, the sounds and the away push ask the desktop; nil skips the
+	// checks that need it.
+	Attention *Attention
 }
 
 // check is one link of the chain.
@@ -104,6 +108,10 @@ var checks = []check{
 	{"tray", checkTrayRunning},
 	{"autostart", checkAutostart},
 	{"notifications", checkNotifications},
+	{"dnd", checkDND},
+	{"focus-aware", checkFocusAware},
+	{"sounds", checkSounds},
+	{"away push", checkAwayPush},
 	{"answering", checkAnswering},
 	{"config", checkConfig},
 	{"permissions", checkPermissions},

@@ -8,4 +8,9 @@
 // succeeds; each runs under a timeout, and the tray starts the whole chain
 // off its event loop (Focuser.Start), so a terminal that does not answer
 // never freezes the menu.
+//
+// Read instead of changed, the same places say whether the person is
+// looking at a session's terminal already (Looking, which the tray asks
+// before a notification), and the X server says how long the person has
+// been away from the keyboard (Idle, for the away push).
 package focus

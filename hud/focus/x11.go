@@ -74,9 +74,14 @@ func (x X11) Raise(ctx context.Context, pid int, hint string) error {
 	if len(pids) == 0 {
 		return fmt.Errorf("process %d is gone", pid)
 	}
-	// Connecting can hang too (a forwarded display over TCP), so it runs
-	// with the requests, off the caller's goroutine; on timeout the
-	// connection, once there is one, is closed, which ends the requests.
+	return withDisplay(ctx, display, func(c *xgb.Conn) error { return activate(c, pids, hint) })
+}
+
+// withDisplay connects to display and runs f on the connection. Connecting
+// can hang too (a forwarded display over TCP), so it runs with f, off the
+// caller's goroutine; on ctx's end the connection, once there is one, is
+// closed, which ends f's requests.
+func withDisplay(ctx context.Context, display string, f func(*xgb.Conn) error) error {
 	var (
 		mu        sync.Mutex
 		conn      *xgb.Conn
@@ -97,7 +102,7 @@ func (x X11) Raise(ctx context.Context, pid int, hint string) error {
 			c.Close()
 			return
 		}
-		err = activate(c, pids, hint)
+		err = f(c)
 		c.Close()
 		done <- err
 	}()
@@ -128,34 +133,11 @@ func activate(conn *xgb.Conn, pids []int, hint string) error {
 	if err != nil {
 		return err
 	}
-	list, err := cardinals(conn, root, atoms[0], xproto.AtomWindow)
+	c, err := windowOf(conn, root, atoms[0], atoms[1], pids, hint)
 	if err != nil {
-		return fmt.Errorf("reading the window manager's window list: %w", err)
+		return err
 	}
-	if len(list) == 0 {
-		return errors.New("no window manager lists windows (_NET_CLIENT_LIST)")
-	}
-	// One round trip for all the windows' owners: every request is sent
-	// before the first reply is read.
-	clients := make([]client, len(list))
-	cookies := make([]xproto.GetPropertyCookie, len(list))
-	for i, w := range list {
-		clients[i].win = xproto.Window(w)
-		cookies[i] = xproto.GetProperty(conn, false, clients[i].win, atoms[1], xproto.AtomCardinal, 0, 1)
-	}
-	for i, c := range cookies {
-		if pid, err := cardinalsOf(c.Reply()); err == nil && len(pid) == 1 {
-			clients[i].pid = int(pid[0])
-		}
-	}
-	var hinted xproto.Window
-	if id, err := strconv.ParseUint(hint, 10, 32); err == nil && id != 0 {
-		hinted = topLevel(conn, xproto.Window(id), clients)
-	}
-	win, ok := pickWindow(pids, clients, hinted)
-	if !ok {
-		return fmt.Errorf("no window belongs to process %d or its ancestors", pids[0])
-	}
+	win := c.win
 	ev := xproto.ClientMessageEvent{
 		Format: 32,
 		Window: win,
@@ -170,6 +152,47 @@ func activate(conn *xgb.Conn, pids []int, hint string) error {
 		return fmt.Errorf("activating window 0x%x: %w", uint32(win), err)
 	}
 	return nil
+}
+
+// windowOf finds the window of the nearest process in pids that has one
+// among the windows the window manager lists (pickWindow), with the pid
+// its owner set (0: none); hint is the terminal's own word for its window
+// ($WINDOWID), "" for none.
+func windowOf(conn *xgb.Conn, root xproto.Window, clientList, wmPID xproto.Atom, pids []int, hint string) (client, error) {
+	list, err := cardinals(conn, root, clientList, xproto.AtomWindow)
+	if err != nil {
+		return client{}, fmt.Errorf("reading the window manager's window list: %w", err)
+	}
+	if len(list) == 0 {
+		return client{}, errors.New("no window manager lists windows (_NET_CLIENT_LIST)")
+	}
+	// One round trip for all the windows' owners: every request is sent
+	// before the first reply is read.
+	clients := make([]client, len(list))
+	cookies := make([]xproto.GetPropertyCookie, len(list))
+	for i, w := range list {
+		clients[i].win = xproto.Window(w)
+		cookies[i] = xproto.GetProperty(conn, false, clients[i].win, wmPID, xproto.AtomCardinal, 0, 1)
+	}
+	for i, c := range cookies {
+		if pid, err := cardinalsOf(c.Reply()); err == nil && len(pid) == 1 {
+			clients[i].pid = int(pid[0])
+		}
+	}
+	var hinted xproto.Window
+	if id, err := strconv.ParseUint(hint, 10, 32); err == nil && id != 0 {
+		hinted = topLevel(conn, xproto.Window(id), clients)
+	}
+	win, ok := pickWindow(pids, clients, hinted)
+	if !ok {
+		return client{}, fmt.Errorf("no window belongs to process %d or its ancestors", pids[0])
+	}
+	for _, c := range clients {
+		if c.win == win {
+			return c, nil
+		}
+	}
+	return client{win: win}, nil
 }
 
 // pickWindow chooses the window of the nearest ancestor in pids that has

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/config"
+	"github.com/capacitor-hud/hud/hud/present"
 	"github.com/capacitor-hud/hud/hud/text"
 	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/resolver"
@@ -28,6 +29,10 @@ type Notification struct {
 	Project string
 	Title   string
 	Body    string
+	// Where is the session's terminal (present.FocusOf): a notification
+	// the person would read in the terminal they look at is not shown.
+	// Zero for a notice about hud itself.
+	Where present.Focus
 }
 
 // tracked is what the Tracker remembers of one session between updates.
@@ -232,7 +237,7 @@ func doneNotification(s view.Session, took time.Duration) Notification {
 // auth refactor needs you".
 func notification(kind Kind, s view.Session, title, body string) Notification {
 	name := s.Name()
-	return Notification{Kind: kind, SessionID: s.Key, Project: name, Title: name + " " + title, Body: body}
+	return Notification{Kind: kind, SessionID: s.Key, Project: name, Title: name + " " + title, Body: body, Where: present.FocusOf(s)}
 }
 
 // withDetail is lead, then ": " and detail when there is one.
@@ -242,3 +247,7 @@ func withDetail(lead, detail string) string {
 	}
 	return lead + ": " + detail
 }
+
+// Waiting is the notification that s waits for the person, as the rules
+// send it; the away push says the same.
+func Waiting(s view.Session) Notification { return waitingNotification(s) }

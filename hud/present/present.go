@@ -241,6 +241,10 @@ func focusOf(s *view.Session) Focus {
 	return Focus{PID: s.PID, Terminal: s.Terminal, Dir: cmp.Or(s.CWD, s.ProjectDir)}
 }
 
+// FocusOf is where session s can be brought forward (and where the person
+// may be looking at it already).
+func FocusOf(s view.Session) Focus { return focusOf(&s) }
+
 func rowTooltip(s view.Session) string {
 	lines := []string{text.Line(cmp.Or(s.CWD, s.ProjectDir), 0)}
 	if s.WorkingOn != "" {

@@ -11,5 +11,13 @@
 //     window: the pane becomes current, the xterm active;
 //   - a kitty tab behind another: kitty switches to it.
 //
+// And the notifications that fit where the person looks, read with
+// dbus-monitor on a bus of the test's own with dunst as the daemon: none
+// for a session whose xterm (or tmux pane in an xterm, or kitty window) is in front, one
+// for a session elsewhere, the reminder after the person left the
+// terminal, none while dunst is paused; and the away push from the real
+// tray to a loopback listener, none while the mouse moves (XTEST), one
+// push_after after it stopped (the X server's idle time).
+//
 // make focus-test runs it (HUD_FOCUS=1); without that the tests skip.
 package focus

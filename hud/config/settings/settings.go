@@ -30,6 +30,16 @@ type Notifications struct {
 	DoneAfterTurn time.Duration
 	// Sound plays the system's notification sound with each notification.
 	Sound bool
+	// WaitingSound and DoneSound play the sound theme's "waiting for you"
+	// and "done" sounds with those notifications (hud/attention.Sounds).
+	WaitingSound bool
+	DoneSound    bool
+	// PushURL is an ntfy topic or any webhook that gets one POST per wait
+	// when a session has waited PushAfter and the person has been away
+	// from the keyboard as long; "" sends none. It may hold a token: it
+	// is left out of the hook's copy of the settings, which never needs it.
+	PushURL   string `json:"-"`
+	PushAfter time.Duration
 }
 
 // Tray is the [tray] table.
@@ -116,6 +126,10 @@ func Default() Config {
 			Done:              true,
 			DoneAfterTurn:     30 * time.Second,
 			Sound:             false,
+			WaitingSound:      false,
+			DoneSound:         false,
+			PushURL:           "",
+			PushAfter:         3 * time.Minute,
 		},
 		Tray: Tray{ShowTitle: true},
 		Breaks: Breaks{

@@ -1,0 +1,188 @@
+package attention
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/capacitor-hud/hud/hud/config"
+	"github.com/capacitor-hud/hud/hud/focus"
+	"github.com/capacitor-hud/hud/hud/notify"
+	"github.com/capacitor-hud/hud/hud/present"
+)
+
+func TestGate(t *testing.T) {
+	here := present.Focus{PID: 42}
+	elsewhere := present.Focus{PID: 43}
+	session := func(kind notify.Kind, where present.Focus) notify.Notification {
+		return notify.Notification{Kind: kind, Title: "api needs you", Where: where}
+	}
+	notice := notify.Notification{Kind: "notice", Title: "Time for a break"}
+	tests := []struct {
+		name    string
+		n       notify.Notification
+		quiet   string
+		quietFn func(context.Context) (string, error)
+		lookErr error
+		shown   bool
+		log     string
+	}{
+		{name: "a session elsewhere", n: session(notify.KindWaiting, elsewhere), shown: true},
+		{name: "the session the person looks at", n: session(notify.KindWaiting, here), log: "looking at its terminal"},
+		{name: "its reminder while still looked at", n: session(notify.KindStillWaiting, here), log: "looking at its terminal"},
+		{name: "done where the person looks", n: session(notify.KindDone, here), log: "looking at its terminal"},
+		{name: "a notice is about no terminal", n: notice, shown: true},
+		{name: "Do Not Disturb holds a session's", n: session(notify.KindWaiting, elsewhere), quiet: "dunst is paused", log: "dunst is paused"},
+		{name: "Do Not Disturb holds a notice", n: notice, quiet: "dunst is paused", log: "dunst is paused"},
+		{name: "a desktop that does not answer is not DND", n: notice, shown: true, log: "asking the desktop",
+			quietFn: func(ctx context.Context) (string, error) { <-ctx.Done(); return "", ctx.Err() }},
+		{name: "a terminal that cannot tell is not looked at", n: session(notify.KindWaiting, present.Focus{PID: 44}), shown: true,
+			lookErr: errors.New("tmux: no server"), log: "tmux: no server"},
+		{name: "nothing to ask is not worth a log line", n: session(notify.KindWaiting, present.Focus{PID: 45}), shown: true,
+			lookErr: focus.ErrSkip},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := &notify.Recorder{}
+			log := &logs{}
+			quiet := tt.quietFn
+			if quiet == nil {
+				quiet = func(context.Context) (string, error) { return tt.quiet, nil }
+			}
+			g := &Gate{Next: rec, Quiet: quiet, Logf: log.logf, Timeout: 50 * time.Millisecond,
+				Looking: func(_ context.Context, f present.Focus) (bool, error) {
+					if f.PID >= 44 {
+						return false, tt.lookErr
+					}
+					return f == here, nil
+				}}
+			if err := g.Send(tt.n); err != nil {
+				t.Fatal(err)
+			}
+			if shown := len(rec.Sent()) == 1; shown != tt.shown {
+				t.Errorf("shown = %v, want %v", shown, tt.shown)
+			}
+			switch out := log.String(); {
+			case tt.log == "" && out != "":
+				t.Errorf("logged %q", out)
+			case !strings.Contains(out, tt.log):
+				t.Errorf("log %q does not say %q", out, tt.log)
+			}
+		})
+	}
+}
+
+// Each sound plays with its own kind of notification, when switched on,
+// and only when the notification is shown.
+func TestGateSounds(t *testing.T) {
+	var played []string
+	player := func(_ context.Context, name string) error { played = append(played, name); return nil }
+	cfg := config.Default().Notifications
+	cfg.WaitingSound, cfg.DoneSound = true, false
+	quiet := ""
+	g := &Gate{Next: &notify.Recorder{}, Sounds: NewSounds(cfg, player),
+		Quiet: func(context.Context) (string, error) { return quiet, nil }}
+	send := func(k notify.Kind) {
+		if err := g.Send(notify.Notification{Kind: k}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send(notify.KindWaiting)
+	send(notify.KindStillWaiting)
+	send(notify.KindDone)
+	send("notice")
+	cfg.DoneSound = true
+	g.Configure(cfg)
+	send(notify.KindDone)
+	quiet = "dunst is paused"
+	send(notify.KindWaiting)
+	want := []string{SoundWaiting, SoundWaiting, SoundDone}
+	if strings.Join(played, " ") != strings.Join(want, " ") {
+		t.Errorf("played %q, want %q", played, want)
+	}
+	if SoundWaiting == SoundDone {
+		t.Error("the two sounds are the same")
+	}
+}
+
+func TestDND(t *testing.T) {
+	props := func(m map[string]any) func(context.Context, string, string) (any, error) {
+		return func(_ context.Context, iface, name string) (any, error) {
+			v, ok := m[iface+"."+name]
+			if !ok {
+				return nil, errors.New("org.freedesktop.DBus.Error.UnknownProperty")
+			}
+			return v, nil
+		}
+	}
+	gsettings := func(out string) focus.Runner {
+		return func(_ context.Context, c focus.Command) ([]byte, error) {
+			if c.String() != "gsettings get org.gnome.desktop.notifications show-banners" {
+				t.Errorf("ran %s", c)
+			}
+			return []byte(out), nil
+		}
+	}
+	env := func(desktop string) func(string) string {
+		return func(k string) string {
+			if k == "XDG_CURRENT_DESKTOP" {
+				return desktop
+			}
+			return ""
+		}
+	}
+	tests := []struct {
+		name string
+		dnd  DND
+		want string
+	}{
+		{"a server without inhibition", DND{Property: props(nil)}, ""},
+		{"Plasma's inhibition", DND{Property: props(map[string]any{"org.freedesktop.Notifications.Inhibited": true})}, "inhibited"},
+		{"not inhibited", DND{Property: props(map[string]any{"org.freedesktop.Notifications.Inhibited": false})}, ""},
+		{"dunst paused", DND{Property: props(map[string]any{"org.dunstproject.cmd0.paused": true})}, "dunst is paused"},
+		{"dunst running", DND{Property: props(map[string]any{"org.dunstproject.cmd0.paused": false})}, ""},
+		{"a property of another type", DND{Property: props(map[string]any{"org.dunstproject.cmd0.paused": "yes"})}, ""},
+		{"GNOME's banners off", DND{Property: props(nil), Run: gsettings("false\n"), Getenv: env("ubuntu:GNOME")}, "GNOME"},
+		{"GNOME's banners on", DND{Property: props(nil), Run: gsettings("true\n"), Getenv: env("GNOME")}, ""},
+		{"the GNOME key is not read elsewhere", DND{Property: props(nil), Run: gsettings("false\n"), Getenv: env("XFCE")}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := tt.dnd.Reason(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (tt.want == "") != (got == "") || !strings.Contains(got, tt.want) {
+				t.Errorf("Reason = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestFirstIdle(t *testing.T) {
+	answer := func(d time.Duration, err error) func(context.Context) (time.Duration, error) {
+		return func(context.Context) (time.Duration, error) { return d, err }
+	}
+	noX := answer(0, focus.ErrSkip)
+	tests := []struct {
+		name    string
+		sources []func(context.Context) (time.Duration, error)
+		want    time.Duration
+		err     string
+	}{
+		{"the X server answers", []func(context.Context) (time.Duration, error){answer(time.Minute, nil), answer(time.Hour, nil)}, time.Minute, ""},
+		{"no display: the bus", []func(context.Context) (time.Duration, error){noX, answer(time.Hour, nil)}, time.Hour, ""},
+		{"nobody", []func(context.Context) (time.Duration, error){noX, answer(0, errors.New("no ScreenSaver"))}, 0, "not this terminal; no ScreenSaver"},
+		{"no source", nil, 0, "no source"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := FirstIdle(tt.sources...)(context.Background())
+			if got != tt.want || (err == nil) != (tt.err == "") || (err != nil && !strings.Contains(err.Error(), tt.err)) {
+				t.Errorf("got %v, %v; want %v, %q", got, err, tt.want, tt.err)
+			}
+		})
+	}
+}

@@ -1,0 +1,108 @@
+package doctor
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/capacitor-hud/hud/hud/config"
+	"github.com/capacitor-hud/hud/hud/text"
+)
+
+// Attention is what the checks of hud/attention's parts ask the desktop.
+type Attention struct {
+	// HeldBack says why the desktop holds notifications back now, ""
+	// when it does not (attention.DND.Reason).
+	HeldBack func(ctx context.Context) (string, error)
+	// Display is the X display the tray reads the active window and the
+	// idle time from; "" for none.
+	Display string
+	// Idle reads how long the person has not touched the keyboard or the
+	// mouse (focus.Idle, else attention.BusIdle).
+	Idle func(ctx context.Context) (time.Duration, error)
+	// Player says how sounds are played (attention.Player), "" when
+	// nothing here plays them.
+	Player string
+}
+
+// attentionTimeout bounds each question to the desktop.
+const attentionTimeout = 2 * time.Second
+
+// checkDND says when the desktop holds hud's notifications back, and why.
+func checkDND(env *Env) []Finding {
+	a := env.Attention
+	if a == nil || a.HeldBack == nil || env.Bus == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), attentionTimeout)
+	defer cancel()
+	why, err := a.HeldBack(ctx)
+	switch {
+	case err != nil:
+		return []Finding{warn("check the session bus (busctl --user list)", "cannot tell whether the desktop says Do Not Disturb: %v", err)}
+	case why != "":
+		return []Finding{warn("turn Do Not Disturb off to see hud's notifications (the menu and the icon show everything meanwhile)",
+			"notifications are held back: %s", why)}
+	}
+	return []Finding{ok("the desktop does not say Do Not Disturb: notifications are shown")}
+}
+
+// checkFocusAware says whether hud can tell the terminal in front, to
+// spare the person notifications about the session they look at.
+func checkFocusAware(env *Env) []Finding {
+	a := env.Attention
+	if a == nil {
+		return nil
+	}
+	if a.Display == "" {
+		return []Finding{ok("no X display: hud cannot tell which terminal is in front, so every notification is shown")}
+	}
+	return []Finding{ok("no notification for a session whose terminal is in front (X display %s; tmux and kitty panes too)", a.Display)}
+}
+
+// checkSounds says how the waiting and done sounds are played.
+func checkSounds(env *Env) []Finding {
+	a := env.Attention
+	if a == nil {
+		return nil
+	}
+	cfg, _ := config.Load(env.ConfigPath, env.Getenv)
+	n := cfg.Notifications
+	if !n.WaitingSound && !n.DoneSound {
+		return []Finding{ok("off: waiting_sound and done_sound are false")}
+	}
+	if a.Player == "" {
+		return []Finding{warn("install canberra-gtk-play (gnome-session-canberra / libcanberra-gtk3-module), or paplay with sound-theme-freedesktop",
+			"waiting_sound or done_sound is on, but nothing here plays sounds")}
+	}
+	return []Finding{ok("waiting and done sounds play through %s", a.Player)}
+}
+
+// checkAwayPush says where the away push goes (never the URL whole: it may
+// hold a token), whether the idle time can be read, and whether the file
+// that holds the URL is private.
+func checkAwayPush(env *Env) []Finding {
+	cfg, _ := config.Load(env.ConfigPath, env.Getenv)
+	n := cfg.Notifications
+	if n.PushURL == "" {
+		return []Finding{ok("off: push_url is empty")}
+	}
+	out := []Finding{ok("away push to %s after %s of waiting while you are away", config.RedactURL(n.PushURL), text.Duration(n.PushAfter))}
+	if fi, err := os.Stat(env.ConfigPath); err == nil && fi.Mode().Perm()&0o077 != 0 {
+		out = append(out, warn(fmt.Sprintf("chmod 600 %s", env.ConfigPath),
+			"%s is %o and holds the push URL, which may carry a token: others can read it", env.ConfigPath, fi.Mode().Perm()))
+	}
+	a := env.Attention
+	if a == nil || a.Idle == nil {
+		return out
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), attentionTimeout)
+	defer cancel()
+	idle, err := a.Idle(ctx)
+	if err != nil {
+		return append(out, warn("run the tray in an X11 session, or on a desktop whose session bus tells the idle time (org.freedesktop.ScreenSaver, GNOME's Mutter)",
+			"cannot tell how long you have been away (%v): no push is sent", err))
+	}
+	return append(out, ok("the idle time can be read (you have been idle %s)", text.Duration(idle)))
+}

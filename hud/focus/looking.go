@@ -1,0 +1,194 @@
+package focus
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/jezek/xgb"
+	"github.com/jezek/xgb/xproto"
+)
+
+// Looking tells whether the person is looking at a session's terminal
+// right now, the same places a click brings forward, read instead of
+// changed: in tmux, the session's pane is the active pane of its window,
+// that window the current one of its tmux session, and the terminal of a
+// client showing that session is the desktop's active window
+// (_NET_ACTIVE_WINDOW); in kitty, the session's window is the focused one
+// of the focused OS window; otherwise the window of Claude's ancestry is
+// the active one, and its terminal runs nothing else (no other tab).
+//
+// Anything it cannot tell (no display, a WezTerm pane, a remote session,
+// a terminal that does not answer) counts as not looking: a notification
+// the person did not need costs less than one they missed.
+type Looking struct {
+	Run Runner
+	// Display overrides $DISPLAY (tests).
+	Display string
+	// Ancestry lists pid and its ancestors, nearest first; nil: the
+	// running system's (Ancestry).
+	Ancestry func(pid int) []int
+	// Children counts the processes whose parent is pid; nil: the running
+	// system's (Children).
+	Children func(pid int) int
+}
+
+// At reports whether the person looks at t's terminal. The error says why
+// it could not tell (ErrSkip, possibly wrapped, where nothing could be
+// asked: no display, nothing recorded); the answer is then false. Run it
+// under a deadline: a terminal's socket or the X server may not answer.
+func (l Looking) At(ctx context.Context, t Target) (bool, error) {
+	t.Terminal = t.Terminal.Checked()
+	switch {
+	case t.Host != "":
+		return false, fmt.Errorf("%w: the terminal is on %s", ErrSkip, t.Host)
+	case t.Terminal.TmuxPane != "":
+		return l.tmux(ctx, t)
+	case t.Terminal.KittyWindow != "" && t.Terminal.KittyListenOn != "":
+		return l.kitty(ctx, t)
+	case t.Terminal.WeztermPane != "":
+		// The window alone would not tell which of its panes is shown.
+		return false, fmt.Errorf("%w: a WezTerm pane", ErrSkip)
+	case t.PID > 0:
+		return l.activeIs(ctx, [][]int{l.ancestry(t.PID)}, t.Terminal.WindowID)
+	}
+	return false, fmt.Errorf("%w: no terminal recorded", ErrSkip)
+}
+
+// tmux: the pane must be the one its session shows, and a client showing
+// that session must be in the active window.
+func (l Looking) tmux(ctx context.Context, t Target) (bool, error) {
+	b := Tmux{Run: l.Run}
+	out, err := l.Run(ctx, b.command(t, "display-message", "-p", "-t", t.Terminal.TmuxPane, "#{pane_active}#{window_active}"))
+	if err != nil {
+		return false, fmt.Errorf("asking tmux about pane %s: %w", t.Terminal.TmuxPane, err)
+	}
+	if string(bytes.TrimSpace(out)) != "11" {
+		return false, nil
+	}
+	clients, err := b.clients(ctx, t)
+	if err != nil {
+		return false, fmt.Errorf("listing the tmux clients of pane %s: %w", t.Terminal.TmuxPane, err)
+	}
+	if len(clients) == 0 {
+		return false, nil
+	}
+	lines := make([][]int, len(clients))
+	for i, pid := range clients {
+		lines[i] = l.ancestry(pid)
+	}
+	return l.activeIs(ctx, lines, "")
+}
+
+// kittyOSWindow is the part of `kitty @ ls` read here.
+type kittyOSWindow struct {
+	IsFocused bool `json:"is_focused"`
+	Tabs      []struct {
+		IsFocused   bool `json:"is_focused"`
+		IsActive    bool `json:"is_active"`
+		IsActiveTab bool `json:"is_active_tab"`
+		Windows     []struct {
+			ID        int  `json:"id"`
+			IsFocused bool `json:"is_focused"`
+			IsActive  bool `json:"is_active"`
+		} `json:"windows"`
+	} `json:"tabs"`
+}
+
+func (l Looking) kitty(ctx context.Context, t Target) (bool, error) {
+	// The whole list: kitty before 0.27 takes no --match for ls.
+	out, err := l.Run(ctx, Command{Name: "kitty", Args: []string{"@", "--to", t.Terminal.KittyListenOn, "ls"}})
+	if err != nil {
+		return false, fmt.Errorf("asking kitty about window %s: %w", t.Terminal.KittyWindow, err)
+	}
+	return kittyFocused(out, t.Terminal.KittyWindow)
+}
+
+// kittyFocused reads `kitty @ ls`: window id is focused when its OS window
+// has the desktop's focus and it is the active window of the active tab.
+// Versions of kitty word it differently (a tab's is_active_tab or
+// is_active, a window's is_focused even in a tab not shown), so each level
+// is read on its own: inside a focused OS window, any of them counts.
+func kittyFocused(out []byte, id string) (bool, error) {
+	var list []kittyOSWindow
+	if err := json.Unmarshal(out, &list); err != nil {
+		return false, fmt.Errorf("reading kitty's window list: %w", err)
+	}
+	for _, osw := range list {
+		for _, tab := range osw.Tabs {
+			for _, w := range tab.Windows {
+				if fmt.Sprint(w.ID) == id {
+					tabShown := tab.IsFocused || tab.IsActive || tab.IsActiveTab
+					return osw.IsFocused && tabShown && (w.IsFocused || w.IsActive), nil
+				}
+			}
+		}
+	}
+	return false, nil
+}
+
+// activeIs reports whether the desktop's active window is the window of
+// one of lines, each a process and its ancestors, nearest first (as
+// X11.Raise picks it). hint is the terminal's word for its window.
+func (l Looking) activeIs(ctx context.Context, lines [][]int, hint string) (bool, error) {
+	display := l.Display
+	if display == "" {
+		display = os.Getenv("DISPLAY")
+	}
+	if display == "" {
+		return false, fmt.Errorf("%w: no X display", ErrSkip)
+	}
+	var looking bool
+	err := withDisplay(ctx, display, func(c *xgb.Conn) error {
+		root := xproto.Setup(c).DefaultScreen(c).Root
+		atoms, err := internAtoms(c, "_NET_CLIENT_LIST", "_NET_WM_PID", "_NET_ACTIVE_WINDOW")
+		if err != nil {
+			return err
+		}
+		active, err := cardinals(c, root, atoms[2], xproto.AtomWindow)
+		if err != nil {
+			return fmt.Errorf("reading the active window: %w", err)
+		}
+		// The first value is the window; xfwm4 adds a second.
+		if len(active) == 0 || active[0] == 0 {
+			return nil // no window has the focus
+		}
+		for _, pids := range lines {
+			if len(pids) == 0 {
+				continue
+			}
+			owner, err := windowOf(c, root, atoms[0], atoms[1], pids, hint)
+			if err == nil && uint32(owner.win) == active[0] {
+				looking = l.alone(owner.pid)
+				return nil
+			}
+		}
+		return nil
+	})
+	return looking, err
+}
+
+// alone reports whether the terminal process that owns the window in
+// front runs one program only. One that runs several (tabs: GNOME
+// Terminal, Konsole, kitty without remote control; or windows it told
+// apart by no $WINDOWID) may show another of them in that window, and
+// nothing outside it says which: that counts as not looking.
+func (l Looking) alone(owner int) bool {
+	if owner <= 0 {
+		return true // the terminal named the window itself ($WINDOWID)
+	}
+	children := l.Children
+	if children == nil {
+		children = Children
+	}
+	return children(owner) <= 1
+}
+
+func (l Looking) ancestry(pid int) []int {
+	if l.Ancestry != nil {
+		return l.Ancestry(pid)
+	}
+	return Ancestry(pid)
+}

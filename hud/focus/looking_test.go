@@ -1,0 +1,133 @@
+package focus
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"testing"
+
+	"github.com/capacitor-hud/hud/resolver"
+)
+
+func TestLookingAt(t *testing.T) {
+	pane := resolver.Terminal{TmuxPane: "%3", TmuxSocket: "/tmp/tmux-1000/work"}
+	kitty := resolver.Terminal{KittyWindow: "7", KittyListenOn: "unix:/tmp/kitty-1"}
+	const display = "tmux -S /tmp/tmux-1000/work display-message -p -t %3 #{pane_active}#{window_active}"
+	const clients = "tmux -S /tmp/tmux-1000/work list-clients"
+	const kittyLs = "kitty @ --to unix:/tmp/kitty-1 ls"
+	tests := []struct {
+		name    string
+		target  Target
+		outputs map[string]string
+		fail    map[string]bool
+		want    bool
+		skip    bool // the error is ErrSkip
+		err     bool // another error
+		ran     int
+	}{
+		{name: "a remote session's terminal is elsewhere", target: Target{Host: "devbox", Terminal: pane}, skip: true},
+		{name: "a WezTerm pane cannot be told", target: Target{PID: 9, Terminal: resolver.Terminal{WeztermPane: "2"}}, skip: true},
+		{name: "nothing recorded", target: Target{}, skip: true},
+		{name: "tmux pane not the active one", target: Target{Terminal: pane},
+			outputs: map[string]string{display: "01\n"}, ran: 1},
+		{name: "tmux window not the current one", target: Target{Terminal: pane},
+			outputs: map[string]string{display: "10\n"}, ran: 1},
+		{name: "tmux pane shown but no client attached", target: Target{Terminal: pane},
+			outputs: map[string]string{display: "11\n", clients: ""}, ran: 2},
+		{name: "tmux that does not answer", target: Target{Terminal: pane},
+			fail: map[string]bool{display: true}, err: true, ran: 1},
+		{name: "kitty window focused in the focused OS window", target: Target{Terminal: kitty},
+			outputs: map[string]string{kittyLs: `[{"is_focused":true,"tabs":[{"is_focused":true,"windows":[{"id":7,"is_focused":true}]}]}]`},
+			want:    true, ran: 1},
+		{name: "kitty window active but its OS window not focused", target: Target{Terminal: kitty},
+			outputs: map[string]string{kittyLs: `[{"is_focused":false,"tabs":[{"is_active":true,"windows":[{"id":7,"is_active":true}]}]}]`},
+			ran:     1},
+		{name: "kitty window in a tab not shown", target: Target{Terminal: kitty},
+			outputs: map[string]string{kittyLs: `[{"is_focused":true,"tabs":[{"is_active":false,"windows":[{"id":7,"is_active":true}]}]}]`},
+			ran:     1},
+		{name: "kitty 0.26: the window focused in its tab, the tab not shown", target: Target{Terminal: kitty},
+			outputs: map[string]string{kittyLs: `[{"is_focused":true,"tabs":[{"is_active_tab":false,"is_focused":false,"windows":[{"id":7,"is_focused":true}]},` +
+				`{"is_active_tab":true,"is_focused":true,"windows":[{"id":8,"is_focused":true}]}]}]`},
+			ran: 1},
+		{name: "kitty 0.26: the window in the tab shown", target: Target{Terminal: kitty},
+			outputs: map[string]string{kittyLs: `[{"is_focused":true,"tabs":[{"is_active_tab":true,"windows":[{"id":7,"is_focused":true}]}]}]`},
+			want:    true, ran: 1},
+		{name: "kitty lists no such window", target: Target{Terminal: kitty},
+			outputs: map[string]string{kittyLs: `[]`}, ran: 1},
+		{name: "kitty says nonsense", target: Target{Terminal: kitty},
+			outputs: map[string]string{kittyLs: `no`}, err: true, ran: 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("DISPLAY", "")
+			run := &fakeRun{outputs: tt.outputs, fail: tt.fail}
+			got, err := Looking{Run: run.run}.At(context.Background(), tt.target)
+			if got != tt.want {
+				t.Errorf("looking = %v, want %v", got, tt.want)
+			}
+			switch {
+			case tt.skip && !errors.Is(err, ErrSkip):
+				t.Errorf("err = %v, want ErrSkip", err)
+			case tt.err && (err == nil || errors.Is(err, ErrSkip)):
+				t.Errorf("err = %v, want a failure", err)
+			case !tt.skip && !tt.err && err != nil:
+				t.Errorf("err = %v", err)
+			}
+			if len(run.ran) != tt.ran {
+				t.Errorf("ran %q, want %d commands", run.ran, tt.ran)
+			}
+		})
+	}
+}
+
+// Without a display nothing tells which window is active: the plain
+// terminal's session counts as not looked at, without asking anything.
+func TestLookingWithoutDisplay(t *testing.T) {
+	t.Setenv("DISPLAY", "")
+	got, err := Looking{Ancestry: func(int) []int { return []int{9, 8} }}.At(context.Background(), Target{PID: 9})
+	if got || !errors.Is(err, ErrSkip) {
+		t.Errorf("got %v, %v; want false, ErrSkip", got, err)
+	}
+}
+
+func TestChildren(t *testing.T) {
+	if _, err := os.Stat("/proc/self/stat"); err != nil {
+		t.Skip("no /proc")
+	}
+	before := Children(os.Getpid())
+	cmds := []*exec.Cmd{exec.Command("sleep", "5"), exec.Command("sleep", "5")}
+	for _, c := range cmds {
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer func() { c.Process.Kill(); c.Wait() }()
+	}
+	if got := Children(os.Getpid()); got != before+2 {
+		t.Errorf("Children = %d, want %d", got, before+2)
+	}
+}
+
+// A terminal window in front that runs more than one program (tabs) does
+// not say which of them is shown.
+func TestLookingAlone(t *testing.T) {
+	for _, tt := range []struct {
+		owner, children int
+		want            bool
+	}{
+		{owner: 300, children: 1, want: true},
+		{owner: 300, children: 0, want: true},
+		{owner: 300, children: 3, want: false},
+		{owner: 0, children: 3, want: true},
+	} {
+		l := Looking{Children: func(pid int) int {
+			if pid != tt.owner {
+				t.Errorf("children of %d asked, want %d", pid, tt.owner)
+			}
+			return tt.children
+		}}
+		if got := l.alone(tt.owner); got != tt.want {
+			t.Errorf("owner %d with %d children: alone = %v, want %v", tt.owner, tt.children, got, tt.want)
+		}
+	}
+}
