@@ -52,7 +52,8 @@ func LoadSnapshot(l Layout, procStart ProcessStart) (Snapshot, error) {
 		snap.Store = store
 	}
 	list, _ := LoadConfigDirList(l)
-	for _, dir := range FollowedConfigDirs(l, list, snap.Store) {
+	followed := FollowedConfigDirs(l, list, snap.Store)
+	for _, dir := range followed {
 		sessions := l.WithConfig(dir).LockDir()
 		snap.LockDirs = append(snap.LockDirs, sessions)
 		locks, err := LoadLocks(sessions)
@@ -67,6 +68,9 @@ func LoadSnapshot(l Layout, procStart ProcessStart) (Snapshot, error) {
 		snap.Claude = append(snap.Claude, claude...)
 	}
 	snap.TurnEnds, snap.AgentLogDirs = LoadTurnEnds(l, snap.Store)
+	lines := LoadStatusLines(l)
+	snap.Contexts = LoadContexts(l, snap.Store, lines)
+	snap.Accounts = Accounts(l, followed, lines)
 	return snap, errors.Join(errs...)
 }
 

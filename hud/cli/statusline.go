@@ -2,9 +2,12 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"strconv"
+	"time"
 
 	"github.com/capacitor-hud/hud/hud/remote"
 	"github.com/capacitor-hud/hud/hud/safefile"
@@ -49,14 +52,15 @@ func runStatusline(env *Env, args []string) error {
 		return err
 	}
 	var in statuslineInput
+	now := env.Now()
 	if !isTerminalReader(env.Stdin) {
 		b, _ := io.ReadAll(io.LimitReader(env.Stdin, maxStatuslineInput))
 		_ = json.Unmarshal(b, &in) // bad input: no session, still a line
+		recordStatusLine(env.Layout(), b, now)
 	}
 	// A store that cannot be read shows as no sessions: the status line
 	// is no place for an error message (hud doctor is).
 	snap, _ := resolver.LoadSnapshot(env.Layout(), lockholder.StartTicks)
-	now := env.Now()
 	sessions := resolver.ResolveAll(snap, now, lockholder.Alive)
 	// Claude Code (2.1.x) runs the command with CLAUDE_PID set to its own
 	// process, and with CLAUDE_CONFIG_DIR when the person set it, which
@@ -71,6 +75,23 @@ func runStatusline(env *Env, args []string) error {
 	}
 	status.WriteStatusline(env.Stdout, v, in.self())
 	return nil
+}
+
+// recordStatusLine keeps what Claude handed the status line (the
+// session's context window, its account's usage limits) for every other
+// reader: the tray and `hud status` see them only through this file.
+// Input it cannot read records nothing, and a write that fails costs only
+// the figures: the line is drawn all the same.
+func recordStatusLine(l resolver.Layout, b []byte, now time.Time) {
+	sl, err := resolver.ParseStatusLine(b, l.Config, now)
+	if err != nil {
+		return
+	}
+	if _, err := os.Lstat(l.StatusLinePath(sl.SessionID)); errors.Is(err, fs.ErrNotExist) {
+		// A session's first line: the time to let go of the weeks-old ones.
+		_ = resolver.TidyStatusLines(l, now.Add(-resolver.StatusLineKeep))
+	}
+	_, _ = resolver.RecordStatusLine(l, sl)
 }
 
 // isTerminalReader reports whether r is a terminal: a person trying the

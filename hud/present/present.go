@@ -115,6 +115,9 @@ func Present(in Input) View {
 	for i, s := range sessions {
 		age := in.Now.Sub(s.Since)
 		label := names[i] + " — " + stateText(s.State) + " " + text.Age(age)
+		if ctx := s.ContextShort(); ctx != "" {
+			label += " · " + ctx
+		}
 		if detail := resolver.WithAgents(s.Agents, detailOf(s)); detail != "" {
 			label += " — " + detail
 		}
@@ -245,6 +248,9 @@ func rowTooltip(s view.Session) string {
 	lines := []string{text.Line(cmp.Or(s.CWD, s.ProjectDir), 0)}
 	if s.WorkingOn != "" {
 		lines = append(lines, "Prompt: "+text.Line(s.WorkingOn, 200))
+	}
+	if ctx := s.ContextLong(); ctx != "" {
+		lines = append(lines, "C"+ctx[1:])
 	}
 	switch {
 	case s.Host != "":

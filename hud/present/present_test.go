@@ -328,3 +328,21 @@ func TestRowSaysTheAgent(t *testing.T) {
 		t.Errorf("Claude alone: tooltip %q", v.Tooltip)
 	}
 }
+
+// TestRowSaysTheContext: a session's row names how full its context
+// window is, its tooltip with the tokens; one whose context is unknown
+// says nothing of it.
+func TestRowSaysTheContext(t *testing.T) {
+	full := session("a", "api", resolver.StateWorking, time.Minute)
+	full.Context = &resolver.Context{Tokens: 174_000, Window: 200_000}
+	v := Present(Input{Now: now, Sessions: []view.Session{full, session("b", "web", resolver.StateReady, time.Minute)}})
+	if got := v.Rows[0].Label; got != "api — working 1m · ctx 87%" {
+		t.Errorf("label %q", got)
+	}
+	if !strings.Contains(v.Rows[0].Tooltip, "Context 87 % (174k of 200k tokens)") {
+		t.Errorf("tooltip %q", v.Rows[0].Tooltip)
+	}
+	if got := v.Rows[1].Label; strings.Contains(got, "ctx") {
+		t.Errorf("label %q of a session whose context is unknown", got)
+	}
+}

@@ -68,6 +68,30 @@ type JSONSession struct {
 	TmuxPane string `json:"tmux_pane"`
 	// Activity is null when the hook recorded nothing for the session.
 	Activity *activity.Facts `json:"activity"`
+	// Context is the session's context window in use; null when unknown.
+	Context *JSONContext `json:"context"`
+}
+
+// JSONContext is a session's context window in use: tokens of window,
+// percent the share (as Claude rounds it), where each figure comes from
+// and when it was learnt (resolver.Context).
+type JSONContext struct {
+	Tokens     int                `json:"tokens"`
+	Window     int                `json:"window"`
+	Percent    int                `json:"percent"`
+	Model      string             `json:"model"`
+	From       string             `json:"from"`
+	WindowFrom string             `json:"window_from"`
+	At         resolver.Timestamp `json:"at"`
+}
+
+// jsonContext is c in the document; nil for nil.
+func jsonContext(c *resolver.Context) *JSONContext {
+	if c == nil {
+		return nil
+	}
+	return &JSONContext{Tokens: c.Tokens, Window: c.Window, Percent: c.Percent(), Model: c.Model,
+		From: c.From, WindowFrom: c.WindowFrom, At: resolver.At(c.At)}
 }
 
 func toJSON(s *view.Session) JSONSession {
@@ -88,6 +112,7 @@ func toJSON(s *view.Session) JSONSession {
 		Source:     s.Source,
 		TmuxPane:   s.TmuxPane,
 		Activity:   s.Activity,
+		Context:    jsonContext(s.Context),
 	}
 	if s.PID != 0 {
 		pid := s.PID
