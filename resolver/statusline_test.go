@@ -50,6 +50,25 @@ func TestParseStatusLine(t *testing.T) {
 	}
 }
 
+// TestParseRecordedStatusLine: what the real CLI handed its status line
+// (scripts/e2e TestRunway, HUD_E2E_STATUSLINE), logged in with an API key:
+// the context as Claude counts it, and no rate_limits at all, since
+// Claude gives them only to claude.ai subscription logins.
+func TestParseRecordedStatusLine(t *testing.T) {
+	now := time.Date(2026, 11, 26, 15, 0, 0, 0, time.UTC)
+	for _, release := range []string{"2.1.197", "2.1.330"} {
+		b, err := os.ReadFile(filepath.Join("..", "testdata", "statusline", "claude-"+release+"-apikey.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := ParseStatusLine(b, "", now)
+		if err != nil || got.Model != "claude-sonnet-4-5" || got.Tokens != 171_000 || got.Window != DefaultWindow ||
+			got.FiveHour != nil || got.SevenDay != nil {
+			t.Errorf("%s: %+v %v", release, got, err)
+		}
+	}
+}
+
 // TestRecordStatusLine: written 0600 when new or changed, left alone when
 // unchanged and younger than StatusLineRefresh.
 func TestRecordStatusLine(t *testing.T) {
