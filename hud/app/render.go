@@ -56,6 +56,7 @@ func (a *App) render() {
 		HooksProblem: hooksProblem,
 		ShowTitle:    settings.ShowTitle,
 		MaxRows:      settings.MaxRows,
+		Accounts:     view.Accounts(a.opts.Layout.Home, snap.Accounts),
 	})
 	next := present.Earliest(picture.NextChange, resolver.NextChange(snap, sessions, now))
 	menuOpen := now.Before(a.menuOpenUntil)
@@ -75,6 +76,7 @@ func (a *App) render() {
 		nextLabel = present.Earliest(nextLabel, rowsNext)
 	}
 	menu.Section = append(menu.Section, a.opts.Answers.toggleRow()...)
+	menu.Section = append(accountRows(picture.Accounts), menu.Section...)
 	if !nextLabel.IsZero() {
 		if !menuOpen {
 			nextLabel = nextWholeMinute(nextLabel)
@@ -106,6 +108,15 @@ func menuOf(view present.View) (Menu, map[string]present.Focus) {
 		focus[key] = r.Focus
 	}
 	return menu, focus
+}
+
+// accountRows are the accounts' usage lines, which cannot be clicked.
+func accountRows(lines []string) []Row {
+	rows := make([]Row, len(lines))
+	for i, l := range lines {
+		rows[i] = Row{Label: l, Disabled: true}
+	}
+	return rows
 }
 
 // draw sends the UI what changed since the last draw. Each setter makes

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -69,5 +70,59 @@ func TestContextOnEverySurface(t *testing.T) {
 	}
 	if len(want) > 0 {
 		t.Errorf("no context for %v:\n%s", want, out)
+	}
+}
+
+// TestAccountUsage: the limits a status line was handed show under the
+// sessions in `hud status` and in its JSON's accounts, by config
+// directory; a config directory nothing is known of says so, never a
+// guess.
+func TestAccountUsage(t *testing.T) {
+	h := severalSessions(t)
+	resets := statusNow.Add(2*time.Hour + 5*time.Minute).Unix()
+	stdin := `{"session_id":"api-session","rate_limits":{"five_hour":{"used_percentage":42,"resets_at":` +
+		strconv.FormatInt(resets, 10) + `},"seven_day":{"used_percentage":91,"resets_at":` + strconv.FormatInt(resets+3*86400, 10) + `}}}`
+	if code, _, _ := runWithStdin(t, h, stdin, "statusline"); code != 0 {
+		t.Fatalf("statusline: exit %d", code)
+	}
+	work := filepath.Join(h.layout.Home, ".claude-work")
+	h.write(h.layout.ConfigDirsPath(), `{"version":1,"config_dirs":["`+work+`"]}`)
+
+	_, out, _ := h.run("status")
+	for _, line := range []string{
+		"Usage ~/.claude: 5h 42% (resets in 2h 5m) · week 91% (resets in 3d 2h) · learnt now",
+		"Usage ~/.claude-work: usage unknown",
+	} {
+		if !strings.Contains(out, line+"\n") {
+			t.Errorf("no %q in:\n%s", line, out)
+		}
+	}
+	_, out, _ = h.run("status", "--json")
+	var doc struct {
+		Accounts []struct {
+			ConfigDir string `json:"config_dir"`
+			FiveHour  *struct {
+				UsedPercent float64   `json:"used_percentage"`
+				ResetsAt    time.Time `json:"resets_at"`
+			} `json:"five_hour"`
+			SevenDay *struct {
+				UsedPercent float64 `json:"used_percentage"`
+			} `json:"seven_day"`
+			At *time.Time `json:"at"`
+		} `json:"accounts"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Accounts) != 2 {
+		t.Fatalf("accounts: %s", out)
+	}
+	a, w := doc.Accounts[0], doc.Accounts[1]
+	if a.ConfigDir != filepath.Join(h.layout.Home, ".claude") || a.FiveHour == nil || a.FiveHour.UsedPercent != 42 ||
+		a.FiveHour.ResetsAt.Unix() != resets || a.SevenDay == nil || a.SevenDay.UsedPercent != 91 || a.At == nil || !a.At.Equal(statusNow) {
+		t.Errorf("~/.claude: %+v\n%s", a, out)
+	}
+	if w.ConfigDir != work || w.FiveHour != nil || w.SevenDay != nil || w.At != nil {
+		t.Errorf("~/.claude-work: %+v", w)
 	}
 }

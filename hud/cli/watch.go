@@ -183,6 +183,7 @@ func frame(env *Env, ws watchSettings, layout resolver.Layout, now time.Time) wa
 	}
 	sessions := resolver.ResolveAll(snap, now, ws.alive)
 	v := status.New(sessions, now)
+	v.Accounts = view.Accounts(layout.Home, snap.Accounts)
 	ws.remotes.addTo(v)
 	if err := ws.render(&body, v); err != nil {
 		fmt.Fprintf(&body, "hud watch: %v\n", err)

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"io"
+	"time"
 
 	"github.com/capacitor-hud/hud/hud/activity"
 	"github.com/capacitor-hud/hud/hud/view"
@@ -29,6 +30,49 @@ type JSON struct {
 	// Remotes are View.Remotes; empty in the stream of --watch, which
 	// is this machine's sessions alone.
 	Remotes []JSONRemote `json:"remotes"`
+	// Accounts are the Claude accounts' usage limits, one per followed
+	// config directory; empty in the stream of --watch.
+	Accounts []JSONAccount `json:"accounts"`
+}
+
+// JSONAccount is one Claude account's usage limits: each window null
+// while unknown (an API-key login, no status line run yet, its reset
+// passed), at null when nothing is known.
+type JSONAccount struct {
+	// ConfigDir is the account's Claude config directory, written out
+	// (~/.claude as itself).
+	ConfigDir string              `json:"config_dir"`
+	FiveHour  *JSONWindow         `json:"five_hour"`
+	SevenDay  *JSONWindow         `json:"seven_day"`
+	At        *resolver.Timestamp `json:"at"`
+}
+
+// JSONWindow is one usage window: the share used, as Claude gives it,
+// and when it starts afresh (null when not given).
+type JSONWindow struct {
+	UsedPercent float64             `json:"used_percentage"`
+	ResetsAt    *resolver.Timestamp `json:"resets_at"`
+}
+
+func jsonWindow(r *resolver.RateLimit) *JSONWindow {
+	if r == nil {
+		return nil
+	}
+	w := &JSONWindow{UsedPercent: r.UsedPercent}
+	if !r.ResetsAt.IsZero() {
+		t := resolver.At(r.ResetsAt)
+		w.ResetsAt = &t
+	}
+	return w
+}
+
+func jsonAccount(a *view.Account, now time.Time) JSONAccount {
+	j := JSONAccount{ConfigDir: a.ConfigDir, FiveHour: jsonWindow(a.FiveHour.Known(now)), SevenDay: jsonWindow(a.SevenDay.Known(now))}
+	if j.FiveHour != nil || j.SevenDay != nil {
+		t := resolver.At(a.At)
+		j.At = &t
+	}
+	return j
 }
 
 // JSONRemote is one remote machine in the document.
@@ -130,6 +174,10 @@ func newJSONView(v *View) JSON {
 		Sessions:     make([]JSONSession, 0, len(v.Sessions)),
 		HooksProblem: v.HooksProblem,
 		Remotes:      make([]JSONRemote, 0, len(v.Remotes)),
+		Accounts:     make([]JSONAccount, 0, len(v.Accounts)),
+	}
+	for i := range v.Accounts {
+		doc.Accounts = append(doc.Accounts, jsonAccount(&v.Accounts[i], v.Now))
 	}
 	for i := range v.Sessions {
 		doc.Sessions = append(doc.Sessions, toJSON(&v.Sessions[i]))

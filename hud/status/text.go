@@ -31,6 +31,9 @@ func WriteText(w io.Writer, v *View) error {
 		rows[i][4] = resolver.WithAgents(v.Sessions[i].Agents, rows[i][4])
 	}
 	writeRows(bw, rows)
+	for _, line := range view.AccountLines(v.Accounts, v.Now) {
+		fmt.Fprintln(bw, line)
+	}
 	// A machine whose sessions cannot be seen is said after the table, so
 	// nobody takes its silence for no sessions.
 	for _, r := range v.Remotes {
