@@ -119,6 +119,7 @@ func Main(ctx context.Context, s Setup) error {
 	remotes, reloadRemotes, stopRemotes := followRemotes(ctx, s)
 	defer stopRemotes()
 	a := New(Options{
+		Runway:       notifications.Runway(notify.NewRunway(cfg.Notifications)),
 		Layout:       layout,
 		Now:          s.Now,
 		Logf:         logf,

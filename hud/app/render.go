@@ -50,14 +50,18 @@ func (a *App) render() {
 	if a.opts.HooksProblem != nil {
 		hooksProblem = a.opts.HooksProblem()
 	}
+	accounts := view.Accounts(a.opts.Layout.Home, snap.Accounts)
 	picture := present.Present(present.Input{
 		Sessions:     views,
 		Now:          now,
 		HooksProblem: hooksProblem,
 		ShowTitle:    settings.ShowTitle,
 		MaxRows:      settings.MaxRows,
-		Accounts:     view.Accounts(a.opts.Layout.Home, snap.Accounts),
+		Accounts:     accounts,
 	})
+	if a.opts.Runway != nil {
+		a.opts.Runway.Update(now, views, accounts)
+	}
 	next := present.Earliest(picture.NextChange, resolver.NextChange(snap, sessions, now))
 	menuOpen := now.Before(a.menuOpenUntil)
 	nextLabel := picture.NextLabel

@@ -15,6 +15,7 @@ const (
 	kindBool kind = iota
 	kindDuration
 	kindQuietHours
+	kindPercent
 )
 
 // setting is one key of the file. The list below is the single source of
@@ -61,6 +62,12 @@ var keys = []setting{
 	{table: "notifications", key: "sound", kind: kindBool,
 		why:   "Play the system's sound with each notification.",
 		field: func(c *Config) any { return &c.Notifications.Sound }},
+	{table: "notifications", key: "context_at", kind: kindPercent, zeroOK: true,
+		why:   "Warn once when a session's context window is this full (percent), before Claude compacts it; 0 turns it off.",
+		field: func(c *Config) any { return &c.Notifications.ContextAt }},
+	{table: "notifications", key: "usage_at", kind: kindPercent, zeroOK: true,
+		why:   "Warn once when an account has used this much (percent) of its 5-hour or weekly limit; 0 turns it off.",
+		field: func(c *Config) any { return &c.Notifications.UsageAt }},
 
 	{table: "tray", key: "show_title", kind: kindBool,
 		why:   "Show a short text next to the icon (\"2 working · 1 waiting\"); only macOS menu bars display it.",
@@ -147,6 +154,8 @@ func (s setting) expected() string {
 		return "true or false"
 	case kindDuration:
 		return `a duration in quotes, like "20m"`
+	case kindPercent:
+		return "a whole number from 0 to 100"
 	}
 	return `a time range in quotes, like "22:00-08:00", or ""`
 }
@@ -160,6 +169,8 @@ func (s setting) formatValue(c *Config) string {
 		return strconv.Quote(formatDuration(*v))
 	case *QuietHours:
 		return strconv.Quote(v.String())
+	case *Percent:
+		return strconv.Itoa(int(*v))
 	}
 	panic(fmt.Sprintf("config: setting %s has no formatter", s.name()))
 }

@@ -30,7 +30,15 @@ type Notifications struct {
 	DoneAfterTurn time.Duration
 	// Sound plays the system's notification sound with each notification.
 	Sound bool
+	// ContextAt warns once when a session's context window is this full,
+	// before Claude compacts it; UsageAt once when an account has used
+	// this much of its 5-hour or weekly limit. Zero turns each off.
+	ContextAt Percent
+	UsageAt   Percent
 }
+
+// Percent is a share from 1 to 100; 0 means off.
+type Percent int
 
 // Tray is the [tray] table.
 type Tray struct {
@@ -116,6 +124,8 @@ func Default() Config {
 			Done:              true,
 			DoneAfterTurn:     30 * time.Second,
 			Sound:             false,
+			ContextAt:         85,
+			UsageAt:           90,
 		},
 		Tray: Tray{ShowTitle: true},
 		Breaks: Breaks{
