@@ -11,8 +11,11 @@ import (
 // config directory no status line has run in yet) is nil: unknown, never
 // a guess.
 type Account struct {
+	// Agent is the agent whose account it is: "" for Claude Code,
+	// AgentCodex for a Codex home.
+	Agent string `json:"agent,omitempty"`
 	// ConfigDir is the account's Claude config directory, normalized; ""
-	// for ~/.claude.
+	// for ~/.claude. For Codex, its home (~/.codex, $CODEX_HOME).
 	ConfigDir string `json:"config_dir"`
 	// At is when the figures were learnt; zero when nothing is known.
 	At       time.Time  `json:"at,omitzero"`

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -154,33 +155,61 @@ func lastContext(tail []byte) (Context, bool) {
 // long (a file read whole). Never the whole file.
 var contextTails = [...]int64{maxTranscriptTail, 1 << 20}
 
-// LoadContexts reads the context in use of the store's Claude Code
-// sessions from the tails of their transcripts, by session id, and lets
-// what the status line recorded (lines, by session id) win where it is as
-// new or newer. A session with neither is left out: unknown, never a
-// guess.
-func LoadContexts(l Layout, store *Store, lines map[string]StatusLine) map[string]Context {
+// LoadContexts reads the context in use of the store's sessions, by
+// session id: a Claude Code session's from the tail of its transcript,
+// with what the status line recorded (lines, by session id) winning where
+// it is as new or newer; a Codex session's from its rollout's newest
+// token_count, which also gives its Codex home's limits (codex: the
+// newest of each home). A session with none is left out: unknown, never
+// a guess.
+func LoadContexts(l Layout, store *Store, lines map[string]StatusLine) (contexts map[string]Context, codex []Account) {
 	if store == nil {
-		return nil
+		return nil, nil
 	}
-	var out map[string]Context
 	for id, rec := range store.Sessions {
-		if rec == nil || AgentOf(rec) != AgentClaude {
+		if rec == nil {
 			continue
 		}
-		c, ok := transcriptContext(l, rec)
-		if line, has := lines[id]; has {
-			c, ok = line.contextOver(c, ok)
+		var c Context
+		var ok bool
+		switch AgentOf(rec) {
+		case AgentClaude:
+			c, ok = transcriptContext(l, rec)
+			if line, has := lines[id]; has {
+				c, ok = line.contextOver(c, ok)
+			}
+		case AgentCodex:
+			var a *Account
+			c, a, ok = codexContext(l, rec)
+			codex = newerAccount(codex, a)
 		}
 		if !ok {
 			continue
 		}
-		if out == nil {
-			out = map[string]Context{}
+		if contexts == nil {
+			contexts = map[string]Context{}
 		}
-		out[id] = c
+		contexts[id] = c
 	}
-	return out
+	slices.SortFunc(codex, func(a, b Account) int { return strings.Compare(a.ConfigDir, b.ConfigDir) })
+	return contexts, codex
+}
+
+// newerAccount puts a among accounts, in place of an older figure of the
+// same directory.
+func newerAccount(accounts []Account, a *Account) []Account {
+	if a == nil {
+		return accounts
+	}
+	for i := range accounts {
+		if accounts[i].ConfigDir == a.ConfigDir {
+			if a.At.After(accounts[i].At) {
+				accounts[i] = *a
+			}
+			return accounts
+		}
+	}
+	return append(accounts, *a)
 }
 
 // transcriptContext is lastContext of rec's transcript, read bounded and

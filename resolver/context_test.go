@@ -145,7 +145,7 @@ func TestLoadContexts(t *testing.T) {
 		// Newer than the answer: its figures win.
 		"s2": {SessionID: "s2", At: answered.Add(time.Second), Model: "claude-sonnet-4-5[1m]", Tokens: 50_000, Window: LongWindow},
 	}
-	got := LoadContexts(l, &Store{Version: StoreVersion, Sessions: recs}, lines)
+	got, _ := LoadContexts(l, &Store{Version: StoreVersion, Sessions: recs}, lines)
 	if len(got) != 2 {
 		t.Fatalf("contexts of %d sessions, want s1 and s2: %+v", len(got), got)
 	}

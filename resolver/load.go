@@ -69,8 +69,9 @@ func LoadSnapshot(l Layout, procStart ProcessStart) (Snapshot, error) {
 	}
 	snap.TurnEnds, snap.AgentLogDirs = LoadTurnEnds(l, snap.Store)
 	lines := LoadStatusLines(l)
-	snap.Contexts = LoadContexts(l, snap.Store, lines)
-	snap.Accounts = Accounts(l, followed, lines)
+	var codex []Account
+	snap.Contexts, codex = LoadContexts(l, snap.Store, lines)
+	snap.Accounts = append(Accounts(l, followed, lines), codex...)
 	return snap, errors.Join(errs...)
 }
 

@@ -23,8 +23,8 @@ func remoteContext(j *status.JSONContext, now time.Time) *resolver.Context {
 	}
 	return &resolver.Context{
 		Tokens: j.Tokens, Window: j.Window, Model: text.Line(j.Model, 80), At: past(j.At.Time, now),
-		From:       known(j.From, resolver.ContextFromTranscript, resolver.ContextFromStatusLine),
-		WindowFrom: known(j.WindowFrom, resolver.WindowFromStatusLine, resolver.WindowFromModel),
+		From:       known(j.From, resolver.ContextFromTranscript, resolver.ContextFromStatusLine, resolver.ContextFromRollout),
+		WindowFrom: known(j.WindowFrom, resolver.WindowFromStatusLine, resolver.WindowFromModel, resolver.WindowFromRollout),
 	}
 }
 

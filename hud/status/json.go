@@ -39,8 +39,10 @@ type JSON struct {
 // while unknown (an API-key login, no status line run yet, its reset
 // passed), at null when nothing is known.
 type JSONAccount struct {
+	// Agent is the agent whose account it is: "claude", "codex".
+	Agent string `json:"agent"`
 	// ConfigDir is the account's Claude config directory, written out
-	// (~/.claude as itself).
+	// (~/.claude as itself); a Codex home for Codex.
 	ConfigDir string              `json:"config_dir"`
 	FiveHour  *JSONWindow         `json:"five_hour"`
 	SevenDay  *JSONWindow         `json:"seven_day"`
@@ -67,7 +69,7 @@ func jsonWindow(r *resolver.RateLimit) *JSONWindow {
 }
 
 func jsonAccount(a *view.Account, now time.Time) JSONAccount {
-	j := JSONAccount{ConfigDir: a.ConfigDir, FiveHour: jsonWindow(a.FiveHour.Known(now)), SevenDay: jsonWindow(a.SevenDay.Known(now))}
+	j := JSONAccount{Agent: cmp.Or(a.Agent, resolver.AgentClaude), ConfigDir: a.ConfigDir, FiveHour: jsonWindow(a.FiveHour.Known(now)), SevenDay: jsonWindow(a.SevenDay.Known(now))}
 	if j.FiveHour != nil || j.SevenDay != nil {
 		t := resolver.At(a.At)
 		j.At = &t

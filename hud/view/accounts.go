@@ -29,7 +29,7 @@ func Accounts(home string, accounts []resolver.Account) []Account {
 		if a.ConfigDir == "" {
 			a.ConfigDir = filepath.Join(home, ".claude")
 		}
-		out[i] = Account{Account: a, Name: accountName(home, a.ConfigDir)}
+		out[i] = Account{Account: a, Name: WithAgent(accountName(home, a.ConfigDir), a.Agent)}
 	}
 	return out
 }
