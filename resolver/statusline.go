@@ -162,6 +162,13 @@ func RecordStatusLine(l Layout, sl StatusLine) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("encoding status line: %w", err)
 	}
+	// Never written through a link at the directory's name.
+	if err := os.MkdirAll(l.StoreDir(), 0o700); err != nil {
+		return false, fmt.Errorf("recording status line: %w", err)
+	}
+	if err := safefile.RealDir(l.StatusLineDir(), 0o700); err != nil {
+		return false, fmt.Errorf("recording status line: %w", err)
+	}
 	if err := safefile.Replace(path, append(b, '\n'), 0o600); err != nil {
 		return false, fmt.Errorf("recording status line: %w", err)
 	}
@@ -194,6 +201,9 @@ const StatusLineKeep = 8 * 24 * time.Hour
 // Unreadable files are skipped: the figures are a bonus, never a reason
 // to fail.
 func LoadStatusLines(l Layout) map[string]StatusLine {
+	if fi, err := os.Lstat(l.StatusLineDir()); err != nil || !fi.IsDir() {
+		return nil // none yet, or a link that is not hud's directory
+	}
 	entries, err := safefile.ListDir(l.StatusLineDir(), "status lines")
 	if err != nil {
 		return nil
@@ -219,22 +229,29 @@ func LoadStatusLines(l Layout) map[string]StatusLine {
 // TidyStatusLines removes the recorded status lines last written before
 // cutoff, the ones of sessions long gone. hud statusline calls it when it
 // records a session for the first time, so the directory holds a week's
-// sessions at most.
+// sessions at most. Only files hud writes there are removed (regular,
+// named <session id>.json), and only in the directory itself: a link at
+// its name is never followed, so no other directory loses a file.
 func TidyStatusLines(l Layout, cutoff time.Time) error {
-	entries, err := safefile.ListDir(l.StatusLineDir(), "status lines")
+	dir := l.StatusLineDir()
+	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
+		return nil // none yet, or not hud's: nothing of ours to tidy
+	}
+	entries, err := safefile.ListDir(dir, "status lines")
 	if err != nil {
 		return err
 	}
 	var errs []error
 	for _, e := range entries {
-		if !strings.HasSuffix(e.Name(), ".json") || !e.Type().IsRegular() {
+		id, ok := strings.CutSuffix(e.Name(), ".json")
+		if !ok || !e.Type().IsRegular() || CheckSessionID(id) != nil {
 			continue
 		}
 		info, err := e.Info()
 		if err != nil || !info.ModTime().Before(cutoff) {
 			continue
 		}
-		if err := os.Remove(filepath.Join(l.StatusLineDir(), e.Name())); err != nil && !errors.Is(err, os.ErrNotExist) {
+		if err := os.Remove(filepath.Join(dir, e.Name())); err != nil && !errors.Is(err, os.ErrNotExist) {
 			errs = append(errs, err)
 		}
 	}

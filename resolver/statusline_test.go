@@ -107,6 +107,27 @@ func TestRecordStatusLine(t *testing.T) {
 	if _, err := RecordStatusLine(l, StatusLine{SessionID: "a/b"}); err == nil {
 		t.Error("a session id with a slash was recorded")
 	}
+
+	// A link at the directory's name: nothing is written through it.
+	other := t.TempDir()
+	if err := os.RemoveAll(l.StatusLineDir()); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(other, l.StatusLineDir()); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := RecordStatusLine(l, StatusLine{SessionID: "s2"}); err == nil {
+		t.Error("recorded through a link")
+	}
+	if entries, _ := os.ReadDir(other); len(entries) != 0 {
+		t.Errorf("written through a link: %v", entries)
+	}
+	if err := os.WriteFile(filepath.Join(other, "s3.json"), []byte(`{"session_id":"s3","tokens":9}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := LoadStatusLines(l); len(got) != 0 {
+		t.Errorf("read through a link: %+v", got)
+	}
 }
 
 // TestLoadStatusLines: a link, a file naming another session and a file
@@ -150,6 +171,28 @@ func TestTidyStatusLines(t *testing.T) {
 	got := LoadStatusLines(l)
 	if _, ok := got["old"]; ok || len(got) != 1 {
 		t.Errorf("after tidying: %+v", got)
+	}
+
+	// The directory's name a link to another: nothing there is removed.
+	other := t.TempDir()
+	kept := filepath.Join(other, "notes.json")
+	if err := os.WriteFile(kept, []byte("{}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(kept, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(l.StatusLineDir()); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(other, l.StatusLineDir()); err != nil {
+		t.Fatal(err)
+	}
+	if err := TidyStatusLines(l, now.Add(-StatusLineKeep)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(kept); err != nil {
+		t.Errorf("a file behind a link at the directory's name was removed: %v", err)
 	}
 }
 
