@@ -219,14 +219,17 @@ func transcriptContext(l Layout, rec *Record) (Context, bool) {
 	if path == "" {
 		return Context{}, false
 	}
-	for _, n := range contextTails {
-		tail, err := safefile.ReadTail(path, n, safefile.NoFollow)
-		if err != nil {
-			return Context{}, false
+	c, _, ok := cachedTail(path, func() (Context, *Account, bool) {
+		for _, n := range contextTails {
+			tail, err := safefile.ReadTail(path, n, safefile.NoFollow)
+			if err != nil {
+				return Context{}, nil, false
+			}
+			if c, ok := lastContext(tail); ok || int64(len(tail)) < n {
+				return c, nil, ok
+			}
 		}
-		if c, ok := lastContext(tail); ok || int64(len(tail)) < n {
-			return c, ok
-		}
-	}
-	return Context{}, false
+		return Context{}, nil, false
+	})
+	return c, ok
 }

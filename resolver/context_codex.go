@@ -102,17 +102,19 @@ func codexContext(l Layout, rec *Record) (Context, *Account, bool) {
 	if path == "" {
 		return Context{}, nil, false
 	}
-	for _, n := range contextTails {
-		tail, err := safefile.ReadTail(path, n, safefile.NoFollow)
-		if err != nil {
-			return Context{}, nil, false
-		}
-		if c, a, ok := codexRunway(tail); ok || int64(len(tail)) < n {
-			if a != nil {
-				a.ConfigDir = codexHome(path)
+	return cachedTail(path, func() (Context, *Account, bool) {
+		for _, n := range contextTails {
+			tail, err := safefile.ReadTail(path, n, safefile.NoFollow)
+			if err != nil {
+				return Context{}, nil, false
 			}
-			return c, a, ok
+			if c, a, ok := codexRunway(tail); ok || int64(len(tail)) < n {
+				if a != nil {
+					a.ConfigDir = codexHome(path)
+				}
+				return c, a, ok
+			}
 		}
-	}
-	return Context{}, nil, false
+		return Context{}, nil, false
+	})
 }

@@ -185,3 +185,86 @@ func TestStatusLineOverTranscript(t *testing.T) {
 		t.Error("a status line with no tokens yet made a context known")
 	}
 }
+
+// BenchmarkLoadContexts: what a reload of the readers pays for ten
+// Claude sessions whose transcripts are 4 MiB each, the answer among the
+// last lines (the usual case) and, for one, behind a 100 KiB tool result.
+func BenchmarkLoadContexts(b *testing.B) {
+	home := b.TempDir()
+	dir := filepath.Join(home, ".claude", "projects", "-p")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		b.Fatal(err)
+	}
+	filler := strings.Repeat(userLine+"\n", 4<<20/len(userLine))
+	recs := map[string]*Record{}
+	for i := range 10 {
+		id := "s" + string(rune('0'+i))
+		tail := answerLine + "\n" + userLine + "\n"
+		if i == 0 {
+			tail = answerLine + "\n" + `{"type":"user","message":{"content":"` + strings.Repeat("x", 100<<10) + `"}}` + "\n"
+		}
+		p := filepath.Join(dir, id+".jsonl")
+		if err := os.WriteFile(p, []byte(filler+tail), 0o600); err != nil {
+			b.Fatal(err)
+		}
+		recs[id] = &Record{SessionID: id, TranscriptPath: p}
+	}
+	store := &Store{Version: StoreVersion, Sessions: recs}
+	load := func(b *testing.B) {
+		if c, _ := LoadContexts(Layout{Home: home}, store, nil); len(c) != 10 {
+			b.Fatalf("%d contexts", len(c))
+		}
+	}
+	b.Run("unchanged", func(b *testing.B) {
+		for b.Loop() {
+			load(b)
+		}
+	})
+	b.Run("every one changed", func(b *testing.B) {
+		for b.Loop() {
+			tailCache.Lock()
+			tailCache.m = nil
+			tailCache.Unlock()
+			load(b)
+		}
+	})
+}
+
+// TestContextCache: a transcript whose size and time are as they were is
+// not read again; one that grew is.
+func TestContextCache(t *testing.T) {
+	home := t.TempDir()
+	dir := filepath.Join(home, ".claude", "projects", "-p")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(dir, "s1.jsonl")
+	store := &Store{Version: StoreVersion, Sessions: map[string]*Record{"s1": {SessionID: "s1", TranscriptPath: p}}}
+	tokens := func() int {
+		c, _ := LoadContexts(Layout{Home: home}, store, nil)
+		return c["s1"].Tokens
+	}
+	write := func(data string) {
+		if err := os.WriteFile(p, []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(answerLine + "\n")
+	if got := tokens(); got != 44132 {
+		t.Fatalf("first read: %d", got)
+	}
+	fi, _ := os.Stat(p)
+	// The same size and time: taken as unchanged.
+	write(strings.Replace(answerLine, `"input_tokens":23132`, `"input_tokens":33132`, 1) + "\n")
+	if err := os.Chtimes(p, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if got := tokens(); got != 44132 {
+		t.Errorf("an unchanged file was read again: %d", got)
+	}
+	// Grown: read again.
+	write(answerLine + "\n" + strings.Replace(answerLine, `"input_tokens":23132`, `"input_tokens":3132`, 1) + "\n")
+	if got := tokens(); got != 24132 {
+		t.Errorf("a grown file gave %d, want the newest answer's 24132", got)
+	}
+}
