@@ -173,6 +173,7 @@ func loadFollowing(layout resolver.Layout, w *watch.Watcher) (resolver.Snapshot,
 		snap, err = resolver.LoadSnapshot(layout, lockholder.StartTicks)
 	}
 	w.FollowAgentLogs(snap.AgentLogDirs...)
+	w.FollowStatusLines(layout.StatusLineDir())
 	return snap, err
 }
 

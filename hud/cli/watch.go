@@ -124,6 +124,7 @@ func follow(ctx context.Context, env *Env, always bool, also <-chan struct{}, dr
 			return err
 		}
 		w.FollowAgentLogs(f.logDirs...)
+		w.FollowStatusLines(layout.StatusLineDir())
 		if w.Follow(f.lockDirs...) {
 			// A config directory appeared (a record names it): what
 			// happened in it before the watch began needs another read.
