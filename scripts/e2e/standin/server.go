@@ -45,7 +45,8 @@ type Exchange struct {
 	Stream bool
 	Answer string // what steer chose and why
 	// Context is the context in use the answer reported (input, cache
-	// creation and cache read tokens); 0 for an error.
+	// creation and cache read tokens) as a CONTEXT directive asked; 0
+	// for any other answer.
 	Context int
 }
 
@@ -133,7 +134,7 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 	rep.context = contextTokens(req)
 	msg := s.newMessage(req, rep, len(body))
 	reported := 0
-	if rep.kind != replyError {
+	if rep.kind != replyError && rep.context > 0 {
 		reported = msg.Usage.InputTokens + msg.Usage.CacheCreationInputTokens + msg.Usage.CacheReadInputTokens
 	}
 	s.record(Exchange{At: time.Now(), Path: r.URL.Path, Model: req.Model, Stream: req.Stream, Answer: rep.why, Context: reported})
