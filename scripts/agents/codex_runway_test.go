@@ -37,6 +37,12 @@ func TestCodexRunway(t *testing.T) {
 		}
 		return false
 	})
+
+	// Ended as a person ends it, so nothing of Codex's is left writing
+	// in the scenario's HOME when it is removed.
+	r.say(p, "/exit")
+	r.expect("/exit → gone", none)
+	r.expectNoLocks("/exit → lock released")
 }
 
 // codexWindow is the window Codex 0.169.0 gives the stand-in's model in
