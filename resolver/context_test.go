@@ -172,6 +172,8 @@ func TestStatusLineOverTranscript(t *testing.T) {
 			Context{Tokens: 44_000, Window: LongWindow, Model: "claude-sonnet-4-5", At: answered, From: ContextFromTranscript, WindowFrom: WindowFromStatusLine}},
 		{"older, another model: the transcript's", StatusLine{At: answered.Add(-time.Second), Model: "claude-opus-4-8", Tokens: 1, Window: LongWindow}, true, tr},
 		{"no window: the transcript's", StatusLine{At: answered.Add(time.Second)}, true, tr},
+		{"newer, no usage yet: the transcript's tokens, Claude's window", StatusLine{At: answered.Add(time.Second), Model: "claude-sonnet-4-5", Window: LongWindow}, true,
+			Context{Tokens: 44_000, Window: LongWindow, Model: "claude-sonnet-4-5", At: answered, From: ContextFromTranscript, WindowFrom: WindowFromStatusLine}},
 		{"as new: the status line's", StatusLine{At: answered, Model: "m", Tokens: 7, Window: 100}, true,
 			Context{Tokens: 7, Window: 100, Model: "m", At: answered, From: ContextFromStatusLine, WindowFrom: WindowFromStatusLine}},
 	}

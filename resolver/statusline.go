@@ -259,23 +259,25 @@ func TidyStatusLines(l Layout, cutoff time.Time) error {
 }
 
 // contextOver is the session's context with the status line's figures
-// over the transcript's (c, ok): the status line's own tokens when it is
-// as new as the transcript's answer, and its window (Claude's own figure)
-// whenever it names the same model.
+// over the transcript's (c, ok): the status line's own tokens when it has
+// some and is as new as the transcript's answer, and its window (Claude's
+// own figure) whenever it names the same model. A status line with no
+// usage yet (a session resumed, before its first answer) says nothing of
+// the tokens.
 func (sl StatusLine) contextOver(c Context, ok bool) (Context, bool) {
 	if sl.Window <= 0 {
 		return c, ok
 	}
-	if !ok || !sl.At.Before(c.At) {
+	if sl.Tokens > 0 && (!ok || !sl.At.Before(c.At)) {
 		return Context{
 			Tokens: sl.Tokens, Window: sl.Window, Model: sl.Model, At: sl.At,
 			From: ContextFromStatusLine, WindowFrom: WindowFromStatusLine,
-		}, sl.Tokens > 0 || ok
+		}, true
 	}
-	if sameModel(sl.Model, c.Model) {
+	if ok && sameModel(sl.Model, c.Model) {
 		c.Window, c.WindowFrom = sl.Window, WindowFromStatusLine
 	}
-	return c, true
+	return c, ok
 }
 
 // sameModel compares the status line's model id, which may name the 1M
