@@ -52,7 +52,8 @@ func LoadSnapshot(l Layout, procStart ProcessStart) (Snapshot, error) {
 		snap.Store = store
 	}
 	list, _ := LoadConfigDirList(l)
-	for _, dir := range FollowedConfigDirs(l, list, snap.Store) {
+	followed := FollowedConfigDirs(l, list, snap.Store)
+	for _, dir := range followed {
 		sessions := l.WithConfig(dir).LockDir()
 		snap.LockDirs = append(snap.LockDirs, sessions)
 		locks, err := LoadLocks(sessions)
@@ -67,6 +68,10 @@ func LoadSnapshot(l Layout, procStart ProcessStart) (Snapshot, error) {
 		snap.Claude = append(snap.Claude, claude...)
 	}
 	snap.TurnEnds, snap.AgentLogDirs = LoadTurnEnds(l, snap.Store)
+	lines := LoadStatusLines(l)
+	var codex []Account
+	snap.Contexts, codex = LoadContexts(l, snap.Store, lines)
+	snap.Accounts = append(Accounts(l, followed, lines), codex...)
 	return snap, errors.Join(errs...)
 }
 

@@ -37,6 +37,12 @@ type Snapshot struct {
 	// watcher watches too, since only the transcript changes when a turn
 	// ends without a hook.
 	AgentLogDirs []string
+	// Contexts are the context windows in use of Claude Code's sessions,
+	// by session id (LoadContexts).
+	Contexts map[string]Context
+	// Accounts are the usage limits of each Claude config directory
+	// (Accounts).
+	Accounts []Account
 }
 
 // Source says why a session counts as live.
@@ -78,6 +84,9 @@ type Session struct {
 	// Claude is Claude Code's own session file of the session, whether or
 	// not it changed State; nil when there is none (older releases).
 	Claude *ClaudeSession
+	// Context is how full the session's context window is; nil when
+	// unknown.
+	Context *Context
 }
 
 // Name is Claude's name for the session, as worth showing beside its
@@ -307,6 +316,9 @@ func (r *run) session(rec *Record, l *Lock, src Source) Session {
 		if state, since, ok := SecondOpinion(rec, c, r.now); ok {
 			s.State, s.Since, s.Opinion = state, since, c
 		}
+	}
+	if c, ok := r.snap.Contexts[s.SessionID]; ok {
+		s.Context = &c
 	}
 	if end, ok := r.snap.TurnEnds[s.SessionID]; ok {
 		if state, since, ok := TurnEndOpinion(rec, end); ok {

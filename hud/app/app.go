@@ -65,6 +65,9 @@ type Options struct {
 	// ReloadRemotes rereads the list of machines, when a watched file
 	// changed; nil never does.
 	ReloadRemotes func()
+	// Runway warns when a context window or a usage limit runs out
+	// (Notifications.Runway); nil warns of neither.
+	Runway Runway
 }
 
 // Settings are the parts of the settings file the loop itself uses.
@@ -219,6 +222,9 @@ func (a *App) reloadSettings() {
 	}
 	if a.opts.Answers != nil {
 		a.opts.Answers.Configure(cfg.Answer)
+	}
+	if a.opts.Runway != nil {
+		a.opts.Runway.Configure(cfg.Notifications)
 	}
 }
 

@@ -121,6 +121,7 @@ func Main(ctx context.Context, s Setup) error {
 	remotes, reloadRemotes, stopRemotes := followRemotes(ctx, s)
 	defer stopRemotes()
 	a := New(Options{
+		Runway:       notifications.Runway(notify.NewRunway(cfg.Notifications)),
 		Layout:       layout,
 		Now:          s.Now,
 		Logf:         logf,
@@ -174,6 +175,7 @@ func loadFollowing(layout resolver.Layout, w *watch.Watcher) (resolver.Snapshot,
 		snap, err = resolver.LoadSnapshot(layout, lockholder.StartTicks)
 	}
 	w.FollowAgentLogs(snap.AgentLogDirs...)
+	w.FollowStatusLines(layout.StatusLineDir())
 	return snap, err
 }
 

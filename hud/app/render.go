@@ -50,13 +50,18 @@ func (a *App) render() {
 	if a.opts.HooksProblem != nil {
 		hooksProblem = a.opts.HooksProblem()
 	}
+	accounts := view.Accounts(a.opts.Layout.Home, snap.Accounts)
 	picture := present.Present(present.Input{
 		Sessions:     views,
 		Now:          now,
 		HooksProblem: hooksProblem,
 		ShowTitle:    settings.ShowTitle,
 		MaxRows:      settings.MaxRows,
+		Accounts:     accounts,
 	})
+	if a.opts.Runway != nil {
+		a.opts.Runway.Update(now, views, accounts)
+	}
 	next := present.Earliest(picture.NextChange, resolver.NextChange(sessions, now))
 	menuOpen := now.Before(a.menuOpenUntil)
 	nextLabel := picture.NextLabel
@@ -75,6 +80,7 @@ func (a *App) render() {
 		nextLabel = present.Earliest(nextLabel, rowsNext)
 	}
 	menu.Section = append(menu.Section, a.opts.Answers.toggleRow()...)
+	menu.Section = append(accountRows(picture.Accounts), menu.Section...)
 	if !nextLabel.IsZero() {
 		if !menuOpen {
 			nextLabel = nextWholeMinute(nextLabel)
@@ -106,6 +112,15 @@ func menuOf(view present.View) (Menu, map[string]present.Focus) {
 		focus[key] = r.Focus
 	}
 	return menu, focus
+}
+
+// accountRows are the accounts' usage lines, which cannot be clicked.
+func accountRows(lines []string) []Row {
+	rows := make([]Row, len(lines))
+	for i, l := range lines {
+		rows[i] = Row{Label: l, Disabled: true}
+	}
+	return rows
 }
 
 // draw sends the UI what changed since the last draw. Each setter makes

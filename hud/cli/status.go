@@ -9,6 +9,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/install"
 	"github.com/capacitor-hud/hud/hud/present"
 	"github.com/capacitor-hud/hud/hud/status"
+	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -61,6 +62,7 @@ func runStatus(env *Env, args []string) error {
 	}
 	sessions := resolver.ResolveAll(snap, now, lockholder.Alive)
 	v := status.New(sessions, now).LoadActivity(env.Layout())
+	v.Accounts = view.Accounts(env.Home, snap.Accounts)
 	v.HooksProblem = hooksDoubt(env.Layout(), sessions)
 	if !*local {
 		v.AddRemotes(fetchRemotes(env, *remoteTimeout))

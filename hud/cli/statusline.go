@@ -2,7 +2,9 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"strconv"
 	"time"
@@ -56,13 +58,15 @@ func runStatusline(env *Env, args []string) error {
 		return err
 	}
 	var in statuslineInput
+	now := env.Now()
 	if !isTerminalReader(env.Stdin) {
-		in = readStatuslineInput(env.Stdin, statuslineWait)
+		b := readStatuslineInput(env.Stdin, statuslineWait)
+		_ = json.Unmarshal(b, &in) // bad input: no session, still a line
+		recordStatusLine(env.Layout(), b, now)
 	}
 	// A store that cannot be read shows as no sessions: the status line
 	// is no place for an error message (hud doctor is).
 	snap, _ := resolver.LoadSnapshot(env.Layout(), lockholder.StartTicks)
-	now := env.Now()
 	sessions := resolver.ResolveAll(snap, now, lockholder.Alive)
 	// Claude Code (2.1.x) runs the command with CLAUDE_PID set to its own
 	// process, and with CLAUDE_CONFIG_DIR when the person set it, which
@@ -79,26 +83,44 @@ func runStatusline(env *Env, args []string) error {
 	return nil
 }
 
-// readStatuslineInput decodes the one JSON document on r, waiting at most
+// readStatuslineInput returns the one JSON document on r, waiting at most
 // wait for it: a stdin that stays open and silent (a caller that never
 // writes, never closes) must not hold the line up. The document ends the
-// read, not the end of r. Bad or missing input is no session, still a line.
-func readStatuslineInput(r io.Reader, wait time.Duration) statuslineInput {
-	got := make(chan statuslineInput, 1)
+// read, not the end of r. Bad or missing input is nil: no session, still a
+// line.
+func readStatuslineInput(r io.Reader, wait time.Duration) []byte {
+	got := make(chan []byte, 1)
 	go func() {
-		var in statuslineInput
-		_ = json.NewDecoder(io.LimitReader(r, maxStatuslineInput)).Decode(&in)
-		got <- in
+		var doc json.RawMessage
+		_ = json.NewDecoder(io.LimitReader(r, maxStatuslineInput)).Decode(&doc)
+		got <- doc
 	}()
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
 	select {
-	case in := <-got:
-		return in
+	case doc := <-got:
+		return doc
 	case <-timer.C:
 		// The reader stays blocked until the process exits with the line.
-		return statuslineInput{}
+		return nil
 	}
+}
+
+// recordStatusLine keeps what Claude handed the status line (the
+// session's context window, its account's usage limits) for every other
+// reader: the tray and `hud status` see them only through this file.
+// Input it cannot read records nothing, and a write that fails costs only
+// the figures: the line is drawn all the same.
+func recordStatusLine(l resolver.Layout, b []byte, now time.Time) {
+	sl, err := resolver.ParseStatusLine(b, l.Config, now)
+	if err != nil {
+		return
+	}
+	if _, err := os.Lstat(l.StatusLinePath(sl.SessionID)); errors.Is(err, fs.ErrNotExist) {
+		// A session's first line: the time to let go of the weeks-old ones.
+		_ = resolver.TidyStatusLines(l, now.Add(-resolver.StatusLineKeep))
+	}
+	_, _ = resolver.RecordStatusLine(l, sl)
 }
 
 // isTerminalReader reports whether r is a terminal: a person trying the

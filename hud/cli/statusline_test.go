@@ -126,7 +126,7 @@ func TestStatusWatchStreamsLines(t *testing.T) {
 		t.Fatalf("want %d lines, got %q", n, out.lines())
 		return nil
 	}
-	if l := waitFor(1); l[0] != `{"version":1,"state":"idle","sessions":[],"hooks_problem":"Hooks not installed","remotes":[]}` {
+	if l := waitFor(1); l[0] != `{"version":1,"state":"idle","sessions":[],"hooks_problem":"Hooks not installed","remotes":[],"accounts":[]}` {
 		t.Fatalf("first line %q", l[0])
 	}
 

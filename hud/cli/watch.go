@@ -124,6 +124,7 @@ func follow(ctx context.Context, env *Env, always bool, also <-chan struct{}, dr
 			return err
 		}
 		w.FollowAgentLogs(f.logDirs...)
+		w.FollowStatusLines(layout.StatusLineDir())
 		if w.Follow(f.lockDirs...) {
 			// A config directory appeared (a record names it): what
 			// happened in it before the watch began needs another read.
@@ -183,6 +184,7 @@ func frame(env *Env, ws watchSettings, layout resolver.Layout, now time.Time) wa
 	}
 	sessions := resolver.ResolveAll(snap, now, ws.alive)
 	v := status.New(sessions, now)
+	v.Accounts = view.Accounts(layout.Home, snap.Accounts)
 	ws.remotes.addTo(v)
 	if err := ws.render(&body, v); err != nil {
 		fmt.Fprintf(&body, "hud watch: %v\n", err)

@@ -153,6 +153,16 @@ checkpoint_every = "0s"
 			problems: nil,
 		},
 		{
+			name:   "thresholds in percent, zero turning one off",
+			text:   "[notifications]\ncontext_at = 70\nusage_at = 0\n",
+			change: func(c *Config) { c.Notifications.ContextAt, c.Notifications.UsageAt = 70, 0 },
+		},
+		{
+			name:     "a threshold out of range keeps its default",
+			text:     "[notifications]\ncontext_at = 101\nusage_at = \"80%\"\n",
+			problems: []string{`config.toml:2: notifications.context_at: "101" is not a whole number from 0 to 100`, `config.toml:3: notifications.usage_at: "80%" is not a whole number from 0 to 100`},
+		},
+		{
 			name:     "duration without unit",
 			text:     "[notifications]\n\nstill_waiting_after = 120\n",
 			problems: []string{`config.toml:3: notifications.still_waiting_after: "120" is not a duration`},

@@ -16,6 +16,7 @@ const (
 	kindDuration
 	kindQuietHours
 	kindURL
+	kindPercent
 )
 
 // setting is one key of the file. The list below is the single source of
@@ -74,6 +75,12 @@ var keys = []setting{
 	{table: "notifications", key: "push_after", kind: kindDuration,
 		why:   "How long a session waits, and you are away, before the push.",
 		field: func(c *Config) any { return &c.Notifications.PushAfter }},
+	{table: "notifications", key: "context_at", kind: kindPercent, zeroOK: true,
+		why:   "Warn once when a session's context window is this full (percent), before Claude compacts it; 0 turns it off.",
+		field: func(c *Config) any { return &c.Notifications.ContextAt }},
+	{table: "notifications", key: "usage_at", kind: kindPercent, zeroOK: true,
+		why:   "Warn once when an account has used this much (percent) of its 5-hour or weekly limit; 0 turns it off.",
+		field: func(c *Config) any { return &c.Notifications.UsageAt }},
 
 	{table: "tray", key: "show_title", kind: kindBool,
 		why:   "Show a short text next to the icon (\"2 working · 1 waiting\"); only macOS menu bars display it.",
@@ -162,6 +169,8 @@ func (s setting) expected() string {
 		return `a duration in quotes, like "20m"`
 	case kindURL:
 		return `an http or https URL in quotes, or ""`
+	case kindPercent:
+		return "a whole number from 0 to 100"
 	}
 	return `a time range in quotes, like "22:00-08:00", or ""`
 }
@@ -177,6 +186,8 @@ func (s setting) formatValue(c *Config) string {
 		return strconv.Quote(v.String())
 	case *string:
 		return strconv.Quote(*v)
+	case *Percent:
+		return strconv.Itoa(int(*v))
 	}
 	panic(fmt.Sprintf("config: setting %s has no formatter", s.name()))
 }

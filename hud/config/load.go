@@ -200,6 +200,12 @@ func (v *value) UnmarshalText(text []byte) error {
 			return err
 		}
 		*dst = t
+	case *Percent:
+		n, err := strconv.Atoi(t)
+		if err != nil || n < 0 || n > 100 {
+			return fmt.Errorf("%q is not a whole number from 0 to 100", t)
+		}
+		*dst = Percent(n)
 	}
 	return nil
 }

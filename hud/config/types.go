@@ -16,6 +16,7 @@ type (
 	Activity      = settings.Activity
 	Answer        = settings.Answer
 	QuietHours    = settings.QuietHours
+	Percent       = settings.Percent
 	Problem       = settings.Problem
 )
 

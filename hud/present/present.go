@@ -30,6 +30,8 @@ type Input struct {
 	// MaxRows caps the session rows; the rest are summed up in one row.
 	// Zero means DefaultMaxRows.
 	MaxRows int
+	// Accounts are the Claude accounts' usage limits.
+	Accounts []view.Account
 }
 
 // DefaultMaxRows is how many sessions the menu lists one by one.
@@ -52,6 +54,10 @@ type View struct {
 	Rows []Row
 	// More sums up the sessions beyond MaxRows ("" when none).
 	More string
+	// Accounts are one line per Claude account's usage limits
+	// (view.AccountLines), under the sessions; none while no account's limits
+	// are known.
+	Accounts []string
 	// NextLabel is when a "since" label next ticks over ("2m" → "3m");
 	// NextChange is when the sessions themselves change by the clock (a
 	// fresh record expiring). Zero if never. They are apart because only
@@ -115,6 +121,9 @@ func Present(in Input) View {
 	for i, s := range sessions {
 		age := in.Now.Sub(s.Since)
 		label := names[i] + " — " + stateText(s.State) + " " + text.Age(age)
+		if ctx := s.ContextShort(); ctx != "" {
+			label += " · " + ctx
+		}
 		if detail := resolver.WithAgents(s.Agents, detailOf(s)); detail != "" {
 			label += " — " + detail
 		}
@@ -140,6 +149,20 @@ func Present(in Input) View {
 	if extra := len(sessions) - maxRows; extra > 0 {
 		v.More = fmt.Sprintf("%d more — run 'hud status' to see all", extra)
 		tooltip = append(tooltip, fmt.Sprintf("and %d more", extra))
+	}
+	v.Accounts = view.AccountLines(in.Accounts, in.Now)
+	tooltip = append(tooltip, v.Accounts...)
+	if len(v.Accounts) > 0 {
+		// Their countdowns and ages tick by the minute; a window turns
+		// unknown at its reset.
+		nextLabel = Earliest(nextLabel, in.Now.Add(time.Minute))
+		for _, a := range in.Accounts {
+			for _, w := range []*resolver.RateLimit{a.FiveHour.Known(in.Now), a.SevenDay.Known(in.Now)} {
+				if w != nil && !w.ResetsAt.IsZero() {
+					nextChange = Earliest(nextChange, w.ResetsAt)
+				}
+			}
+		}
 	}
 	v.Tooltip = strings.Join(tooltip, "\n")
 	v.NextLabel, v.NextChange = nextLabel, nextChange
@@ -249,6 +272,9 @@ func rowTooltip(s view.Session) string {
 	lines := []string{text.Line(cmp.Or(s.CWD, s.ProjectDir), 0)}
 	if s.WorkingOn != "" {
 		lines = append(lines, "Prompt: "+text.Line(s.WorkingOn, 200))
+	}
+	if ctx := s.ContextLong(); ctx != "" {
+		lines = append(lines, "C"+ctx[1:])
 	}
 	switch {
 	case s.Host != "":

@@ -328,3 +328,41 @@ func TestRowSaysTheAgent(t *testing.T) {
 		t.Errorf("Claude alone: tooltip %q", v.Tooltip)
 	}
 }
+
+// TestRowSaysTheContext: a session's row names how full its context
+// window is, its tooltip with the tokens; one whose context is unknown
+// says nothing of it.
+func TestRowSaysTheContext(t *testing.T) {
+	full := session("a", "api", resolver.StateWorking, time.Minute)
+	full.Context = &resolver.Context{Tokens: 174_000, Window: 200_000}
+	v := Present(Input{Now: now, Sessions: []view.Session{full, session("b", "web", resolver.StateReady, time.Minute)}})
+	if got := v.Rows[0].Label; got != "api — working 1m · ctx 87%" {
+		t.Errorf("label %q", got)
+	}
+	if !strings.Contains(v.Rows[0].Tooltip, "Context 87 % (174k of 200k tokens)") {
+		t.Errorf("tooltip %q", v.Rows[0].Tooltip)
+	}
+	if got := v.Rows[1].Label; strings.Contains(got, "ctx") {
+		t.Errorf("label %q of a session whose context is unknown", got)
+	}
+}
+
+// TestAccountsInTooltipAndMenu: known usage limits are listed under the
+// sessions and in the tooltip, and the picture is redrawn when a window
+// resets; with none known, nothing is said of them.
+func TestAccountsInTooltipAndMenu(t *testing.T) {
+	five := &resolver.RateLimit{UsedPercent: 42, ResetsAt: now.Add(30 * time.Minute)}
+	known := view.Accounts("/home/dev", []resolver.Account{{At: now, FiveHour: five}})
+	v := Present(Input{Now: now, Accounts: known})
+	want := "Usage ~/.claude: 5h 42% (resets in 30m) · week unknown · learnt now"
+	if len(v.Accounts) != 1 || v.Accounts[0] != want || !strings.HasSuffix(v.Tooltip, "\n"+want) {
+		t.Errorf("accounts %q, tooltip %q", v.Accounts, v.Tooltip)
+	}
+	if !v.NextChange.Equal(five.ResetsAt) || !v.NextLabel.Equal(now.Add(time.Minute)) {
+		t.Errorf("next change %v, next label %v", v.NextChange, v.NextLabel)
+	}
+	v = Present(Input{Now: now, Accounts: view.Accounts("/home/dev", []resolver.Account{{}})})
+	if len(v.Accounts) != 0 || strings.Contains(v.Tooltip, "Usage") {
+		t.Errorf("unknown usage shown: %q, %q", v.Accounts, v.Tooltip)
+	}
+}

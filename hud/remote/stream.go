@@ -100,6 +100,7 @@ func session(j *status.JSONSession, host string, now time.Time) (view.Session, b
 		Hooked:     true,
 		Host:       host,
 		Terminal:   resolver.Terminal{TmuxPane: j.TmuxPane}.Checked(),
+		Context:    remoteContext(j.Context, now),
 	}, true
 }
 

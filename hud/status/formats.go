@@ -110,6 +110,11 @@ func WriteTmux(w io.Writer, v *View) error {
 		}
 		fmt.Fprintf(&b, "#[fg=%s]%s %s#[default]", tmuxColour(p.State), glyph(p.State), strings.ReplaceAll(p.Text, "#", "##"))
 	}
+	// The fullest context window, by its session's project: the one
+	// figure a person watches for before Claude compacts.
+	if s := view.Fullest(v.Sessions); s != nil {
+		fmt.Fprintf(&b, " %s %s", strings.ReplaceAll(s.Name(), "#", "##"), s.ContextShort())
+	}
 	b.WriteByte('\n')
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -134,6 +139,9 @@ func WriteWaybar(w io.Writer, v *View) error {
 	for i := range v.Sessions {
 		s := &v.Sessions[i]
 		line := s.Name() + ": " + string(s.State)
+		if ctx := s.ContextShort(); ctx != "" {
+			line += " · " + ctx
+		}
 		if d := detail(s); d != "" {
 			line += " — " + d
 		}
@@ -213,6 +221,9 @@ func WriteStatusline(w io.Writer, v *View, me Self) error {
 	mine := me.find(v)
 	if mine != nil {
 		self = glyph(mine.State) + " " + string(mine.State)
+		if ctx := mine.ContextShort(); ctx != "" {
+			self += " · " + ctx
+		}
 	}
 	parts := []string{self}
 	var others []*view.Session

@@ -27,6 +27,12 @@ func formatsSession(id, project string, state resolver.State, waitingFor string)
 	}
 }
 
+func withContext(s view.Session, tokens, window int) view.Session {
+	s.Context = &resolver.Context{Tokens: tokens, Window: window, Model: "claude-sonnet-4-5", At: formatsNow.Add(-time.Minute),
+		From: resolver.ContextFromTranscript, WindowFrom: resolver.WindowFromModel}
+	return s
+}
+
 // formatCases are the views every one-line format is golden-tested on.
 var formatCases = []struct {
 	name string
@@ -43,6 +49,11 @@ var formatCases = []struct {
 		formatsSession("s-cc", "c#-lib", resolver.StateWaiting, "AskUserQuestion"),
 		formatsSession("s-big", "monorepo", resolver.StateCompacting, ""),
 		formatsSession("s-rd", "r&d <lab>", resolver.StateReady, ""),
+		formatsSession("s-docs", "docs", resolver.StateReady, ""),
+	}}},
+	{"context", "s-web", &View{State: resolver.StateWorking, Now: formatsNow, Sessions: []view.Session{
+		withContext(formatsSession("s-web", "web", resolver.StateWorking, ""), 174_000, resolver.DefaultWindow),
+		withContext(formatsSession("s-api", "api", resolver.StateReady, ""), 120_000, resolver.LongWindow),
 		formatsSession("s-docs", "docs", resolver.StateReady, ""),
 	}}},
 	{"many-waiting", "s-web", &View{State: resolver.StateWaiting, Now: formatsNow, Sessions: []view.Session{

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"io"
+	"time"
 
 	"github.com/capacitor-hud/hud/hud/activity"
 	"github.com/capacitor-hud/hud/hud/view"
@@ -29,6 +30,51 @@ type JSON struct {
 	// Remotes are View.Remotes; empty in the stream of --watch, which
 	// is this machine's sessions alone.
 	Remotes []JSONRemote `json:"remotes"`
+	// Accounts are the Claude accounts' usage limits, one per followed
+	// config directory; empty in the stream of --watch.
+	Accounts []JSONAccount `json:"accounts"`
+}
+
+// JSONAccount is one Claude account's usage limits: each window null
+// while unknown (an API-key login, no status line run yet, its reset
+// passed), at null when nothing is known.
+type JSONAccount struct {
+	// Agent is the agent whose account it is: "claude", "codex".
+	Agent string `json:"agent"`
+	// ConfigDir is the account's Claude config directory, written out
+	// (~/.claude as itself); a Codex home for Codex.
+	ConfigDir string              `json:"config_dir"`
+	FiveHour  *JSONWindow         `json:"five_hour"`
+	SevenDay  *JSONWindow         `json:"seven_day"`
+	At        *resolver.Timestamp `json:"at"`
+}
+
+// JSONWindow is one usage window: the share used, as Claude gives it,
+// and when it starts afresh (null when not given).
+type JSONWindow struct {
+	UsedPercent float64             `json:"used_percentage"`
+	ResetsAt    *resolver.Timestamp `json:"resets_at"`
+}
+
+func jsonWindow(r *resolver.RateLimit) *JSONWindow {
+	if r == nil {
+		return nil
+	}
+	w := &JSONWindow{UsedPercent: r.UsedPercent}
+	if !r.ResetsAt.IsZero() {
+		t := resolver.At(r.ResetsAt)
+		w.ResetsAt = &t
+	}
+	return w
+}
+
+func jsonAccount(a *view.Account, now time.Time) JSONAccount {
+	j := JSONAccount{Agent: cmp.Or(a.Agent, resolver.AgentClaude), ConfigDir: a.ConfigDir, FiveHour: jsonWindow(a.FiveHour.Known(now)), SevenDay: jsonWindow(a.SevenDay.Known(now))}
+	if j.FiveHour != nil || j.SevenDay != nil {
+		t := resolver.At(a.At)
+		j.At = &t
+	}
+	return j
 }
 
 // JSONRemote is one remote machine in the document.
@@ -68,6 +114,30 @@ type JSONSession struct {
 	TmuxPane string `json:"tmux_pane"`
 	// Activity is null when the hook recorded nothing for the session.
 	Activity *activity.Facts `json:"activity"`
+	// Context is the session's context window in use; null when unknown.
+	Context *JSONContext `json:"context"`
+}
+
+// JSONContext is a session's context window in use: tokens of window,
+// percent the share (as Claude rounds it), where each figure comes from
+// and when it was learnt (resolver.Context).
+type JSONContext struct {
+	Tokens     int                `json:"tokens"`
+	Window     int                `json:"window"`
+	Percent    int                `json:"percent"`
+	Model      string             `json:"model"`
+	From       string             `json:"from"`
+	WindowFrom string             `json:"window_from"`
+	At         resolver.Timestamp `json:"at"`
+}
+
+// jsonContext is c in the document; nil for nil.
+func jsonContext(c *resolver.Context) *JSONContext {
+	if c == nil {
+		return nil
+	}
+	return &JSONContext{Tokens: c.Tokens, Window: c.Window, Percent: c.Percent(), Model: c.Model,
+		From: c.From, WindowFrom: c.WindowFrom, At: resolver.At(c.At)}
 }
 
 func toJSON(s *view.Session) JSONSession {
@@ -88,6 +158,7 @@ func toJSON(s *view.Session) JSONSession {
 		Source:     s.Source,
 		TmuxPane:   s.TmuxPane,
 		Activity:   s.Activity,
+		Context:    jsonContext(s.Context),
 	}
 	if s.PID != 0 {
 		pid := s.PID
@@ -105,6 +176,10 @@ func newJSONView(v *View) JSON {
 		Sessions:     make([]JSONSession, 0, len(v.Sessions)),
 		HooksProblem: v.HooksProblem,
 		Remotes:      make([]JSONRemote, 0, len(v.Remotes)),
+		Accounts:     make([]JSONAccount, 0, len(v.Accounts)),
+	}
+	for i := range v.Accounts {
+		doc.Accounts = append(doc.Accounts, jsonAccount(&v.Accounts[i], v.Now))
 	}
 	for i := range v.Sessions {
 		doc.Sessions = append(doc.Sessions, toJSON(&v.Sessions[i]))

@@ -77,13 +77,13 @@ func TestJSONFields(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := doc.Sessions[0]
-	for _, key := range []string{"session_id", "agent", "state", "cwd", "project_dir", "project", "name", "working_on", "waiting_for", "agents", "pid", "since", "updated_at", "source", "host", "tmux_pane", "activity"} {
+	for _, key := range []string{"session_id", "agent", "state", "cwd", "project_dir", "project", "name", "working_on", "waiting_for", "agents", "pid", "since", "updated_at", "source", "host", "tmux_pane", "activity", "context"} {
 		if _, ok := s[key]; !ok {
 			t.Errorf("no %q in %s", key, b.String())
 		}
 	}
-	if len(s) != 17 {
-		t.Errorf("%d fields, want 17: %v", len(s), s)
+	if len(s) != 18 {
+		t.Errorf("%d fields, want 18: %v", len(s), s)
 	}
 	if s["activity"] != nil {
 		t.Errorf("activity %v, want null when the hook recorded nothing", s["activity"])

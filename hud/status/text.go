@@ -25,12 +25,15 @@ func WriteText(w io.Writer, v *View) error {
 	if len(v.Sessions) == 0 {
 		fmt.Fprintln(bw, NoSessions)
 	}
-	rows := make([][4]string, len(v.Sessions))
+	rows := make([]row, len(v.Sessions))
 	for i := range v.Sessions {
 		rows[i] = textRow(&v.Sessions[i], v.Now)
-		rows[i][3] = resolver.WithAgents(v.Sessions[i].Agents, rows[i][3])
+		rows[i][4] = resolver.WithAgents(v.Sessions[i].Agents, rows[i][4])
 	}
 	writeRows(bw, rows)
+	for _, line := range view.AccountLines(v.Accounts, v.Now) {
+		fmt.Fprintln(bw, line)
+	}
 	// A machine whose sessions cannot be seen is said after the table, so
 	// nobody takes its silence for no sessions.
 	for _, r := range v.Remotes {
@@ -50,21 +53,25 @@ func WriteProjectText(w io.Writer, p *ProjectView) error {
 		return bw.Flush()
 	}
 	r := p.Resolved
-	row := textRow(&r.Session, p.Now)
-	row[3] = resolver.WithAgents(r.Agents, row[3])
+	line := textRow(&r.Session, p.Now)
+	line[4] = resolver.WithAgents(r.Agents, line[4])
 	how := "fresh record, no lock yet"
 	if r.IsFromLock {
 		how = "lock"
 	}
-	row[3] = strings.TrimSpace(row[3] + "  (" + how + ", " + r.Match.String() + " match)")
-	writeRows(bw, [][4]string{row})
+	line[4] = strings.TrimSpace(line[4] + "  (" + how + ", " + r.Match.String() + " match)")
+	writeRows(bw, []row{line})
 	return bw.Flush()
 }
 
-// textRow is one session's columns: project (and Claude's name for the
-// session), state, age, detail.
-func textRow(s *view.Session, now time.Time) [4]string {
-	return [4]string{s.Name(), string(s.State), text.Age(now.Sub(s.Since)), detail(s)}
+// row is one session's columns: project (and Claude's name for the
+// session), state, age, context in use ("ctx 87%", "" when unknown),
+// detail.
+type row [5]string
+
+// textRow is the row of s.
+func textRow(s *view.Session, now time.Time) row {
+	return row{s.Name(), string(s.State), text.Age(now.Sub(s.Since)), s.ContextShort(), detail(s)}
 }
 
 // detail says what the session is about: what it waits for when waiting,
@@ -79,18 +86,22 @@ func detail(s *view.Session) string {
 	return ""
 }
 
-// writeRows aligns the columns: two spaces between name, "state age" and
-// detail, as a person scans them.
-func writeRows(w io.Writer, rows [][4]string) {
-	var width [3]int
+// writeRows aligns the columns: two spaces between name, "state age",
+// the context column (left out when no session's is known) and detail,
+// as a person scans them.
+func writeRows(w io.Writer, rows []row) {
+	var width [4]int
 	for _, r := range rows {
 		for i := range width {
 			width[i] = max(width[i], utf8.RuneCountInString(r[i]))
 		}
 	}
 	for _, r := range rows {
-		line := pad(r[0], width[0]) + "  " + pad(r[1], width[1]) + " " + pad(r[2], width[2]) + "  " + r[3]
-		fmt.Fprintln(w, strings.TrimRight(line, " "))
+		line := pad(r[0], width[0]) + "  " + pad(r[1], width[1]) + " " + pad(r[2], width[2]) + "  "
+		if width[3] > 0 {
+			line += pad(r[3], width[3]) + "  "
+		}
+		fmt.Fprintln(w, strings.TrimRight(line+r[4], " "))
 	}
 }
 

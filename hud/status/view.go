@@ -24,6 +24,9 @@ type View struct {
 	// Remotes are the remote machines (`hud remote add`) and how their
 	// streams stand; their sessions are in Sessions, with their Host.
 	Remotes []view.Remote
+	// Accounts are the Claude accounts' usage limits (each followed
+	// config directory's); empty where the caller did not load them.
+	Accounts []view.Account
 }
 
 // AddRemotes puts the sessions of remote machines beside the local ones,

@@ -72,6 +72,9 @@ type Session struct {
 	// answer it (hud answer on); nil otherwise. The tray fills it in from
 	// what hooks offered it (hud/answer).
 	Dialog *answer.Request
+	// Context is how full the session's context window is (Claude Code's
+	// sessions: its transcript, its status line); nil when unknown.
+	Context *resolver.Context
 	// Host names the machine the session runs on, as the person named it
 	// with `hud remote add` ("devbox"); "" for this machine. Every
 	// surface puts it before the session's name (Name).
@@ -95,6 +98,7 @@ func Of(s *resolver.Session) Session {
 		Agents:     s.AgentsRunning(),
 		ByClaude:   s.Opinion != nil,
 		Agent:      resolver.AgentOf(s.Record),
+		Context:    contextOf(s),
 	}
 	if rec := s.Record; rec != nil {
 		v.Hooked = true

@@ -183,3 +183,11 @@ func TestAgentInName(t *testing.T) {
 		}
 	}
 }
+
+func TestTokens(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 950: "950", 1499: "1k", 174_000: "174k", 999_499: "999k", 1_000_000: "1M", 1_200_000: "1.2M"} {
+		if got := Tokens(n); got != want {
+			t.Errorf("Tokens(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

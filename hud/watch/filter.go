@@ -54,6 +54,16 @@ func classifyAgentLog(name string, op fsnotify.Op) Change {
 	return Change{AgentLogs: true}
 }
 
+// classifyStatusLine: a recorded status line, "<session id>.json"
+// replaced whole (its temp file, ".<name>.tmp-…", is not one).
+func classifyStatusLine(name string, op fsnotify.Op) Change {
+	base := filepath.Base(name)
+	if chmodOnly(op) || filepath.Ext(base) != ".json" || strings.HasPrefix(base, ".") {
+		return Change{}
+	}
+	return Change{StatusLines: true}
+}
+
 // isClaudeSessionFile matches Claude Code's "<pid>.json": digits only
 // before the extension, so "123.json.tmp" or ".123.json" do not.
 func isClaudeSessionFile(name string) bool {

@@ -30,13 +30,16 @@ type Change struct {
 	Files bool
 	// AgentLogs: another agent's session log changed (FollowAgentLogs).
 	AgentLogs bool
+	// StatusLines: a session's recorded status line changed
+	// (FollowStatusLines): its context, its account's usage.
+	StatusLines bool
 	// Rescan: events may have been lost; re-read everything.
 	Rescan bool
 }
 
 // Any reports whether c names anything at all.
 func (c Change) Any() bool {
-	return c.Store || c.Locks || c.ClaudeSessions || c.Config || c.Files || c.AgentLogs || c.Rescan
+	return c.Store || c.Locks || c.ClaudeSessions || c.Config || c.Files || c.AgentLogs || c.StatusLines || c.Rescan
 }
 
 // merge adds the bits of o to c.
@@ -47,6 +50,7 @@ func (c *Change) merge(o Change) {
 	c.Files = c.Files || o.Files
 	c.Config = c.Config || o.Config
 	c.AgentLogs = c.AgentLogs || o.AgentLogs
+	c.StatusLines = c.StatusLines || o.StatusLines
 	c.Rescan = c.Rescan || o.Rescan
 }
 
@@ -208,6 +212,14 @@ func (w *Watcher) Follow(lockDirs ...string) bool {
 // the log. It reports whether it began watching one it did not before.
 func (w *Watcher) FollowAgentLogs(dirs ...string) bool {
 	return w.follow(classifyAgentLog, dirs)
+}
+
+// FollowStatusLines watches the directory of the recorded status lines
+// (resolver.Layout.StatusLineDir): `hud statusline` writes there only when
+// a figure changed (or once a minute), and only there. One that does not
+// exist yet is watched from a later call.
+func (w *Watcher) FollowStatusLines(dir string) bool {
+	return w.follow(classifyStatusLine, []string{dir})
 }
 
 func (w *Watcher) follow(classify func(string, fsnotify.Op) Change, lockDirs []string) bool {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/resolver"
+	"github.com/fsnotify/fsnotify"
 )
 
 // patience bounds every wait for an event; the events themselves come in
@@ -473,5 +474,30 @@ func TestFollowAgentLogs(t *testing.T) {
 	}
 	if c := f.next(); !c.AgentLogs {
 		t.Errorf("a write to events.jsonl: got %+v, want AgentLogs", c)
+	}
+}
+
+// A recorded status line replaced is a change; its temp file is not, and
+// the directory is watched once it exists.
+func TestFollowStatusLines(t *testing.T) {
+	f := newFixture(t)
+	dir := f.layout.StatusLineDir()
+	if f.w.FollowStatusLines(dir) {
+		t.Error("FollowStatusLines of a missing directory reported it watched")
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if !f.w.FollowStatusLines(dir) {
+		t.Fatal("FollowStatusLines of the new directory reported nothing new")
+	}
+	if c := classifyStatusLine(filepath.Join(dir, ".s1.json.tmp-123"), fsnotify.Create); c.Any() {
+		t.Errorf("a temp file: %+v", c)
+	}
+	if _, err := resolver.RecordStatusLine(f.layout, resolver.StatusLine{SessionID: "s1", Tokens: 5}); err != nil {
+		t.Fatal(err)
+	}
+	if c := f.next(); !c.StatusLines {
+		t.Errorf("a recorded status line: got %+v, want StatusLines", c)
 	}
 }

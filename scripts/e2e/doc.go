@@ -20,7 +20,9 @@
 // A scenario that needs a newer client than the oldest calls needClient,
 // which skips it on older ones with the reason in the output and the
 // run's summary. HUD_E2E_RECORD=DIR saves every hook payload (see
-// record_test.go and testdata/hook/README.md).
+// record_test.go and testdata/hook/README.md); HUD_E2E_STATUSLINE=DIR
+// saves what TestRunway's status line was handed
+// (testdata/statusline/).
 //
 // The tests need the CLI, tmux and the built binaries, so they run through
 // scripts/e2e/run.sh (`make e2e`), which installs the CLIs into

@@ -23,6 +23,7 @@
 #   HUD_E2E_RECORD=DIR  save every hook payload and Claude's session files
 #                       at that moment in DIR (one release only; see
 #                       testdata/hook/README.md)
+#   HUD_E2E_STATUSLINE=DIR  save the status line input TestRunway saw in DIR
 #   E2E_RUN=Regexp      run only the matching scenarios (go test -run)
 #   HUD_E2E_BIN=DIR     take hud and hud-hook from DIR instead of bin/
 #
@@ -120,7 +121,7 @@ install_claude() {
 
 # The suite runs in scripts/e2e: directories given relative to here are
 # made absolute first.
-for var in HUD_E2E_RECORD HUD_E2E_DUMP HUD_E2E_BIN; do
+for var in HUD_E2E_RECORD HUD_E2E_DUMP HUD_E2E_BIN HUD_E2E_STATUSLINE; do
   case "${!var:-}" in
     "" | /*) ;;
     *) export "$var=$PWD/${!var}" ;;

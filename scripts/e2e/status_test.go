@@ -41,6 +41,16 @@ type hudSession struct {
 	// Activity is what the session has done; nil before the
 	// hook recorded anything.
 	Activity *hudActivity `json:"activity"`
+	// Context is the context window in use; nil while unknown.
+	Context *hudContext `json:"context"`
+}
+
+type hudContext struct {
+	Tokens     int    `json:"tokens"`
+	Window     int    `json:"window"`
+	Percent    int    `json:"percent"`
+	From       string `json:"from"`
+	WindowFrom string `json:"window_from"`
 }
 
 type hudActivity struct {

@@ -40,7 +40,15 @@ type Notifications struct {
 	// is left out of the hook's copy of the settings, which never needs it.
 	PushURL   string `json:"-"`
 	PushAfter time.Duration
+	// ContextAt warns once when a session's context window is this full,
+	// before Claude compacts it; UsageAt once when an account has used
+	// this much of its 5-hour or weekly limit. Zero turns each off.
+	ContextAt Percent
+	UsageAt   Percent
 }
+
+// Percent is a share from 1 to 100; 0 means off.
+type Percent int
 
 // Tray is the [tray] table.
 type Tray struct {
@@ -130,6 +138,8 @@ func Default() Config {
 			DoneSound:         false,
 			PushURL:           "",
 			PushAfter:         3 * time.Minute,
+			ContextAt:         85,
+			UsageAt:           90,
 		},
 		Tray: Tray{ShowTitle: true},
 		Breaks: Breaks{

@@ -14,6 +14,8 @@
 //	SLOW:<seconds>   a text answer streamed slowly over that many seconds
 //	                 ("SLOW:2 TOOL:x": the answer after the tool is slow)
 //	ERROR:<status>   an API error with that HTTP status (4xx or 5xx)
+//	CONTEXT:<tokens> the answer reports that much context in use (its usage:
+//	                 input + cache creation + cache read), beside any other
 //	(tool_result)    a turn that carries a tool result gets "Done."
 //	anything else    a short text answer
 //
@@ -28,6 +30,7 @@
 // It speaks server-sent events the way the real API does (message_start,
 // content_block_start, content_block_delta with text_delta or
 // input_json_delta, content_block_stop, message_delta with a stop_reason,
-// message_stop, and pings), answers non-streaming requests in JSON and
+// message_stop, and pings), reports the limits of Server.SetLimits in the
+// anthropic-ratelimit-unified-* headers when set, answers non-streaming requests in JSON and
 // /v1/messages/count_tokens, and logs every path it does not know.
 package standin

@@ -27,12 +27,13 @@ type Server struct {
 	// <n>.json: how to see what a new CLI version sends.
 	DumpDir string
 
-	logf  func(format string, args ...any)
-	ids   atomic.Int64
-	dumps atomic.Int64
-	mu    sync.Mutex
-	ended time.Time // when the last streamed answer sent message_stop
-	log   []Exchange
+	logf   func(format string, args ...any)
+	limits atomic.Pointer[RateLimits] // SetLimits
+	ids    atomic.Int64
+	dumps  atomic.Int64
+	mu     sync.Mutex
+	ended  time.Time // when the last streamed answer sent message_stop
+	log    []Exchange
 }
 
 // Exchange is one request the stand-in answered, for the test's failure
@@ -43,6 +44,10 @@ type Exchange struct {
 	Model  string
 	Stream bool
 	Answer string // what steer chose and why
+	// Context is the context in use the answer reported (input, cache
+	// creation and cache read tokens) as a CONTEXT directive asked; 0
+	// for any other answer.
+	Context int
 }
 
 // New returns a Server that logs through logf.
@@ -126,7 +131,13 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "invalid_request_error", err.Error())
 		return
 	}
-	s.record(Exchange{At: time.Now(), Path: r.URL.Path, Model: req.Model, Stream: req.Stream, Answer: rep.why})
+	rep.context = contextTokens(req)
+	msg := s.newMessage(req, rep, len(body))
+	reported := 0
+	if rep.kind != replyError && rep.context > 0 {
+		reported = msg.Usage.InputTokens + msg.Usage.CacheCreationInputTokens + msg.Usage.CacheReadInputTokens
+	}
+	s.record(Exchange{At: time.Now(), Path: r.URL.Path, Model: req.Model, Stream: req.Stream, Answer: rep.why, Context: reported})
 	s.logf("standin: %s stream=%v tools=%d system=%q → %s", req.Model, req.Stream, len(req.Tools), clip(req.systemText(), 60), rep.why)
 
 	if rep.kind == replyError {
@@ -140,7 +151,7 @@ func (s *Server) messages(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	msg := s.newMessage(req, rep, len(body))
+	setRateLimitHeaders(w.Header(), s.limits.Load())
 	if !req.Stream {
 		writeJSON(w, msg)
 		return
@@ -206,6 +217,11 @@ func (s *Server) newMessage(req request, rep reply, bodyLen int) apiMessage {
 		msg.StopReason = "end_turn"
 	}
 	msg.Usage.OutputTokens = estimateTokens(len(rep.text) + len(rep.input))
+	if rep.context > 0 {
+		out := msg.Usage.OutputTokens
+		msg.Usage = contextUsage(rep.context)
+		msg.Usage.OutputTokens = out
+	}
 	return msg
 }
 

@@ -26,6 +26,7 @@ type reply struct {
 	stream  time.Duration // how long the text takes to stream (SLOW)
 	status  int           // replyError: the HTTP status
 	compact bool          // a compaction summary: held back by CompactDelay
+	context int           // the context in use to report (CONTEXT), 0: estimated
 	why     string        // for the log
 }
 

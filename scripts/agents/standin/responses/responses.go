@@ -9,6 +9,8 @@
 //	question: <text> Codex's request_user_input (Plan mode), asking <text>
 //	slow             the answer comes after 30 s (time to press Esc)
 //	fail             the request fails (HTTP 400: no retry)
+//	context: <n>     the answer "ok", its usage reporting n input tokens
+//	                 (most of them cached), so a test knows the context in use
 //	anything else    the answer "ok"
 package responses
 
@@ -17,6 +19,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -86,6 +89,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.stream(w, r, s.shellCall(req, strings.TrimPrefix(prompt, "ask: "), true))
 	case strings.HasPrefix(prompt, "question: "):
 		s.stream(w, r, s.questionCall(strings.TrimPrefix(prompt, "question: ")))
+	case strings.HasPrefix(prompt, "context: "):
+		n, err := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(prompt, "context: ")))
+		if err != nil || n < 0 {
+			http.Error(w, "context: wants a count of tokens", http.StatusBadRequest)
+			return
+		}
+		s.streamUsage(w, r, message("ok"), n)
 	case strings.HasPrefix(prompt, "slow"):
 		select {
 		case <-time.After(s.Slow):
@@ -186,7 +196,29 @@ func (s *Server) questionCall(question string) map[string]any {
 
 // stream writes one response holding out as its only output item.
 func (s *Server) stream(w http.ResponseWriter, r *http.Request, out map[string]any) {
+	s.streamUsage(w, r, out, 10)
+}
+
+// Limits are the account's usage windows every answer reports in the
+// x-codex-primary-* (the 5-hour window) and x-codex-secondary-* (the
+// weekly one) headers, as OpenAI's API does for a ChatGPT login.
+var Limits = struct {
+	PrimaryPercent, SecondaryPercent float64
+	PrimaryMinutes, SecondaryMinutes int
+	PrimaryReset, SecondaryReset     time.Duration // from the answer
+}{12, 34, 300, 10080, 2 * time.Hour, 72 * time.Hour}
+
+// streamUsage is stream with usage reporting input input tokens.
+func (s *Server) streamUsage(w http.ResponseWriter, r *http.Request, out map[string]any, input int) {
 	id := fmt.Sprintf("resp_%d", s.seq.Add(1))
+	h := w.Header()
+	now := time.Now()
+	h.Set("x-codex-primary-used-percent", strconv.FormatFloat(Limits.PrimaryPercent, 'f', -1, 64))
+	h.Set("x-codex-primary-window-minutes", strconv.Itoa(Limits.PrimaryMinutes))
+	h.Set("x-codex-primary-reset-at", strconv.FormatInt(now.Add(Limits.PrimaryReset).Unix(), 10))
+	h.Set("x-codex-secondary-used-percent", strconv.FormatFloat(Limits.SecondaryPercent, 'f', -1, 64))
+	h.Set("x-codex-secondary-window-minutes", strconv.Itoa(Limits.SecondaryMinutes))
+	h.Set("x-codex-secondary-reset-at", strconv.FormatInt(now.Add(Limits.SecondaryReset).Unix(), 10))
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
 	flusher, _ := w.(http.Flusher)
@@ -209,7 +241,8 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, out map[string]a
 	send("response.output_item.done", map[string]any{"output_index": 0, "item": out})
 	resp["status"] = "completed"
 	resp["output"] = []any{out}
-	resp["usage"] = map[string]any{"input_tokens": 10, "output_tokens": 5, "total_tokens": 15,
-		"input_tokens_details": map[string]any{"cached_tokens": 0}, "output_tokens_details": map[string]any{"reasoning_tokens": 0}}
+	cached := max(0, input-300)
+	resp["usage"] = map[string]any{"input_tokens": input, "output_tokens": 5, "total_tokens": input + 5,
+		"input_tokens_details": map[string]any{"cached_tokens": cached}, "output_tokens_details": map[string]any{"reasoning_tokens": 0}}
 	send("response.completed", map[string]any{"response": resp})
 }

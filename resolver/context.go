@@ -1,0 +1,235 @@
+package resolver
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/capacitor-hud/hud/hud/safefile"
+)
+
+// Context is how full a session's context window is: what the model was
+// last handed (the input, cache creation and cache read tokens of the
+// session's newest answer, as Claude Code itself counts it), of a window
+// of Window tokens.
+type Context struct {
+	// Tokens is the context in use.
+	Tokens int `json:"tokens"`
+	// Window is the model's context window in tokens.
+	Window int `json:"window"`
+	// Model is the model that gave the newest answer ("claude-opus-4-8").
+	Model string `json:"model,omitempty"`
+	// At is when the figure was learnt: the answer's time in the
+	// transcript, or when the status line was handed it.
+	At time.Time `json:"at"`
+	// From says where the figure comes from: ContextFromTranscript or
+	// ContextFromStatusLine.
+	From string `json:"from"`
+	// WindowFrom says how Window is known: WindowFromStatusLine (Claude's
+	// own figure) or WindowFromModel (hud's table of models).
+	WindowFrom string `json:"window_from"`
+}
+
+// Where a Context's figures come from.
+const (
+	ContextFromTranscript = "transcript"
+	ContextFromStatusLine = "statusline"
+	WindowFromStatusLine  = "statusline"
+	WindowFromModel       = "model"
+)
+
+// Percent is the share of the window in use, rounded and held within 0 to
+// 100 as Claude Code rounds its own used_percentage; 0 with no window.
+func (c Context) Percent() int {
+	if c.Window <= 0 {
+		return 0
+	}
+	p := int(math.Round(float64(c.Tokens) * 100 / float64(c.Window)))
+	return min(100, max(0, p))
+}
+
+// Windows of Claude's models, as Claude Code's own table of models gives
+// them: the models named here answer from a 1,000,000-token window by
+// default; every other one from 200,000, unless asked for its 1M variant
+// ("[1m]" after the id, which only the status line shows). The status
+// line's context_window_size, Claude's own figure, wins over this table
+// whenever hud statusline has recorded one for the session.
+const (
+	DefaultWindow = 200_000
+	LongWindow    = 1_000_000
+)
+
+var longContextModels = []string{
+	"claude-fable-5", "claude-haiku-5-5", "claude-mythos-5",
+	"claude-opus-4-7", "claude-opus-4-8", "claude-opus-5", "claude-sonnet-5",
+}
+
+// ModelWindow is the context window of model by hud's table, for tokens
+// in use: a model named with its 1M variant, or one of longContextModels
+// (any release of it: "claude-opus-5-5", "claude-opus-4-8-20261101"), has
+// 1,000,000 tokens; any other 200,000, unless more than that is in use,
+// which only a 1M window holds.
+func ModelWindow(model string, tokens int) int {
+	m := strings.ToLower(model)
+	if strings.HasSuffix(m, "[1m]") {
+		return LongWindow
+	}
+	for _, long := range longContextModels {
+		if m == long || strings.HasPrefix(m, long+"-") {
+			return LongWindow
+		}
+	}
+	if tokens > DefaultWindow {
+		return LongWindow
+	}
+	return DefaultWindow
+}
+
+// claudeTranscript is the transcript a Claude Code session's hooks name
+// (transcript_path), taken only where Claude keeps it and by the name it
+// gives it: <config dir>/projects/<project>/<session id>.jsonl. A payload
+// cannot make hud read anything else.
+func claudeTranscript(l Layout, rec *Record) string {
+	p := rec.TranscriptPath
+	if CheckSessionID(rec.SessionID) != nil || !filepath.IsAbs(p) || filepath.Clean(p) != p {
+		return ""
+	}
+	projects := filepath.Join(l.WithConfig(rec.ConfigDir).ConfigDir(), "projects")
+	if filepath.Base(p) != rec.SessionID+".jsonl" || filepath.Dir(filepath.Dir(p)) != projects {
+		return ""
+	}
+	return p
+}
+
+// transcriptUsage is what lastContext reads of a transcript line.
+type transcriptUsage struct {
+	Type        string    `json:"type"`
+	IsSidechain bool      `json:"isSidechain"`
+	Timestamp   time.Time `json:"timestamp"`
+	Message     struct {
+		Model string `json:"model"`
+		Usage *struct {
+			InputTokens              int `json:"input_tokens"`
+			CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
+			CacheReadInputTokens     int `json:"cache_read_input_tokens"`
+		} `json:"usage"`
+	} `json:"message"`
+}
+
+// lastContext finds the newest answer of the main conversation in a
+// transcript's tail and the context it was given. A subagent's answers
+// (isSidechain) are its own context, not the session's; Claude's
+// "<synthetic>" messages (an error, an interrupt) carry no usage of a
+// real request.
+func lastContext(tail []byte) (Context, bool) {
+	lines := bytes.Split(tail, []byte{'\n'})
+	for i := len(lines) - 1; i >= 0; i-- {
+		l := lines[i]
+		if !bytes.Contains(l, []byte(`"usage"`)) || !bytes.Contains(l, []byte(`"assistant"`)) {
+			continue
+		}
+		var u transcriptUsage
+		if json.Unmarshal(l, &u) != nil || u.Type != "assistant" || u.IsSidechain {
+			continue // the cut first line, or not the main conversation's answer
+		}
+		usage := u.Message.Usage
+		if usage == nil || u.Message.Model == "<synthetic>" {
+			continue
+		}
+		tokens := usage.InputTokens + usage.CacheCreationInputTokens + usage.CacheReadInputTokens
+		return Context{
+			Tokens: tokens, Window: ModelWindow(u.Message.Model, tokens), Model: u.Message.Model,
+			At: u.Timestamp.UTC(), From: ContextFromTranscript, WindowFrom: WindowFromModel,
+		}, true
+	}
+	return Context{}, false
+}
+
+// contextTails are the tails read of a Claude transcript for its newest
+// answer, the next only when the one before held none: the answer is
+// nearly always in the last few KiB, but a tool's result after it can be
+// long (a file read whole). Never the whole file.
+var contextTails = [...]int64{maxTranscriptTail, 1 << 20}
+
+// LoadContexts reads the context in use of the store's sessions, by
+// session id: a Claude Code session's from the tail of its transcript,
+// with what the status line recorded (lines, by session id) winning where
+// it is as new or newer; a Codex session's from its rollout's newest
+// token_count, which also gives its Codex home's limits (codex: the
+// newest of each home). A session with none is left out: unknown, never
+// a guess.
+func LoadContexts(l Layout, store *Store, lines map[string]StatusLine) (contexts map[string]Context, codex []Account) {
+	if store == nil {
+		return nil, nil
+	}
+	for id, rec := range store.Sessions {
+		if rec == nil {
+			continue
+		}
+		var c Context
+		var ok bool
+		switch AgentOf(rec) {
+		case AgentClaude:
+			c, ok = transcriptContext(l, rec)
+			if line, has := lines[id]; has {
+				c, ok = line.contextOver(c, ok)
+			}
+		case AgentCodex:
+			var a *Account
+			c, a, ok = codexContext(l, rec)
+			codex = newerAccount(codex, a)
+		}
+		if !ok {
+			continue
+		}
+		if contexts == nil {
+			contexts = map[string]Context{}
+		}
+		contexts[id] = c
+	}
+	slices.SortFunc(codex, func(a, b Account) int { return strings.Compare(a.ConfigDir, b.ConfigDir) })
+	return contexts, codex
+}
+
+// newerAccount puts a among accounts, in place of an older figure of the
+// same directory.
+func newerAccount(accounts []Account, a *Account) []Account {
+	if a == nil {
+		return accounts
+	}
+	for i := range accounts {
+		if accounts[i].ConfigDir == a.ConfigDir {
+			if a.At.After(accounts[i].At) {
+				accounts[i] = *a
+			}
+			return accounts
+		}
+	}
+	return append(accounts, *a)
+}
+
+// transcriptContext is lastContext of rec's transcript, read bounded and
+// never through a link.
+func transcriptContext(l Layout, rec *Record) (Context, bool) {
+	path := claudeTranscript(l, rec)
+	if path == "" {
+		return Context{}, false
+	}
+	c, _, ok := cachedTail(path, func() (Context, *Account, bool) {
+		for _, n := range contextTails {
+			tail, err := safefile.ReadTail(path, n, safefile.NoFollow)
+			if err != nil {
+				return Context{}, nil, false
+			}
+			if c, ok := lastContext(tail); ok || int64(len(tail)) < n {
+				return c, nil, ok
+			}
+		}
+		return Context{}, nil, false
+	})
+	return c, ok
+}
