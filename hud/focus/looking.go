@@ -9,6 +9,8 @@ import (
 
 	"github.com/jezek/xgb"
 	"github.com/jezek/xgb/xproto"
+
+	"github.com/capacitor-hud/hud/resolver"
 )
 
 // Looking tells whether the person is looking at a session's terminal
@@ -33,6 +35,10 @@ type Looking struct {
 	// Children counts the processes whose parent is pid; nil: the running
 	// system's (Children).
 	Children func(pid int) int
+	// Sockets checks the terminal's control sockets before tmux or kitty
+	// is asked about them, as a click does (Focuser.Sockets); nil means
+	// OwnSockets for this process's uid.
+	Sockets func(resolver.Terminal) (resolver.Terminal, error)
 }
 
 // At reports whether the person looks at t's terminal. The error says why
@@ -41,6 +47,11 @@ type Looking struct {
 // under a deadline: a terminal's socket or the X server may not answer.
 func (l Looking) At(ctx context.Context, t Target) (bool, error) {
 	t.Terminal = t.Terminal.Checked()
+	// A socket another user serves is never asked (it could answer
+	// "looking" and hold a notification back, and its server could run a
+	// program as the person): its fields are emptied, and the window of
+	// Claude's ancestry is asked instead.
+	t.Terminal, _ = l.sockets(t.Terminal)
 	switch {
 	case t.Host != "":
 		return false, fmt.Errorf("%w: the terminal is on %s", ErrSkip, t.Host)
@@ -184,6 +195,13 @@ func (l Looking) alone(owner int) bool {
 		children = Children
 	}
 	return children(owner) <= 1
+}
+
+func (l Looking) sockets(t resolver.Terminal) (resolver.Terminal, error) {
+	if l.Sockets != nil {
+		return l.Sockets(t)
+	}
+	return OwnSockets(t, os.Getuid())
 }
 
 func (l Looking) ancestry(pid int) []int {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 
 	"github.com/capacitor-hud/hud/resolver"
@@ -62,7 +63,7 @@ func TestLookingAt(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Setenv("DISPLAY", "")
 			run := &fakeRun{outputs: tt.outputs, fail: tt.fail}
-			got, err := Looking{Run: run.run}.At(context.Background(), tt.target)
+			got, err := Looking{Run: run.run, Sockets: trusted}.At(context.Background(), tt.target)
 			if got != tt.want {
 				t.Errorf("looking = %v, want %v", got, tt.want)
 			}
@@ -78,6 +79,48 @@ func TestLookingAt(t *testing.T) {
 				t.Errorf("ran %q, want %d commands", run.ran, tt.ran)
 			}
 		})
+	}
+}
+
+// trusted passes every socket: the table's paths are not on disk.
+func trusted(t resolver.Terminal) (resolver.Terminal, error) { return t, nil }
+
+// TestLookingAsksOnlyOwnSockets: a tmux or kitty socket another user
+// serves is never asked whether the person looks at it, as a click never
+// talks to one (TestFocusTalksOnlyToOwnSockets).
+func TestLookingAsksOnlyOwnSockets(t *testing.T) {
+	t.Setenv("DISPLAY", "")
+	dir, err := os.MkdirTemp("", "own")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	dir, _ = filepath.EvalSymlinks(dir)
+	sock := filepath.Join(dir, "sock")
+	listen(t, sock)
+	for _, tt := range []struct {
+		name string
+		uid  int
+		ran  int
+	}{
+		{"the person's socket", os.Getuid(), 1},
+		{"another user's socket", os.Getuid() + 1, 0},
+	} {
+		for _, term := range []resolver.Terminal{
+			{TmuxPane: "%3", TmuxSocket: sock},
+			{KittyWindow: "7", KittyListenOn: "unix:" + sock},
+		} {
+			t.Run(tt.name, func(t *testing.T) {
+				run := &fakeRun{}
+				l := Looking{Run: run.run, Sockets: func(t resolver.Terminal) (resolver.Terminal, error) { return OwnSockets(t, tt.uid) }}
+				if got, _ := l.At(context.Background(), Target{Terminal: term}); got {
+					t.Error("looking = true")
+				}
+				if len(run.ran) != tt.ran {
+					t.Errorf("ran %q, want %d commands", run.ran, tt.ran)
+				}
+			})
+		}
 	}
 }
 
