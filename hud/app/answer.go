@@ -37,6 +37,10 @@ type Answers struct {
 	// Switch turns answering on or off in the settings file; the loop
 	// then sees the file change and calls Configure.
 	Switch func(on bool) error
+	// Hold says why a notification with buttons must not show now, as
+	// for every other notification (attention.Gate.HoldBack); nil shows
+	// each.
+	Hold func(notify.Notification) string
 
 	mu      sync.Mutex
 	srv     *answer.Server
@@ -69,7 +73,7 @@ func (x *Answers) Configure(cfg config.Answer) {
 		}
 		x.srv = srv
 		x.Logf("answering: serving %s", x.Path)
-		notes, err := NewDialogNotes(x.Answer, x.Logf)
+		notes, err := NewDialogNotes(x.Answer, x.Hold, x.Logf)
 		if err != nil {
 			x.Logf("answering: no notification buttons (%v); the menu answers", err)
 		}

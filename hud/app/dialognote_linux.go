@@ -15,6 +15,7 @@ import (
 	"github.com/capacitor-hud/hud/assets"
 	"github.com/capacitor-hud/hud/hud/answer"
 	"github.com/capacitor-hud/hud/hud/notify"
+	"github.com/capacitor-hud/hud/hud/present"
 	"github.com/capacitor-hud/hud/hud/view"
 )
 
@@ -37,18 +38,25 @@ type DialogNotes struct {
 	conn   *dbus.Conn
 	obj    dbus.BusObject
 	answer func(id, choice string) error
+	hold   func(notify.Notification) string // why a note must not show now; "" shows it
 	logf   func(format string, args ...any)
 	work   chan []noteFor // the latest dialogs to show; the sender keeps up
 	image  *imageData     // the waiting icon, as the other notifications show it
 
 	mu    sync.Mutex
 	shown map[string]uint32 // request id → notification id
+	// held are the requests whose note was held back (Do Not Disturb, the
+	// person at that terminal): the dialog is the terminal's to answer, and
+	// its note is not offered again while it waits.
+	held map[string]bool
 }
 
-// noteFor is one dialog to show, with the name of its session.
+// noteFor is one dialog to show, with the name of its session and where
+// its terminal is.
 type noteFor struct {
-	req  answer.Request
-	name string
+	req   answer.Request
+	name  string
+	where present.Focus
 }
 
 // texts are the notification's summary, body and actions (key, label
@@ -68,7 +76,9 @@ var errNoActions = errors.New("the notification daemon has no actions capability
 
 // NewDialogNotes connects to the session bus's notification daemon; it
 // fails when there is none or it shows no buttons (the menu then answers).
-func NewDialogNotes(answerFn func(id, choice string) error, logf func(string, ...any)) (*DialogNotes, error) {
+// hold says why a note must not show now, as for every other
+// notification (attention.Gate.HoldBack); nil shows every note.
+func NewDialogNotes(answerFn func(id, choice string) error, hold func(notify.Notification) string, logf func(string, ...any)) (*DialogNotes, error) {
 	conn, err := dbus.ConnectSessionBus()
 	if err != nil {
 		return nil, err
@@ -87,7 +97,8 @@ func NewDialogNotes(answerFn func(id, choice string) error, logf func(string, ..
 		conn.Close()
 		return nil, err
 	}
-	d := &DialogNotes{conn: conn, obj: obj, answer: answerFn, logf: logf, work: make(chan []noteFor, 1), shown: map[string]uint32{}}
+	d := &DialogNotes{conn: conn, obj: obj, answer: answerFn, hold: hold, logf: logf, work: make(chan []noteFor, 1),
+		shown: map[string]uint32{}, held: map[string]bool{}}
 	if png, err := assets.Icon(assets.IconWaiting, 1, false); err == nil {
 		d.image = toImageData(png)
 	}
@@ -123,7 +134,7 @@ func (d *DialogNotes) Show(views []view.Session) {
 	var notes []noteFor
 	for i := range views {
 		if views[i].Dialog != nil {
-			notes = append(notes, noteFor{*views[i].Dialog, views[i].Name()})
+			notes = append(notes, noteFor{*views[i].Dialog, views[i].Name(), present.FocusOf(views[i])})
 		}
 	}
 	select {
@@ -140,11 +151,19 @@ func (d *DialogNotes) send() {
 			want[n.req.ID] = true
 			d.mu.Lock()
 			_, done := d.shown[n.req.ID]
+			done = done || d.held[n.req.ID]
 			d.mu.Unlock()
 			if done {
 				continue
 			}
 			summary, body, actions := n.texts()
+			if why := d.holdBack(n, summary, body); why != "" {
+				d.logf("answering: notification held back (%s): %s", why, summary)
+				d.mu.Lock()
+				d.held[n.req.ID] = true
+				d.mu.Unlock()
+				continue
+			}
 			hints := map[string]dbus.Variant{"urgency": dbus.MakeVariant(byte(1))}
 			if d.image != nil {
 				hints["image-data"] = dbus.MakeVariant(*d.image)
@@ -168,8 +187,21 @@ func (d *DialogNotes) send() {
 				delete(d.shown, req)
 			}
 		}
+		for req := range d.held {
+			if !want[req] {
+				delete(d.held, req)
+			}
+		}
 		d.mu.Unlock()
 	}
+}
+
+// holdBack says why n's note must not show now ("" when it may).
+func (d *DialogNotes) holdBack(n noteFor, summary, body string) string {
+	if d.hold == nil {
+		return ""
+	}
+	return d.hold(notify.Notification{Kind: notify.KindWaiting, Title: summary, Body: body, Where: n.where})
 }
 
 // listen answers the request an invoked action names. The session bus is

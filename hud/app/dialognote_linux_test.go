@@ -5,12 +5,14 @@ import (
 	"os/exec"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/godbus/dbus/v5"
 
 	"github.com/capacitor-hud/hud/hud/answer"
+	"github.com/capacitor-hud/hud/hud/notify"
 	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -77,15 +79,15 @@ func privateBus(t *testing.T) {
 	t.Setenv("DBUS_SESSION_BUS_ADDRESS", strings.TrimSpace(addr))
 }
 
-// TestDialogNoteOverDBus: the dialog's notification as the daemon gets
-// it: the hidden tail of a command shows as written.
-func TestDialogNoteOverDBus(t *testing.T) {
+// daemon owns the notification daemon's name on a private bus.
+func daemon(t *testing.T) *notifier {
+	t.Helper()
 	privateBus(t)
 	conn, err := dbus.ConnectSessionBus()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close()
+	t.Cleanup(func() { conn.Close() })
 	daemon := &notifier{bodies: make(chan string, 4)}
 	if err := conn.Export(daemon, notifyPath, notifyIface); err != nil {
 		t.Fatal(err)
@@ -93,7 +95,14 @@ func TestDialogNoteOverDBus(t *testing.T) {
 	if reply, err := conn.RequestName(notifyName, dbus.NameFlagDoNotQueue); err != nil || reply != dbus.RequestNameReplyPrimaryOwner {
 		t.Fatalf("owning %s: %v %v", notifyName, reply, err)
 	}
-	notes, err := NewDialogNotes(func(string, string) error { return nil }, t.Logf)
+	return daemon
+}
+
+// TestDialogNoteOverDBus: the dialog's notification as the daemon gets
+// it: the hidden tail of a command shows as written.
+func TestDialogNoteOverDBus(t *testing.T) {
+	daemon := daemon(t)
+	notes, err := NewDialogNotes(func(string, string) error { return nil }, nil, t.Logf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,5 +117,60 @@ func TestDialogNoteOverDBus(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("no notification reached the daemon")
+	}
+}
+
+// TestDialogNoteHeldBack: a dialog's note with buttons is held back as
+// every other notification is (Do Not Disturb, the person at that
+// terminal), and is not offered again while the dialog waits; another
+// session's dialog still shows.
+func TestDialogNoteHeldBack(t *testing.T) {
+	daemon := daemon(t)
+	var asked []notify.Notification
+	var mu sync.Mutex
+	hold := func(n notify.Notification) string {
+		mu.Lock()
+		defer mu.Unlock()
+		asked = append(asked, n)
+		if n.Where.Terminal.TmuxPane == "%1" {
+			return "you are looking at its terminal"
+		}
+		return ""
+	}
+	notes, err := NewDialogNotes(func(string, string) error { return nil }, hold, t.Logf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer notes.Close()
+	dialog := func(id, subject string) *answer.Request {
+		return &answer.Request{ID: strings.Repeat(id, 32), Subject: subject,
+			Choices: []answer.Choice{{Key: answer.Allow, Label: "Yes"}, {Key: answer.Deny, Label: "No"}}}
+	}
+	looked := view.Session{Key: "k1", SessionID: "s1", ProjectDir: "/p/api", State: resolver.StateWaiting,
+		Dialog: dialog("a", "Bash: held"), Terminal: resolver.Terminal{TmuxPane: "%1", TmuxSocket: "/tmp/t"}}
+	other := view.Session{Key: "k2", SessionID: "s2", ProjectDir: "/p/web", State: resolver.StateWaiting,
+		Dialog: dialog("b", "Bash: shown")}
+	for i := 0; i < 3; i++ {
+		notes.Show([]view.Session{looked})
+		time.Sleep(50 * time.Millisecond)
+	}
+	notes.Show([]view.Session{looked, other})
+	select {
+	case body := <-daemon.bodies:
+		if body != "Bash: shown" {
+			t.Errorf("the daemon was sent %q, want only the other session's dialog", body)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the other session's dialog never reached the daemon")
+	}
+	select {
+	case body := <-daemon.bodies:
+		t.Errorf("a second note reached the daemon: %q", body)
+	case <-time.After(200 * time.Millisecond):
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(asked) != 2 {
+		t.Errorf("hold asked %d times, want 2 (once per dialog): %+v", len(asked), asked)
 	}
 }

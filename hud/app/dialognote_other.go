@@ -5,6 +5,7 @@ package app
 import (
 	"errors"
 
+	"github.com/capacitor-hud/hud/hud/notify"
 	"github.com/capacitor-hud/hud/hud/view"
 )
 
@@ -13,7 +14,7 @@ import (
 type DialogNotes struct{}
 
 // NewDialogNotes always fails here: the menu answers.
-func NewDialogNotes(func(id, choice string) error, func(string, ...any)) (*DialogNotes, error) {
+func NewDialogNotes(func(id, choice string) error, func(notify.Notification) string, func(string, ...any)) (*DialogNotes, error) {
 	return nil, errors.New("notifications with buttons are a Linux desktop feature")
 }
 

@@ -114,6 +114,7 @@ func Main(ctx context.Context, s Setup) error {
 	})
 	defer answers.Close()
 	gate := attentionGate(s, cfg.Notifications, answers.HoldWaiting(sender), logf)
+	answers.Hold = gate.HoldBack
 	notifications := NewNotifications(notify.NewTracker(cfg.Notifications), gate, logf)
 	notifications.Push = awayPush(s, cfg.Notifications, logf)
 	defer notifications.Close()

@@ -41,7 +41,7 @@ type Gate struct {
 // session whose terminal the person is looking at; a shown notification
 // plays its sound.
 func (g *Gate) Send(n notify.Notification) error {
-	if why := g.holdBack(n); why != "" {
+	if why := g.HoldBack(n); why != "" {
 		g.logf("notification held back (%s): %s", why, n.Title)
 		return nil
 	}
@@ -56,8 +56,10 @@ func (g *Gate) Send(n notify.Notification) error {
 	return nil
 }
 
-// holdBack says why n must not be shown now, "" when it may.
-func (g *Gate) holdBack(n notify.Notification) string {
+// HoldBack says why n must not be shown now, "" when it may: the
+// desktop's Do Not Disturb, or the person looking at the terminal of n's
+// session. The notifications with buttons ask it too.
+func (g *Gate) HoldBack(n notify.Notification) string {
 	timeout := cmp.Or(g.Timeout, DefaultTimeout)
 	if g.Quiet != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), timeout)
