@@ -128,6 +128,8 @@ func judgeSoak(samples []soakSample, steps []soakStep) soakVerdict {
 		judgeTrack(tracks[proc], steps, &v)
 		v.flickers = append(v.flickers, trackFlickers(tracks[proc], steps)...)
 	}
+	sort.SliceStable(v.disagreements, func(i, j int) bool { return v.disagreements[i].start.Before(v.disagreements[j].start) })
+	sort.SliceStable(v.flickers, func(i, j int) bool { return v.flickers[i].at.Before(v.flickers[j].at) })
 	return v
 }
 
