@@ -5,7 +5,6 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 )
@@ -146,7 +145,8 @@ func dialog(marker string) func(string) bool {
 }
 
 // settle waits until c is back at its prompt as Claude itself says it:
-// "idle" (changed at or after since, when changed), the input box drawn,
+// "idle" (changed at or after since, when changed: the step's Enter, so
+// that a turn over before its Esc still counts), the input box drawn,
 // no spinner, for a moment on end. Without changed it waits longer, so
 // that a step Claude takes up late (a /compact) is not missed.
 func (k *soaker) settle(c *claudeProc, since time.Time, changed bool, timeout time.Duration) error {
@@ -227,35 +227,61 @@ func (k *soaker) longPrompt() error {
 // before its first word, when Claude puts the prompt back in the input box).
 func (k *soaker) escMidAnswer() error {
 	c := k.target()
-	if _, err := k.send(c, fmt.Sprintf("SLOW:40 a long answer to interrupt (%d)", k.next())); err != nil {
+	sent, err := k.send(c, fmt.Sprintf("SLOW:40 a long answer to interrupt (%d)", k.next()))
+	if err != nil {
 		return err
 	}
 	if _, err := k.waitFor(c, "spinner", soakTimeout, contains("esc to interrupt")); err != nil {
 		return err
 	}
 	time.Sleep(time.Duration(300+k.rng.Intn(3700)) * time.Millisecond)
-	at, err := k.press(c, "Escape", "Esc mid-answer")
-	if err != nil {
+	if _, err := k.press(c, "Escape", "Esc mid-answer"); err != nil {
 		return err
 	}
-	return k.settle(c, at, true, soakTimeout)
+	return k.settle(c, sent, true, soakTimeout)
 }
 
-// escMidTool interrupts a running command (sleep needs no permission).
+// soakWaitScript is the command the soak interrupts: it marks that it
+// started (soak-wait-<n>.started), then sleeps. Claude refuses a bare long
+// sleep (2.1.330), and asks once before it runs a script: the soak answers
+// "don't ask again".
+const soakWaitScript = "soak-wait.sh"
+
+// escMidTool interrupts a running command some time after it started.
 func (k *soaker) escMidTool() error {
 	c := k.target()
-	if _, err := k.send(c, "TOOL:sleep 40"); err != nil {
+	dir := k.r.dir("proj")
+	script := "#!/bin/sh\n: > \"soak-wait-$1.started\"\nexec sleep 40\n"
+	if err := os.WriteFile(filepath.Join(dir, soakWaitScript), []byte(script), 0o755); err != nil {
 		return err
 	}
-	if _, err := k.waitFor(c, "the command running", soakTimeout, contains("$ sleep 40")); err != nil {
-		return err
-	}
-	time.Sleep(time.Duration(300+k.rng.Intn(2700)) * time.Millisecond)
-	at, err := k.press(c, "Escape", "Esc mid-tool")
+	n := k.next()
+	sent, err := k.send(c, fmt.Sprintf("TOOL:./%s %d", soakWaitScript, n))
 	if err != nil {
 		return err
 	}
-	return k.settle(c, at, true, soakTimeout)
+	started := filepath.Join(dir, fmt.Sprintf("soak-wait-%d.started", n))
+	answered := false
+	for deadline := time.Now().Add(soakTimeout); ; time.Sleep(25 * time.Millisecond) {
+		if _, err := os.Stat(started); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("%s: the command never started within %v; screen:\n%s", c.name, soakTimeout, lastLines(c.pane.capture(), 15))
+		}
+		if !answered && dialog("Do you want to proceed?")(c.pane.capture()) {
+			time.Sleep(readingTime)
+			if _, err := k.press(c, "2", "don't ask again for the script (2)"); err != nil {
+				return err
+			}
+			answered = true
+		}
+	}
+	time.Sleep(time.Duration(300+k.rng.Intn(2700)) * time.Millisecond)
+	if _, err := k.press(c, "Escape", "Esc mid-tool"); err != nil {
+		return err
+	}
+	return k.settle(c, sent, true, soakTimeout)
 }
 
 // permission asks to touch a new file and answers the dialog with key.
@@ -275,7 +301,8 @@ func (k *soaker) dontAskAgain() error {
 }
 
 func (k *soaker) askPermission(c *claudeProc, prompt, key, what string) error {
-	if _, err := k.send(c, prompt); err != nil {
+	sent, err := k.send(c, prompt)
+	if err != nil {
 		return err
 	}
 	shown, err := k.waitFor(c, "permission dialog", soakTimeout, dialog("Do you want to proceed?"))
@@ -283,17 +310,17 @@ func (k *soaker) askPermission(c *claudeProc, prompt, key, what string) error {
 		return err
 	}
 	time.Sleep(time.Until(shown.Add(readingTime)))
-	at, err := k.press(c, key, what)
-	if err != nil {
+	if _, err := k.press(c, key, what); err != nil {
 		return err
 	}
-	return k.settle(c, at, true, soakTimeout)
+	return k.settle(c, sent, true, soakTimeout)
 }
 
 // question has Claude ask (AskUserQuestion) and answers with key.
 func (k *soaker) question(key, what string) error {
 	c := k.target()
-	if _, err := k.send(c, fmt.Sprintf("ASK:Which colour for the soak? (%d)", k.next())); err != nil {
+	sent, err := k.send(c, fmt.Sprintf("ASK:Which colour for the soak? (%d)", k.next()))
+	if err != nil {
 		return err
 	}
 	// "Leave it" is the stand-in's second option.
@@ -302,70 +329,8 @@ func (k *soaker) question(key, what string) error {
 		return err
 	}
 	time.Sleep(time.Until(shown.Add(readingTime)))
-	at, err := k.press(c, key, what)
-	if err != nil {
+	if _, err := k.press(c, key, what); err != nil {
 		return err
 	}
-	return k.settle(c, at, true, soakTimeout)
-}
-
-// planMode switches to plan mode (Shift+Tab), has Claude present a plan,
-// approves or rejects it, and returns to manual mode.
-func (k *soaker) planMode() error {
-	c := k.target()
-	if err := k.cycleMode(c, "plan mode on"); err != nil {
-		return err
-	}
-	if _, err := k.send(c, fmt.Sprintf("PLAN:Tidy the soak's files (%d)", k.next())); err != nil {
-		return err
-	}
-	// A key sent while the dialog still draws its choices is lost.
-	shown, err := k.waitFor(c, "plan dialog", soakTimeout, func(s string) bool {
-		return dialog("Exit plan mode?")(s) && strings.Contains(s, "2. No")
-	})
-	if err != nil {
-		return err
-	}
-	time.Sleep(time.Until(shown.Add(readingTime)))
-	key, what := "Enter", "approve the plan (Enter)"
-	if k.rng.Intn(2) == 0 {
-		key, what = "Escape", "reject the plan (Esc)"
-	}
-	at, err := k.press(c, key, what)
-	if err != nil {
-		return err
-	}
-	if err := k.settle(c, at, true, soakTimeout); err != nil {
-		return err
-	}
-	return k.manualMode(c)
-}
-
-// The permission modes' footers; manual mode has none of these.
-var modeFooters = []string{"accept edits on", "plan mode on", "auto mode on"}
-
-func (k *soaker) manualMode(c *claudeProc) error {
-	return k.cycleMode(c, "")
-}
-
-// cycleMode presses Shift+Tab until the footer says footer ("": manual
-// mode, no mode footer), each press once the last one has shown.
-func (k *soaker) cycleMode(c *claudeProc, footer string) error {
-	in := func(s string) bool {
-		if footer != "" {
-			return strings.Contains(s, footer)
-		}
-		return !slices.ContainsFunc(modeFooters, func(f string) bool { return strings.Contains(s, f) })
-	}
-	for range len(modeFooters) + 2 {
-		before := c.pane.capture()
-		if in(before) {
-			return nil
-		}
-		if _, err := k.press(c, "BTab", "Shift+Tab"); err != nil {
-			return err
-		}
-		c.pane.waitScreen(2*time.Second, func(s string) bool { return lastLines(s, 2) != lastLines(before, 2) })
-	}
-	return fmt.Errorf("%s: Shift+Tab never reached the mode %q; screen:\n%s", c.name, footer, lastLines(c.pane.capture(), 6))
+	return k.settle(c, sent, true, soakTimeout)
 }
