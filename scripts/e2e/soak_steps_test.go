@@ -109,18 +109,43 @@ func (k *soaker) mark(c *claudeProc, what string) {
 // send clears c's input line, types text, waits until it shows, and
 // presses Enter; it returns the moment of the Enter.
 func (k *soaker) send(c *claudeProc, text string) (time.Time, error) {
-	if err := c.pane.keys("C-u"); err != nil {
+	if err := k.clearInput(c); err != nil {
 		return time.Time{}, err
 	}
 	if err := c.pane.typeText(text); err != nil {
 		return time.Time{}, err
 	}
-	if _, err := k.waitFor(c, "the typed text", 5*time.Second, contains("❯ "+text)); err != nil {
+	if _, err := k.waitFor(c, "the typed text", 10*time.Second, contains("❯ "+text)); err != nil {
 		return time.Time{}, err
 	}
 	k.mark(c, fmt.Sprintf("sent %q", clip(text, 32)))
 	at := time.Now()
 	return at, c.pane.keys("Enter")
+}
+
+// clearInput empties c's input line (Ctrl+U), which holds a prompt
+// Claude put back after an Esc that came before the answer's first word.
+func (k *soaker) clearInput(c *claudeProc) error {
+	for range 3 {
+		if err := c.pane.keys("C-u"); err != nil {
+			return err
+		}
+		if _, ok := c.pane.waitScreen(2*time.Second, func(s string) bool { return inputLine(s) == "" }); ok {
+			return nil
+		}
+	}
+	return fmt.Errorf("%s: the input line does not clear; screen:\n%s", c.name, lastLines(c.pane.capture(), 8))
+}
+
+// inputLine is the text in Claude's input box ("" when empty or not drawn).
+func inputLine(screen string) string {
+	lines := strings.Split(screen, "\n")
+	for i := 1; i < len(lines); i++ {
+		if text, ok := strings.CutPrefix(lines[i], "❯"); ok && strings.HasPrefix(lines[i-1], "─") {
+			return strings.TrimSpace(text)
+		}
+	}
+	return ""
 }
 
 // press sends key to c and returns its moment.

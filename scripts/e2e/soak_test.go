@@ -142,3 +142,18 @@ func TestSoakSettings(t *testing.T) {
 		}
 	}
 }
+
+func TestInputLine(t *testing.T) {
+	rule := strings.Repeat("─", 20)
+	cases := []struct{ screen, want string }{
+		{rule + "\n❯ \n" + rule, ""},
+		{"● Done.\n" + rule + "\n❯ SLOW:40 put back\n" + rule, "SLOW:40 put back"},
+		{"  ❯ 1. Yes\n   2. No", ""},       // a dialog's selection mark
+		{"❯ hello\n● Hello.\n" + rule, ""}, // the transcript's prompt
+	}
+	for _, c := range cases {
+		if got := inputLine(c.screen); got != c.want {
+			t.Errorf("inputLine(%q) = %q, want %q", c.screen, got, c.want)
+		}
+	}
+}

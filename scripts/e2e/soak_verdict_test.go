@@ -38,7 +38,6 @@ type soakStep struct {
 // show it: the first sample that agrees, so an upper bound by up to one
 // sampling interval. missed: Claude changed again before hud showed it.
 type soakChange struct {
-	proc     string
 	from, to string // Claude's words
 	at       time.Time
 	lag      time.Duration
@@ -164,7 +163,7 @@ func judgeTrack(track []soakSample, steps []soakStep, v *soakVerdict) {
 				c := &v.changes[pending]
 				c.lag, c.missed = changedAt.Sub(c.at), true
 			}
-			v.changes = append(v.changes, soakChange{proc: s.proc, from: prev.claude, to: s.claude, at: changedAt})
+			v.changes = append(v.changes, soakChange{from: prev.claude, to: s.claude, at: changedAt})
 			pending = len(v.changes) - 1
 		}
 		agree := soakAgrees(s.claude, s.hud)
