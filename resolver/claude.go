@@ -10,11 +10,16 @@ const (
 )
 
 // ClaudeIdleAfter is how long Claude Code must have said "idle" before the
-// HUD believes it over a record that says working or waiting. Claude writes
-// its file asynchronously and goes idle for a moment around compaction
-// (fixture 17), so a short idle proves nothing; an Esc interrupt (fixtures
-// 21→22), which fires no hook at all, stays idle.
-const ClaudeIdleAfter = 5 * time.Second
+// HUD believes it over a record that says working, waiting or compacting.
+// Claude rewrites its file as its screen changes: busy as a prompt is
+// sent, idle as an Esc, a denied or dismissed dialog or the turn's end
+// puts the prompt back, and it says busy throughout a turn (between its
+// tool calls, while a hook runs, while a background agent works) and a
+// compaction. The file is written asynchronously, though, so a hook of the
+// same moment may land just after it: the confirmation keeps such a race
+// from showing ready for an instant, and is short enough that an Esc,
+// which fires no hook, shows within a second.
+const ClaudeIdleAfter = 250 * time.Millisecond
 
 // SecondOpinion decides whether Claude Code's own session file c should
 // override the state of rec, and returns the state to show and since when.
@@ -22,16 +27,20 @@ const ClaudeIdleAfter = 5 * time.Second
 // Claude writes the file asynchronously, so at any moment it may lag a hook
 // (fixture 06: the prompt was submitted, the file still says idle). Its
 // status therefore wins only when it changed after our record learned
-// otherwise:
-//   - "idle" for ClaudeIdleAfter or more, with no event since it went idle
-//     (record updated_at not after the status change), turns working,
-//     waiting or compacting into ready: the interrupted turn whose Stop
-//     never fired, and the /compact Claude refused ("Not enough messages to
-//     compact"), which fires PreCompact and nothing after it. A real
-//     compaction keeps the file busy throughout (fixtures 18–20).
+// otherwise; a hook that fired after the status changed is the newer news
+// and keeps the record in charge:
+//   - "idle" that has lasted its confirmation (idleBelievedAt) turns
+//     working, waiting or compacting into ready: the interrupted turn
+//     whose Stop never fired, the dialog denied or dismissed (no hook
+//     fires), and the /compact Claude refused.
 //   - "busy" that began after the record started waiting turns waiting into
 //     working: the person approved the dialog and the tool runs, but no hook
 //     fires until it ends (PostToolUse), minutes later for `npm test`.
+//   - "busy" that began after the record last heard of the session turns
+//     ready into working: the prompt was sent and the spinner runs while
+//     the UserPromptSubmit hook has not landed, or Claude went on by itself
+//     (a background agent's result) before its hooks fired. A busy from
+//     before the record's Stop is the turn that ended.
 //   - "waiting" that began no earlier than the record's current state shows
 //     waiting: a dialog whose hook did not fire or was overtaken. A hook that
 //     moved the record on after the dialog (PostToolUse once approved) makes
@@ -41,8 +50,8 @@ const ClaudeIdleAfter = 5 * time.Second
 //     after SessionStart fires and fires no hook, so a SessionStart hook
 //     slow enough to write after it must not hide it.
 //
-// Anything else ("busy", an empty status in print mode, no status time)
-// leaves the hooks in charge.
+// Anything else (an empty status in print mode or from a release that
+// writes none, no status time) leaves the hooks in charge.
 func SecondOpinion(rec *Record, c *ClaudeSession, now time.Time) (State, time.Time, bool) {
 	if rec == nil || c == nil {
 		return "", time.Time{}, false
@@ -53,18 +62,15 @@ func SecondOpinion(rec *Record, c *ClaudeSession, now time.Time) (State, time.Ti
 	}
 	switch c.Status {
 	case ClaudeStatusIdle:
-		if rec.State != StateWorking && rec.State != StateWaiting && rec.State != StateCompacting {
-			break
+		if at, ok := idleBelievedAt(rec, c); ok && !now.Before(at) {
+			return StateReady, since.UTC(), true
 		}
-		if lastSignOfWork(rec).After(since) || now.Sub(since) < ClaudeIdleAfter {
-			break
-		}
-		return StateReady, since.UTC(), true
 	case ClaudeStatusBusy:
-		if rec.State != StateWaiting || !since.After(rec.StateChangedAt.Time) {
-			break
+		switch {
+		case rec.State == StateWaiting && since.After(rec.StateChangedAt.Time),
+			rec.State == StateReady && since.After(lastNews(rec)):
+			return StateWorking, since.UTC(), true
 		}
-		return StateWorking, since.UTC(), true
 	case ClaudeStatusWaiting:
 		if rec.State == StateWaiting {
 			break
@@ -81,19 +87,37 @@ func SecondOpinion(rec *Record, c *ClaudeSession, now time.Time) (State, time.Ti
 	return "", time.Time{}, false
 }
 
+// idleBelievedAt is the moment Claude's "idle" in c overrules rec: when it
+// has lasted ClaudeIdleAfter. It reports false when it never will: the
+// record is ready already, the file says something else, or an event came
+// after the idle began (the file lags the hook that started new work, as
+// at a PreCompact: Claude still says the idle of the turn before).
+func idleBelievedAt(rec *Record, c *ClaudeSession) (time.Time, bool) {
+	since := c.StatusSince()
+	if c.Status != ClaudeStatusIdle || since.IsZero() || lastNews(rec).After(since) {
+		return time.Time{}, false
+	}
+	switch rec.State {
+	case StateWorking, StateWaiting, StateCompacting:
+		return since.Add(ClaudeIdleAfter), true
+	}
+	return time.Time{}, false
+}
+
 // onlyStarted reports whether the session's start is the last the record
 // heard of it.
 func onlyStarted(rec *Record) bool {
 	return rec.LastEvent != nil && rec.LastEvent.Event == "SessionStart"
 }
 
-// lastSignOfWork is when the record last showed the session working: its
-// last event, unless that was a Notification, which only says Claude waits
+// lastNews is when the record last learned what the session does: its last
+// event, unless that was a Notification, which only says Claude waits
 // (idle_prompt fires a minute after an Esc-interrupted turn, whose stale
 // tool count kept the record working): then when its state last changed.
 // Without this, the idle_prompt would cancel the very correction it
-// confirms, and the session would show working for good.
-func lastSignOfWork(rec *Record) time.Time {
+// confirms, and the session would show working for good. A status of
+// Claude's that changed after it is newer news than the record's.
+func lastNews(rec *Record) time.Time {
 	if rec.LastEvent != nil && rec.LastEvent.Event == "Notification" && !rec.StateChangedAt.IsZero() {
 		return rec.StateChangedAt.Time
 	}

@@ -50,20 +50,30 @@ func TestSecondOpinion(t *testing.T) {
 		wantState State // "" means the hooks stay in charge
 	}{
 		{"Esc interrupt: idle 10 s, no event since, working → ready", record(StateWorking), claudeAt(pidA, "s", "idle", 10*time.Second), StateReady},
-		{"idle exactly 5 s", record(StateWorking), claudeAt(pidA, "s", "idle", 5*time.Second), StateReady},
-		{"idle only 4.9 s: not yet", record(StateWorking), claudeAt(pidA, "s", "idle", 4900*time.Millisecond), ""},
+		{"Esc mid-answer: idle for its confirmation → ready", record(StateWorking), claudeAt(pidA, "s", "idle", ClaudeIdleAfter), StateReady},
+		{"Esc mid-answer: idle 1 ms short of its confirmation: not yet", record(StateWorking), claudeAt(pidA, "s", "idle", ClaudeIdleAfter-time.Millisecond), ""},
+		{"Esc mid-answer: idle 1 s → ready", record(StateWorking), claudeAt(pidA, "s", "idle", time.Second), StateReady},
 		{"idle since the very instant of the last event", record(StateWorking), claudeAt(pidA, "s", "idle", 20*time.Second), StateReady},
 		{"idle, but an event came after it (the file lags a prompt)", record(StateWorking), claudeAt(pidA, "s", "idle", 25*time.Second), ""},
 		{"idle, then idle_prompt (a stale tool count kept the record working): still ready", notified(record(StateWorking)), claudeAt(pidA, "s", "idle", 25*time.Second), StateReady},
 		{"idle, then a notification, but work began after the idle: working", notified(record(StateWorking)), claudeAt(pidA, "s", "idle", 35*time.Second), ""},
 		{"dialog dismissed with Esc: waiting → ready", record(StateWaiting), claudeAt(pidA, "s", "idle", 10*time.Second), StateReady},
+		{"dialog denied or dismissed, idle for its confirmation: waiting → ready", record(StateWaiting), claudeAt(pidA, "s", "idle", 300*time.Millisecond), StateReady},
+		{"dialog denied, idle only 100 ms: waiting stays", record(StateWaiting), claudeAt(pidA, "s", "idle", 100*time.Millisecond), ""},
 		{"idle while ready: nothing to correct", record(StateReady), claudeAt(pidA, "s", "idle", 10*time.Second), ""},
-		{"idle while compacting, only a moment (the file lags the PreCompact hook)", record(StateCompacting), claudeAt(pidA, "s", "idle", 4*time.Second), ""},
+		{"idle after PreCompact, 1 ms short of its confirmation: compacting stays", record(StateCompacting), claudeAt(pidA, "s", "idle", ClaudeIdleAfter-time.Millisecond), ""},
 		{"idle before compaction began (fixture 17): compacting stays", record(StateCompacting), claudeAt(pidA, "s", "idle", 40*time.Second), ""},
 		{"a refused /compact: idle 10 s after it, compacting → ready", record(StateCompacting), claudeAt(pidA, "s", "idle", 10*time.Second), StateReady},
+		{"a refused /compact: idle for its confirmation → ready", record(StateCompacting), claudeAt(pidA, "s", "idle", ClaudeIdleAfter), StateReady},
+		{"a refused /compact: idle 1 s → ready", record(StateCompacting), claudeAt(pidA, "s", "idle", time.Second), StateReady},
 		{"approved: busy after the dialog, waiting → working", record(StateWaiting), claudeAt(pidA, "s", "busy", 10*time.Second), StateWorking},
 		{"busy from before the dialog (the file lags the hook): waiting stays", record(StateWaiting), claudeAt(pidA, "s", "busy", 35*time.Second), ""},
 		{"busy while compacting says nothing", record(StateCompacting), claudeAt(pidA, "s", "busy", time.Second), ""},
+		{"prompt sent, its hook not landed: busy after the record's ready → working", record(StateReady), claudeAt(pidA, "s", "busy", time.Second), StateWorking},
+		{"prompt sent: busy 1 ms after the record's last event → working", record(StateReady), claudeAt(pidA, "s", "busy", 20*time.Second-time.Millisecond), StateWorking},
+		{"busy since the instant of the Stop: ready stays", record(StateReady), claudeAt(pidA, "s", "busy", 20*time.Second), ""},
+		{"busy from before the Stop (the file lags the Stop hook): ready stays", record(StateReady), claudeAt(pidA, "s", "busy", 25*time.Second), ""},
+		{"busy while working says nothing", record(StateWorking), claudeAt(pidA, "s", "busy", time.Second), ""},
 		{"waiting while the record says working", record(StateWorking), claudeAt(pidA, "s", "waiting", time.Second), StateWaiting},
 		{"waiting while the record says ready", record(StateReady), claudeAt(pidA, "s", "waiting", time.Second), StateWaiting},
 		{"waiting, then a heartbeat event: still waiting", record(StateWorking), claudeAt(pidA, "s", "waiting", 25*time.Second), StateWaiting},
@@ -72,8 +82,8 @@ func TestSecondOpinion(t *testing.T) {
 		{"startup question: waiting after SessionStart", started(record(StateReady)), claudeAt(pidA, "s", "waiting", time.Second), StateWaiting},
 		{"startup question open before a slow SessionStart hook wrote", started(record(StateReady)), claudeAt(pidA, "s", "waiting", 40*time.Second), StateWaiting},
 		{"waiting from before a prompt (the file lags a UserPromptSubmit)", prompted(record(StateWorking)), claudeAt(pidA, "s", "waiting", 40*time.Second), ""},
-		{"busy says nothing", record(StateReady), claudeAt(pidA, "s", "busy", time.Second), ""},
 		{"print mode: no status", record(StateWorking), ClaudeSession{PID: pidA, SessionID: "s"}, ""},
+		{"a release that writes no status, idle long after the record", record(StateWorking), ClaudeSession{PID: pidA, SessionID: "s", StatusUpdatedAt: now.Add(-10 * time.Second).UnixMilli()}, ""},
 		{"a status without a time", record(StateWorking), ClaudeSession{PID: pidA, SessionID: "s", Status: "idle"}, ""},
 	}
 	for _, tt := range tests {
@@ -138,9 +148,9 @@ func TestSecondOpinionInResolution(t *testing.T) {
 		after time.Duration
 		want  State
 	}{
-		{time.Second, StateWorking},
-		{4 * time.Second, StateWorking},
-		{5 * time.Second, StateReady},
+		{ClaudeIdleAfter - time.Millisecond, StateWorking},
+		{ClaudeIdleAfter, StateReady},
+		{time.Second, StateReady},
 		{time.Minute, StateReady},
 	} {
 		sessions := ResolveAll(snap(idle), escAt.Add(tt.after), live)

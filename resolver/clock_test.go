@@ -6,27 +6,40 @@ import (
 )
 
 func TestNextChange(t *testing.T) {
-	fresh := Session{SessionID: "f", Source: SourceFresh, Record: &Record{UpdatedAt: At(now.Add(-10 * time.Second))}}
-	locked := Session{SessionID: "l", Source: SourceLock, Record: &Record{UpdatedAt: At(now.Add(-10 * time.Second))}}
-	idle := func(ago time.Duration) ClaudeSession {
-		return ClaudeSession{Status: ClaudeStatusIdle, StatusUpdatedAt: now.Add(-ago).UnixMilli()}
+	// Every record's last event was 10 s ago.
+	record := func(state State) *Record {
+		return &Record{State: state, UpdatedAt: At(now.Add(-10 * time.Second)), StateChangedAt: At(now.Add(-10 * time.Second))}
+	}
+	fresh := Session{SessionID: "f", Source: SourceFresh, Record: record(StateReady)}
+	claude := func(status string, ago time.Duration) *ClaudeSession {
+		return &ClaudeSession{Status: status, StatusUpdatedAt: now.Add(-ago).UnixMilli()}
+	}
+	locked := func(state State, c *ClaudeSession) Session {
+		return Session{SessionID: "l", Source: SourceLock, Record: record(state), Claude: c}
 	}
 	tests := []struct {
 		name     string
 		sessions []Session
-		claude   []ClaudeSession
 		want     time.Time
 	}{
-		{"nothing pending", []Session{locked}, nil, time.Time{}},
-		{"a fresh record expires just after FreshTTL", []Session{fresh, locked}, nil, now.Add(20*time.Second + time.Millisecond)},
-		{"Claude's idle overrules after ClaudeIdleAfter", []Session{locked}, []ClaudeSession{idle(2 * time.Second)}, now.Add(3 * time.Second)},
-		{"the earlier of the two", []Session{fresh}, []ClaudeSession{idle(time.Second)}, now.Add(4 * time.Second)},
-		{"an idle that overruled already is not pending", []Session{locked}, []ClaudeSession{idle(time.Minute)}, time.Time{}},
-		{"busy says nothing", []Session{locked}, []ClaudeSession{{Status: ClaudeStatusBusy, StatusUpdatedAt: now.UnixMilli()}}, time.Time{}},
+		{"nothing pending", []Session{locked(StateWorking, nil)}, time.Time{}},
+		{"a fresh record expires just after FreshTTL", []Session{fresh, locked(StateWorking, nil)}, now.Add(20*time.Second + time.Millisecond)},
+		{"Claude's idle overrules working the moment its confirmation ends",
+			[]Session{locked(StateWorking, claude(ClaudeStatusIdle, 100*time.Millisecond))}, now.Add(ClaudeIdleAfter - 100*time.Millisecond)},
+		{"and waiting",
+			[]Session{locked(StateWaiting, claude(ClaudeStatusIdle, 100*time.Millisecond))}, now.Add(ClaudeIdleAfter - 100*time.Millisecond)},
+		{"and compacting (a refused /compact)",
+			[]Session{locked(StateCompacting, claude(ClaudeStatusIdle, 200*time.Millisecond))}, now.Add(ClaudeIdleAfter - 200*time.Millisecond)},
+		{"the earlier of the two",
+			[]Session{fresh, locked(StateWorking, claude(ClaudeStatusIdle, 100*time.Millisecond))}, now.Add(ClaudeIdleAfter - 100*time.Millisecond)},
+		{"an idle that overruled already is not pending", []Session{locked(StateWorking, claude(ClaudeStatusIdle, time.Second))}, time.Time{}},
+		{"an idle over a ready record changes nothing", []Session{locked(StateReady, claude(ClaudeStatusIdle, 100*time.Millisecond))}, time.Time{}},
+		{"an idle older than the record's last event never overrules", []Session{locked(StateWorking, claude(ClaudeStatusIdle, 11*time.Second))}, time.Time{}},
+		{"busy says nothing", []Session{locked(StateReady, claude(ClaudeStatusBusy, 0))}, time.Time{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := NextChange(Snapshot{Claude: tt.claude}, tt.sessions, now); !got.Equal(tt.want) {
+			if got := NextChange(tt.sessions, now); !got.Equal(tt.want) {
 				t.Errorf("NextChange = %v, want %v", got, tt.want)
 			}
 		})

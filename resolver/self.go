@@ -4,14 +4,9 @@ import "time"
 
 // Claude Code runs the status line command for one session and hands it
 // that session's id, and the command runs only while the session lives: the
-// line's own session is live whatever the locks say. It is drawn at moments
-// the hooks may not have caught up with, most of all right as a prompt is
-// submitted, when Claude's own session file already says busy and the
-// UserPromptSubmit hook's write has not landed. So for its own session the
-// line believes Claude's status whenever it changed after the record's last
-// event: busy turns ready into working, and waiting shows waiting. An idle
-// status keeps SecondOpinion's rule (it must last ClaudeIdleAfter), since
-// Claude goes idle for a moment around compaction.
+// line's own session is live whatever the locks say. Its state is
+// corrected by Claude's own file with the rules every surface shares
+// (SecondOpinion), also when the resolver left the session out.
 
 // WithSelf returns sessions with the session a status line is drawn for
 // (sessionID, in Claude process pid when known) corrected as above, or
@@ -41,7 +36,7 @@ func WithSelf(snap Snapshot, sessions []Session, sessionID string, pid int, now 
 	if s.Claude == nil {
 		s.Claude = c
 	}
-	if state, since, ok := fresherStatus(s, c); ok {
+	if state, since, ok := SecondOpinion(s.Record, c, now); ok {
 		s.State, s.Since, s.Opinion = state, since, c
 	}
 	return sessions
@@ -71,25 +66,6 @@ func selfSession(snap Snapshot, sessionID string, c *ClaudeSession) (Session, bo
 			PID: c.PID, CWD: c.CWD, Opinion: c}, true
 	}
 	return Session{}, false
-}
-
-// fresherStatus is the state Claude's file c gives s when it changed after
-// the record's last event (busy or waiting; see above).
-func fresherStatus(s *Session, c *ClaudeSession) (State, time.Time, bool) {
-	if c == nil || s.Record == nil {
-		return "", time.Time{}, false
-	}
-	since := c.StatusSince()
-	if since.IsZero() || !since.After(s.Record.UpdatedAt.Time) {
-		return "", time.Time{}, false
-	}
-	switch {
-	case c.Status == ClaudeStatusBusy && s.State == StateReady:
-		return StateWorking, since.UTC(), true
-	case c.Status == ClaudeStatusWaiting && s.State != StateWaiting:
-		return StateWaiting, since.UTC(), true
-	}
-	return "", time.Time{}, false
 }
 
 // claudeState maps Claude's own status to a state.

@@ -57,7 +57,7 @@ func (a *App) render() {
 		ShowTitle:    settings.ShowTitle,
 		MaxRows:      settings.MaxRows,
 	})
-	next := present.Earliest(picture.NextChange, resolver.NextChange(snap, sessions, now))
+	next := present.Earliest(picture.NextChange, resolver.NextChange(sessions, now))
 	menuOpen := now.Before(a.menuOpenUntil)
 	nextLabel := picture.NextLabel
 	if a.opts.Notifier != nil {

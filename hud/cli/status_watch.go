@@ -79,7 +79,7 @@ func streamLines(ctx context.Context, env *Env, render status.Render, alive reso
 		}
 		// The state also changes by the clock alone (a fresh record
 		// without a lock expires); ages are not shown, so not counted.
-		next := nextChangeByClock(snap, sessions, now, false)
+		next := nextChangeByClock(sessions, now, false)
 		return watchFrame{text: line.Bytes(), body: line.Bytes(), next: next, lockDirs: snap.LockDirs}, nil
 	})
 }

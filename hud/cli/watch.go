@@ -187,7 +187,7 @@ func frame(env *Env, ws watchSettings, layout resolver.Layout, now time.Time) wa
 	if err := ws.render(&body, v); err != nil {
 		fmt.Fprintf(&body, "hud watch: %v\n", err)
 	}
-	next = nextChangeByClock(snap, sessions, now, ws.terminal)
+	next = nextChangeByClock(sessions, now, ws.terminal)
 	for _, s := range v.Sessions {
 		if s.Host != "" && ws.terminal && !s.Since.IsZero() {
 			next = present.Earliest(next, nextAgeTick(s.Since, now)) // a remote session's age
@@ -210,8 +210,8 @@ func frame(env *Env, ws watchSettings, layout resolver.Layout, now time.Time) wa
 // nextChangeByClock is the earliest moment the output changes with no file
 // changing: when the resolution does (resolver.NextChange) and, on a
 // terminal, when an age label ticks.
-func nextChangeByClock(snap resolver.Snapshot, sessions []resolver.Session, now time.Time, ages bool) time.Time {
-	next := resolver.NextChange(snap, sessions, now)
+func nextChangeByClock(sessions []resolver.Session, now time.Time, ages bool) time.Time {
+	next := resolver.NextChange(sessions, now)
 	if ages {
 		for _, s := range sessions {
 			if !s.Since.IsZero() {

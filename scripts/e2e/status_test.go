@@ -246,26 +246,34 @@ const pollEvery = 20 * time.Millisecond
 // the test with everything needed to tell whose fault it is.
 func (r *rig) expect(step string, from time.Time, fromWhat string, limit time.Duration, w want) bool {
 	r.t.Helper()
+	wait, st, ok := r.await(from, limit, w)
+	r.s.latency.add(checkpoint{scenario: r.t.Name(), step: step, want: w.desc, from: fromWhat, wait: wait, limit: limit, ok: ok})
+	if ok {
+		r.t.Logf("%-40s %-45s %6.0f ms", step, w.desc, float64(wait)/float64(time.Millisecond))
+		return true
+	}
+	r.t.Errorf("%s", r.failureReport(step, w, from, limit, fromWhat, st))
+	return false
+}
+
+// await polls `hud status --json` until it shows w or limit has passed
+// since from, and returns how long after from it was seen (or gave up)
+// and the last status read.
+func (r *rig) await(from time.Time, limit time.Duration, w want) (time.Duration, hudStatus, bool) {
 	deadline := from.Add(limit)
-	var st hudStatus
 	for {
-		st = r.status(w.args...)
+		st := r.status(w.args...)
 		// The wait counts up to the end of the poll that saw the state: an
 		// upper bound, never flattering.
 		wait := time.Since(from)
 		if w.ok(st) && wait <= limit {
-			r.s.latency.add(checkpoint{scenario: r.t.Name(), step: step, want: w.desc, from: fromWhat, wait: wait, limit: limit, ok: true})
-			r.t.Logf("%-40s %-45s %6.0f ms", step, w.desc, float64(wait)/float64(time.Millisecond))
-			return true
+			return wait, st, true
 		}
 		if time.Now().After(deadline) {
-			break
+			return wait, st, false
 		}
 		time.Sleep(pollEvery)
 	}
-	r.s.latency.add(checkpoint{scenario: r.t.Name(), step: step, want: w.desc, from: fromWhat, wait: time.Since(from), limit: limit, ok: false})
-	r.t.Errorf("%s", r.failureReport(step, w, from, limit, fromWhat, st))
-	return false
 }
 
 // expectThroughout polls `hud status --json` from now until done says the
