@@ -140,30 +140,3 @@ func TestSoakVerdict(t *testing.T) {
 		})
 	}
 }
-
-func TestPercentile(t *testing.T) {
-	ms := func(n ...int) []time.Duration {
-		var out []time.Duration
-		for _, x := range n {
-			out = append(out, time.Duration(x)*time.Millisecond)
-		}
-		return out
-	}
-	cases := []struct {
-		lags []time.Duration
-		p    int
-		want time.Duration
-	}{
-		{nil, 50, 0},
-		{ms(7), 95, 7 * time.Millisecond},
-		{ms(1, 2, 3, 4), 50, 2 * time.Millisecond},
-		{ms(1, 2, 3, 4), 95, 4 * time.Millisecond},
-		{ms(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20), 95, 19 * time.Millisecond},
-		{ms(1, 2, 3), 100, 3 * time.Millisecond},
-	}
-	for _, c := range cases {
-		if got := percentile(c.lags, c.p); got != c.want {
-			t.Errorf("percentile(%v, %d) = %v, want %v", c.lags, c.p, got, c.want)
-		}
-	}
-}

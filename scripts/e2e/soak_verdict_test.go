@@ -309,18 +309,8 @@ func (v soakVerdict) lagByKind() []soakLagRow {
 		if len(lags) == 0 && missed[k] == 0 {
 			continue
 		}
-		slices.Sort(lags)
 		rows = append(rows, soakLagRow{kind: k, count: len(lags), missed: missed[k],
 			p50: percentile(lags, 50), p95: percentile(lags, 95), max: percentile(lags, 100)})
 	}
 	return rows
-}
-
-// percentile is the nearest-rank percentile of sorted lags (0 for none).
-func percentile(sorted []time.Duration, p int) time.Duration {
-	if len(sorted) == 0 {
-		return 0
-	}
-	rank := (p*len(sorted) + 99) / 100
-	return sorted[max(rank, 1)-1]
 }
