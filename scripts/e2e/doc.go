@@ -42,7 +42,8 @@
 // shown a change of Claude's for over a second), every disagreement over a
 // second with the step before it, every flicker (a hud state shown under
 // 0.5 s while Claude's held), and the lag per kind of change, and writes
-// the same as Markdown to bin/e2e/soak-<release>.md. It fails on a
+// the same as Markdown to bin/e2e/soak-<release>.md (every sample and
+// step, to look into one: soak-<release>.tsv). It fails on a
 // disagreement over 2 s, a flicker, a failed `hud status`, or a run the
 // rig lost control of. SOAK_SEED and SOAK_S (seconds) change the seed (1)
 // and the length (120 s, the run `make test` has); the long run:

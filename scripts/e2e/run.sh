@@ -12,7 +12,8 @@
 #   scripts/e2e/run.sh --soak      the soak (`make soak`, TestSoak): the newest
 #                                  tested release driven at random; SOAK_S
 #                                  (seconds, default 120) and SOAK_SEED change
-#                                  it; its report goes to bin/e2e/soak-X.md
+#                                  it; its report goes to bin/e2e/soak-X.md,
+#                                  every sample and step to bin/e2e/soak-X.tsv
 #
 #   CLAUDE_CODE_VERSION=X  run against release X alone (installed on demand)
 #   HUD_E2E=skip        skip it (exit 0)
@@ -143,7 +144,7 @@ run_one() {
   [ ${#versions[@]} -gt 1 ] && tag="[$v] "
   if [ -n "$soak" ]; then
     run='^TestSoak$' timeout="$(( ${SOAK_S:-120} + 600 ))s"
-    report=(HUD_SOAK=1 HUD_SOAK_REPORT="$out/soak-$v.md")
+    report=(HUD_SOAK=1 HUD_SOAK_REPORT="$out/soak-$v.md" HUD_SOAK_TRACE="$out/soak-$v.tsv")
   fi
   (
     cd scripts/e2e

@@ -19,8 +19,44 @@ type soakRun struct {
 	verdict    soakVerdict
 	loadBefore string
 	loadAfter  string
-	problems   []string // steps the rig could not drive as planned
-	hudErrors  []string // `hud status --json` runs that failed
+	problems   []string         // steps the rig could not drive as planned
+	hudErrors  []string         // `hud status --json` runs that failed
+	hudTook    [3]time.Duration // p50, p95, max of one `hud status --json`
+}
+
+// hudTook is the p50, p95 and max of how long one `hud status --json` took:
+// on a loaded machine every lag grows with it.
+func hudTook(samples []soakSample) [3]time.Duration {
+	var took []time.Duration
+	for _, s := range samples {
+		took = append(took, s.took)
+	}
+	return [3]time.Duration{percentile(took, 50), percentile(took, 95), percentile(took, 100)}
+}
+
+// trace is every sample and every step of the run in time order, one a
+// line, tab-separated: seconds from the start, then "step" and what it
+// did, or the process, Claude's status, when it last changed (seconds from
+// the start), hud's state and the screen.
+func (run soakRun) trace(samples []soakSample) string {
+	type line struct {
+		at   time.Time
+		text string
+	}
+	var lines []line
+	for _, st := range run.steps {
+		lines = append(lines, line{st.at, "step\t" + st.name})
+	}
+	for _, s := range samples {
+		lines = append(lines, line{s.at, fmt.Sprintf("%s\t%s\t%.3f\t%s\t%s", s.proc, s.claude, s.claudeSince.Sub(run.start).Seconds(), s.hud, s.screen)})
+	}
+	slices.SortStableFunc(lines, func(a, b line) int { return a.at.Compare(b.at) })
+	var b strings.Builder
+	b.WriteString("# seconds\tprocess\tclaude\tclaude since\thud\tscreen (or: seconds, step, what)\n")
+	for _, l := range lines {
+		fmt.Fprintf(&b, "%.3f\t%s\n", l.at.Sub(run.start).Seconds(), l.text)
+	}
+	return b.String()
 }
 
 // markdown is the report, printed and written under bin/e2e: the figures,
@@ -33,6 +69,7 @@ func (run soakRun) markdown() string {
 	fmt.Fprintf(&b, "%d samples of %d sessions (one look every %v at `hud status --json`, Claude's own `sessions/<pid>.json` and its screen), "+
 		"%d actions in %v; load average %s before, %s after.\n\n",
 		v.samples, run.sessions, soakEvery, len(run.steps), run.end.Sub(run.start).Round(time.Second), run.loadBefore, run.loadAfter)
+	fmt.Fprintf(&b, "One `hud status --json` took %s (p50), %s (p95), %s (max).\n\n", ms(run.hudTook[0]), ms(run.hudTook[1]), ms(run.hudTook[2]))
 	over1, over2 := v.longerThan(soakLateAfter), v.longerThan(2*time.Second)
 	b.WriteString("| measure | result | target |\n|---|---|---|\n")
 	fmt.Fprintf(&b, "| late share: samples where hud has not shown a change of Claude's status for over %v | %.2f %% (%d of %d) | ≤ 0.5 %% |\n",

@@ -76,11 +76,12 @@ func (s *soakSampler) take() {
 	if len(procs) == 0 {
 		return
 	}
+	asked := time.Now()
 	st := s.r.status()
 	at := time.Now()
 	var taken []soakSample
 	for name, c := range procs {
-		smp := soakSample{at: at, proc: name, screen: soakScreen(c.pane.capture())}
+		smp := soakSample{at: at, proc: name, screen: soakScreen(c.pane.capture()), took: at.Sub(asked)}
 		cs, err := c.claudeState()
 		if err == nil {
 			smp.claude = cs.Status

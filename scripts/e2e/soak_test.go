@@ -16,6 +16,7 @@ const (
 	envSoakSeed   = "SOAK_SEED"       // the random steps' seed
 	envSoakLength = "SOAK_S"          // how long it drives the CLI, in seconds
 	envSoakReport = "HUD_SOAK_REPORT" // write the report here as Markdown
+	envSoakTrace  = "HUD_SOAK_TRACE"  // write every sample and step here, tab-separated
 )
 
 // The short soak `make test` runs: a fixed seed, two minutes.
@@ -80,11 +81,17 @@ func TestSoak(t *testing.T) {
 	run.sessions = 1 + k.opened
 	run.steps, run.counts, run.problems, run.hudErrors = k.steps, k.counts, k.problems, hudErrors
 	run.verdict = judgeSoak(samples, k.steps)
+	run.hudTook = hudTook(samples)
 	report := run.markdown()
 	fmt.Printf("\n%s\n", report)
 	if path := os.Getenv(envSoakReport); path != "" {
 		if err := os.WriteFile(path, []byte(report), 0o644); err != nil {
 			t.Errorf("writing the soak's report: %v", err)
+		}
+	}
+	if path := os.Getenv(envSoakTrace); path != "" {
+		if err := os.WriteFile(path, []byte(run.trace(samples)), 0o644); err != nil {
+			t.Errorf("writing the soak's trace: %v", err)
 		}
 	}
 	checkSoak(t, run)

@@ -20,12 +20,13 @@ const (
 // soakSample is one look at one Claude process: hud's state for Claude's
 // session beside Claude's own status and what its screen shows.
 type soakSample struct {
-	at          time.Time // when `hud status --json` returned
-	proc        string    // the process, unique in the run ("main", "second-1")
-	claude      string    // Claude's own status (idle, busy, waiting); "" unknown
-	claudeSince time.Time // when Claude says its status last changed
-	hud         string    // hud's state for Claude's session id; "absent" when not listed; "" unknown
-	screen      string    // what the pane shows (soakScreen)
+	at          time.Time     // when `hud status --json` returned
+	proc        string        // the process, unique in the run ("main", "second-1")
+	claude      string        // Claude's own status (idle, busy, waiting); "" unknown
+	claudeSince time.Time     // when Claude says its status last changed
+	hud         string        // hud's state for Claude's session id; "absent" when not listed; "" unknown
+	screen      string        // what the pane shows (soakScreen)
+	took        time.Duration // how long that `hud status --json` took
 }
 
 // soakStep is a moment the soak acted: a prompt sent, a key pressed.
