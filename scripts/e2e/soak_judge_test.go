@@ -35,6 +35,7 @@ func TestSoakVerdict(t *testing.T) {
 		lags       map[string]time.Duration // kind → p50
 		missed     int
 		stepBefore string // of the longest disagreement
+		kind       string // of the longest disagreement
 	}{
 		{
 			name: "hud follows at the next sample",
@@ -53,8 +54,24 @@ func TestSoakVerdict(t *testing.T) {
 				look{2000, 950, "idle", "working"}, look{2500, 950, "idle", "working"},
 				look{3000, 950, "idle", "ready"}),
 			// 2000, 2500 ms are over a second after the change at 950.
-			late: 2, over1s: 1, longest: 2050 * time.Millisecond, stepBefore: "Esc",
+			late: 2, over1s: 1, longest: 2050 * time.Millisecond, stepBefore: "Esc", kind: "hud behind",
 			lags: map[string]time.Duration{"busy→idle": 2050 * time.Millisecond},
+		},
+		{
+			name: "hud ready on Stop before Claude says idle: ahead, not late",
+			samples: soakTrack("main",
+				look{0, 0, "busy", "working"}, look{250, 0, "busy", "ready"},
+				look{1000, 0, "busy", "ready"}, look{1500, 0, "busy", "ready"},
+				look{1750, 1700, "idle", "ready"}),
+			over1s: 1, longest: 1500 * time.Millisecond, stepBefore: "(start)", kind: "hud ahead",
+			lags: map[string]time.Duration{"busy→idle": 50 * time.Millisecond},
+		},
+		{
+			name: "hud away and back while Claude held: wrong",
+			samples: soakTrack("main",
+				look{0, 0, "busy", "working"}, look{250, 0, "busy", "ready"},
+				look{1000, 0, "busy", "ready"}, look{1500, 0, "busy", "working"}),
+			over1s: 1, longest: 1250 * time.Millisecond, stepBefore: "(start)", kind: "hud wrong",
 		},
 		{
 			name: "compacting is busy",
@@ -67,7 +84,14 @@ func TestSoakVerdict(t *testing.T) {
 			samples: soakTrack("main",
 				look{0, 0, "busy", "working"}, look{250, 0, "busy", "ready"},
 				look{500, 0, "busy", "working"}, look{750, 0, "busy", "working"}),
-			flickers: 1, longest: 250 * time.Millisecond, stepBefore: "(start)",
+			flickers: 1, longest: 250 * time.Millisecond, stepBefore: "(start)", kind: "hud wrong",
+		},
+		{
+			name: "Claude's own state shown briefly between two others is no flicker",
+			samples: soakTrack("main",
+				look{0, 0, "idle", "working"}, look{250, 0, "idle", "ready"},
+				look{500, 0, "idle", "working"}, look{750, 0, "idle", "working"}),
+			longest: 250 * time.Millisecond, stepBefore: "(start)",
 		},
 		{
 			name: "a short state that follows Claude's is no flicker",
@@ -114,6 +138,9 @@ func TestSoakVerdict(t *testing.T) {
 			}
 			if longest.length != c.longest || c.longest > 0 && longest.step.name != c.stepBefore {
 				t.Errorf("longest disagreement %v after %q, want %v after %q", longest.length, longest.step.name, c.longest, c.stepBefore)
+			}
+			if c.kind != "" && longest.kind() != c.kind {
+				t.Errorf("longest disagreement is %q, want %q", longest.kind(), c.kind)
 			}
 			if len(v.flickers) != c.flickers {
 				t.Errorf("flickers %+v, want %d", v.flickers, c.flickers)

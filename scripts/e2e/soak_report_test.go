@@ -74,7 +74,7 @@ func (run soakRun) markdown() string {
 	b.WriteString("| measure | result | target |\n|---|---|---|\n")
 	fmt.Fprintf(&b, "| late share: samples where hud has not shown a change of Claude's status for over %v | %.2f %% (%d of %d) | ≤ 0.5 %% |\n",
 		soakLateAfter, 100*v.lateShare(), v.late, v.samples)
-	fmt.Fprintf(&b, "| disagreements over 1 s | %d | |\n", len(over1))
+	fmt.Fprintf(&b, "| disagreements over 1 s | %d (%s) | |\n", len(over1), kindCounts(over1))
 	fmt.Fprintf(&b, "| disagreements over 2 s | %d | 0 |\n", len(over2))
 	fmt.Fprintf(&b, "| flickers: a hud state shown under %v while Claude's status held | %d | 0 |\n\n", soakFlickerUnder, len(v.flickers))
 
@@ -85,14 +85,16 @@ func (run soakRun) markdown() string {
 		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %d |\n", row.kind, row.count, ms(row.p50), ms(row.p95), ms(row.max), row.missed)
 	}
 	if len(over1) > 0 {
-		b.WriteString("\nDisagreements over 1 s (seconds from the start):\n\n")
-		b.WriteString("| at | session | for | Claude | hud | screen | the step before |\n|---|---|---|---|---|---|---|\n")
+		b.WriteString("\nDisagreements over 1 s (seconds from the start). Kind: hud *behind* a change of Claude's; " +
+			"hud *ahead* of one (a hook earlier than Claude's own status, which then came to agree); " +
+			"hud *wrong* (it changed, and changed back, while Claude's status held).\n\n")
+		b.WriteString("| at | session | for | kind | Claude | hud | screen | the step before |\n|---|---|---|---|---|---|---|---|\n")
 		for _, d := range over1 {
 			length := ms(d.length)
 			if !d.ended {
 				length += " (to the end)"
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s at %s |\n", run.offset(d.start), d.proc, length,
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s at %s |\n", run.offset(d.start), d.proc, length, d.kind(),
 				strings.Join(d.claude, " → "), strings.Join(d.hud, " → "), strings.Join(d.screen, " → "), d.step.name, run.offset(d.step.at))
 		}
 	}
@@ -113,6 +115,19 @@ func (run soakRun) markdown() string {
 		fmt.Fprintf(&b, "\n`hud status --json` failed %d times; the first: %s\n", len(run.hudErrors), run.hudErrors[0])
 	}
 	return b.String()
+}
+
+// kindCounts says how many disagreements there are of each kind.
+func kindCounts(ds []soakDisagreement) string {
+	n := map[string]int{}
+	for _, d := range ds {
+		n[d.kind()]++
+	}
+	var parts []string
+	for _, k := range []string{"hud behind", "hud ahead", "hud wrong"} {
+		parts = append(parts, fmt.Sprintf("%s %d", strings.TrimPrefix(k, "hud "), n[k]))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // offset is t as seconds from the start of the run.

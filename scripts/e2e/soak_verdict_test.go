@@ -53,11 +53,31 @@ type soakDisagreement struct {
 	proc   string
 	start  time.Time // Claude's change, or the first sample that disagreed
 	length time.Duration
+	// behind: it began with a change of Claude's that hud had not shown;
+	// otherwise hud changed while Claude held.
+	behind bool
 	ended  bool // hud agreed again before the process's samples ended
-	claude []string
-	hud    []string
-	screen []string
-	step   soakStep
+	// claudeEnded: it ended with Claude coming to hud's state, not hud to
+	// Claude's.
+	claudeEnded bool
+	claude      []string
+	hud         []string
+	screen      []string
+	step        soakStep
+}
+
+// kind says whose change the disagreement was about: hud behind a change of
+// Claude's; hud ahead of one (a hook earlier than Claude's own status,
+// which came to agree); or hud wrong (it changed, and changed back, while
+// Claude held).
+func (d soakDisagreement) kind() string {
+	switch {
+	case d.behind:
+		return "hud behind"
+	case d.ended && d.claudeEnded:
+		return "hud ahead"
+	}
+	return "hud wrong"
 }
 
 // soakFlicker is a hud state shown briefly while Claude's own status held.
@@ -71,7 +91,9 @@ type soakFlicker struct {
 }
 
 type soakVerdict struct {
-	samples       int // samples where both Claude's status and hud's state are known
+	samples int // samples where both Claude's status and hud's state are known
+	// late counts the samples in which hud had not shown a change of
+	// Claude's for over soakLateAfter.
 	late          int
 	changes       []soakChange
 	disagreements []soakDisagreement
@@ -141,9 +163,9 @@ func judgeTrack(track []soakSample, steps []soakStep, v *soakVerdict) {
 	havePrev := false
 	var dis *soakDisagreement
 	pending := -1 // index in v.changes of the newest change hud has not shown yet
-	closeDis := func(end time.Time, ended bool) {
+	closeDis := func(end time.Time, ended, byClaude bool) {
 		if dis != nil {
-			dis.length, dis.ended = end.Sub(dis.start), ended
+			dis.length, dis.ended, dis.claudeEnded = end.Sub(dis.start), ended, byClaude
 			v.disagreements = append(v.disagreements, *dis)
 			dis = nil
 		}
@@ -151,7 +173,7 @@ func judgeTrack(track []soakSample, steps []soakStep, v *soakVerdict) {
 	for _, s := range track {
 		if s.claude == "" || s.hud == "" {
 			if havePrev {
-				closeDis(prev.at, false)
+				closeDis(prev.at, false, false)
 			}
 			havePrev, pending = false, -1
 			continue
@@ -174,26 +196,28 @@ func judgeTrack(track []soakSample, steps []soakStep, v *soakVerdict) {
 		}
 		switch {
 		case !agree && dis == nil:
-			start := s.at
+			// A process's first sample is Claude's change too: the
+			// session appeared.
+			start, behind := s.at, !havePrev || !changedAt.IsZero()
 			if !changedAt.IsZero() {
 				start = changedAt
 			}
-			dis = &soakDisagreement{proc: s.proc, start: start, step: stepBefore(steps, start)}
+			dis = &soakDisagreement{proc: s.proc, start: start, behind: behind, step: stepBefore(steps, start)}
 			fallthrough
 		case !agree:
 			dis.claude = appendNew(dis.claude, s.claude)
 			dis.hud = appendNew(dis.hud, s.hud)
 			dis.screen = appendNew(dis.screen, s.screen)
-			if s.at.Sub(dis.start) > soakLateAfter {
+			if dis.behind && s.at.Sub(dis.start) > soakLateAfter {
 				v.late++
 			}
 		default:
-			closeDis(s.at, true)
+			closeDis(s.at, true, !changedAt.IsZero())
 		}
 		prev, havePrev = s, true
 	}
 	if havePrev {
-		closeDis(prev.at, false)
+		closeDis(prev.at, false, false)
 	}
 	if pending >= 0 && havePrev {
 		c := &v.changes[pending]
@@ -201,10 +225,12 @@ func judgeTrack(track []soakSample, steps []soakStep, v *soakVerdict) {
 	}
 }
 
-// trackFlickers finds the hud states of one process shown for less than
-// soakFlickerUnder (from the first sample that showed one to the first that
-// showed another) while Claude's own status, and when it last changed,
-// stayed the same from the sample before to the sample after.
+// trackFlickers finds the hud states of one process, other than Claude's,
+// shown for less than soakFlickerUnder (from the first sample that showed
+// one to the first that showed another) while Claude's own status, and
+// when it last changed, stayed the same from the sample before to the
+// sample after. Claude's own state shown briefly between two others is no
+// flicker: those two are disagreements.
 func trackFlickers(track []soakSample, steps []soakStep) []soakFlicker {
 	var out []soakFlicker
 	for i := 1; i < len(track); {
@@ -215,7 +241,7 @@ func trackFlickers(track []soakSample, steps []soakStep) []soakFlicker {
 		// The run is track[i:j]; track[i-1] and track[j] show other states.
 		if j < len(track) && track[i].hud != track[i-1].hud && known(track[i-1:j+1]) {
 			length := track[j].at.Sub(track[i].at)
-			if length < soakFlickerUnder && claudeHeld(track[i-1:j+1]) {
+			if length < soakFlickerUnder && !soakAgrees(track[i].claude, track[i].hud) && claudeHeld(track[i-1:j+1]) {
 				out = append(out, soakFlicker{proc: track[i].proc, at: track[i].at, state: track[i].hud,
 					length: length, claude: track[i].claude, step: stepBefore(steps, track[i].at)})
 			}
