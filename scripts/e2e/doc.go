@@ -44,7 +44,8 @@
 // 0.5 s while Claude's held), and the lag per kind of change, and writes
 // the same as Markdown to bin/e2e/soak-<release>.md (every sample and
 // step, to look into one: soak-<release>.tsv). It fails on a
-// disagreement over 2 s, a flicker, a failed `hud status`, or a run the
+// disagreement over 2 s in which hud is behind Claude or wrong (hud ahead,
+// a hook earlier than Claude's own status, is reported), a flicker, a failed `hud status`, or a run the
 // rig lost control of. SOAK_SEED and SOAK_S (seconds) change the seed (1)
 // and the length (120 s, the run `make test` has); the long run:
 // SOAK_S=1800 make soak.

@@ -45,8 +45,9 @@ func soakSettings(getenv func(string) string) (seed int64, length time.Duration,
 
 // TestSoak drives the CLI at random (see soakKinds) for SOAK_S seconds and
 // samples, every soakEvery, hud's state beside Claude's own status and its
-// screen. It fails on a disagreement over 2 s, on a flicker, and on a run
-// the rig could not finish; the late share and the lag per kind of change
+// screen. It fails on a disagreement over 2 s in which hud is behind
+// Claude or wrong (not ahead of it), on a flicker, and on a run the rig
+// could not finish; the late share and the lag per kind of change
 // are measured and printed, not judged: on a loaded machine they vary.
 func TestSoak(t *testing.T) {
 	if os.Getenv(envSoak) != "1" {
@@ -105,9 +106,14 @@ func checkSoak(t *testing.T, run soakRun) {
 	if v.samples == 0 {
 		t.Fatalf("no sample had both Claude's own status and hud's state: does Claude Code %s write a status in sessions/<pid>.json?", run.version)
 	}
+	// hud ahead of Claude's own status (a hook that fired before Claude
+	// wrote it) is what hud is for; behind or wrong, it misleads.
 	for _, d := range v.longerThan(2 * time.Second) {
-		t.Errorf("%s: hud disagreed with Claude for %v from %s (Claude %s, hud %s, screen %s) after %q at %s",
-			d.proc, d.length.Round(time.Millisecond), run.offset(d.start), strings.Join(d.claude, "→"),
+		if d.kind() == "hud ahead" {
+			continue
+		}
+		t.Errorf("%s: %s Claude for %v from %s (Claude %s, hud %s, screen %s) after %q at %s",
+			d.proc, d.kind(), d.length.Round(time.Millisecond), run.offset(d.start), strings.Join(d.claude, "→"),
 			strings.Join(d.hud, "→"), strings.Join(d.screen, "→"), d.step.name, run.offset(d.step.at))
 	}
 	for _, f := range v.flickers {
