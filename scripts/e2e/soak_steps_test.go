@@ -53,26 +53,35 @@ var soakKinds = []soakKind{
 	{"/clear", 2, func(k *soaker) error { return k.command("/clear") }},
 	{"second session opened or closed", 3, (*soaker).toggleSecond},
 	{"idle gap", 8, (*soaker).idleGap},
-	{"idle past the 60 s notification", 1, (*soaker).longIdle},
+	{soakLongIdleKind, 1, (*soaker).longIdle},
 }
+
+const soakLongIdleKind = "idle past the 60 s notification"
 
 // soakTimeout bounds every wait for the CLI: generous, since a loaded
 // machine is slow, yet a stuck step still ends.
 const soakTimeout = 30 * time.Second
 
+// loop runs steps until the deadline: first every kind once, in an order
+// of the seed's (so the short run in `make test` covers them all), then
+// kinds picked at random by weight. The long idle, which would take half
+// the short run, comes only at random.
 func (k *soaker) loop() {
+	var first []soakKind
 	total := 0
 	for _, kind := range soakKinds {
 		total += kind.weight
+		if kind.name != soakLongIdleKind {
+			first = append(first, kind)
+		}
 	}
-	for time.Now().Before(k.deadline) {
-		pick := k.rng.Intn(total)
-		kind := soakKinds[0]
-		for _, kind = range soakKinds {
-			if pick < kind.weight {
-				break
-			}
-			pick -= kind.weight
+	k.rng.Shuffle(len(first), func(i, j int) { first[i], first[j] = first[j], first[i] })
+	for i := 0; time.Now().Before(k.deadline); i++ {
+		var kind soakKind
+		if i < len(first) {
+			kind = first[i]
+		} else {
+			kind = pickKind(k.rng.Intn(total))
 		}
 		k.counts[kind.name]++
 		if err := kind.run(k); err != nil {
@@ -83,6 +92,17 @@ func (k *soaker) loop() {
 			}
 		}
 	}
+}
+
+// pickKind is the kind at pick in the weights' sum (0 ≤ pick < the sum).
+func pickKind(pick int) soakKind {
+	for _, kind := range soakKinds {
+		if pick < kind.weight {
+			return kind
+		}
+		pick -= kind.weight
+	}
+	return soakKinds[len(soakKinds)-1]
 }
 
 // target is the session a step drives: the main one, or now and then the
