@@ -24,7 +24,7 @@ func soakTrack(proc string, looks ...look) []soakSample {
 
 func TestSoakVerdict(t *testing.T) {
 	t0 := time.Date(2026, 11, 26, 12, 0, 0, 0, time.UTC)
-	steps := []soakStep{{at: t0.Add(900 * time.Millisecond), name: "Esc"}}
+	steps := []soakStep{{at: t0.Add(900 * time.Millisecond), proc: "main", name: "Esc"}, {at: t0.Add(950 * time.Millisecond), proc: "b", name: "elsewhere"}}
 	cases := []struct {
 		name       string
 		samples    []soakSample

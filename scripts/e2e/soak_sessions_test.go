@@ -13,9 +13,10 @@ import (
 
 // backgroundAgent runs a subagent in the background: the main turn ends
 // at once, and Claude takes up the agent's result by itself a few seconds
-// later, in a turn it starts.
+// later, in a turn it starts. It runs in the main session: the second has
+// background tasks off.
 func (k *soaker) backgroundAgent() error {
-	c := k.target()
+	c := k.main
 	secs := 2 + k.rng.Intn(7)
 	at, err := k.send(c, fmt.Sprintf("BGAGENT:%d", secs))
 	if err != nil {
@@ -29,7 +30,7 @@ func (k *soaker) backgroundAgent() error {
 		}
 		back, _ = k.r.askedSince(at, standin.InjectedTurnAnswer)
 	}
-	k.steps = append(k.steps, soakStep{at: back, name: c.name + ": the background agent's result taken up"})
+	k.steps = append(k.steps, soakStep{at: back, proc: c.name, name: c.name + ": the background agent's result taken up"})
 	return k.settle(c, back, true, soakTimeout)
 }
 

@@ -119,11 +119,11 @@ func (k *soaker) next() int { k.n++; return k.n }
 // mark records a moment the soak acted, for "the step before" a
 // disagreement.
 func (k *soaker) mark(c *claudeProc, what string) {
-	name := what
+	step := soakStep{at: time.Now(), name: what}
 	if c != nil {
-		name = c.name + ": " + what
+		step.proc, step.name = c.name, c.name+": "+what
 	}
-	k.steps = append(k.steps, soakStep{at: time.Now(), name: name})
+	k.steps = append(k.steps, step)
 }
 
 // send clears c's input line, types text, waits until it shows, and

@@ -32,6 +32,7 @@ type soakSample struct {
 // soakStep is a moment the soak acted: a prompt sent, a key pressed.
 type soakStep struct {
 	at   time.Time
+	proc string // the process it acted on; "" for one that touched none (an idle gap)
 	name string
 }
 
@@ -202,7 +203,7 @@ func judgeTrack(track []soakSample, steps []soakStep, v *soakVerdict) {
 			if !changedAt.IsZero() {
 				start = changedAt
 			}
-			dis = &soakDisagreement{proc: s.proc, start: start, behind: behind, step: stepBefore(steps, start)}
+			dis = &soakDisagreement{proc: s.proc, start: start, behind: behind, step: stepBefore(steps, s.proc, start)}
 			fallthrough
 		case !agree:
 			dis.claude = appendNew(dis.claude, s.claude)
@@ -243,7 +244,7 @@ func trackFlickers(track []soakSample, steps []soakStep) []soakFlicker {
 			length := track[j].at.Sub(track[i].at)
 			if length < soakFlickerUnder && !soakAgrees(track[i].claude, track[i].hud) && claudeHeld(track[i-1:j+1]) {
 				out = append(out, soakFlicker{proc: track[i].proc, at: track[i].at, state: track[i].hud,
-					length: length, claude: track[i].claude, step: stepBefore(steps, track[i].at)})
+					length: length, claude: track[i].claude, step: stepBefore(steps, track[i].proc, track[i].at)})
 			}
 		}
 		i = j
@@ -269,13 +270,16 @@ func claudeHeld(samples []soakSample) bool {
 	return true
 }
 
-// stepBefore is the newest step at or before t (steps sorted by time).
-func stepBefore(steps []soakStep, t time.Time) soakStep {
+// stepBefore is the newest step at or before t (steps sorted by time) on
+// process proc, or on none.
+func stepBefore(steps []soakStep, proc string, t time.Time) soakStep {
 	i := sort.Search(len(steps), func(i int) bool { return steps[i].at.After(t) })
-	if i == 0 {
-		return soakStep{at: t, name: "(start)"}
+	for i--; i >= 0; i-- {
+		if steps[i].proc == proc || steps[i].proc == "" {
+			return steps[i]
+		}
 	}
-	return steps[i-1]
+	return soakStep{at: t, name: "(start)"}
 }
 
 // clampTime is t held within [lo, hi]: Claude's own change time, trusted
