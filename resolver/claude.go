@@ -15,11 +15,18 @@ const (
 // sent, idle as an Esc, a denied or dismissed dialog or the turn's end
 // puts the prompt back, and it says busy throughout a turn (between its
 // tool calls, while a hook runs, while a background agent works) and a
-// compaction. The file is written asynchronously, though, so a hook of the
+// compaction, save the blink ClaudeAgentIdleAfter covers. The file is written asynchronously, though, so a hook of the
 // same moment may land just after it: the confirmation keeps such a race
 // from showing ready for an instant, and is short enough that an Esc,
 // which fires no hook, shows within a second.
 const ClaudeIdleAfter = 250 * time.Millisecond
+
+// ClaudeAgentIdleAfter is the confirmation instead while subagents run or
+// one has just ended (the record's last event a SubagentStop): Claude goes
+// on by itself with a background agent's result, and between the agent's
+// end and that turn it says idle for a moment, for half a second and more
+// on a loaded machine, its spinner already running.
+const ClaudeAgentIdleAfter = 5 * time.Second
 
 // SecondOpinion decides whether Claude Code's own session file c should
 // override the state of rec, and returns the state to show and since when.
@@ -32,7 +39,8 @@ const ClaudeIdleAfter = 250 * time.Millisecond
 //   - "idle" that has lasted its confirmation (idleBelievedAt) turns
 //     working, waiting or compacting into ready: the interrupted turn
 //     whose Stop never fired, the dialog denied or dismissed (no hook
-//     fires), and the /compact Claude refused.
+//     fires), the /compact Claude refused, and the background agent's
+//     result that never came back as a turn.
 //   - "busy" that began after the record started waiting turns waiting into
 //     working: the person approved the dialog and the tool runs, but no hook
 //     fires until it ends (PostToolUse), minutes later for `npm test`.
@@ -88,10 +96,11 @@ func SecondOpinion(rec *Record, c *ClaudeSession, now time.Time) (State, time.Ti
 }
 
 // idleBelievedAt is the moment Claude's "idle" in c overrules rec: when it
-// has lasted ClaudeIdleAfter. It reports false when it never will: the
-// record is ready already, the file says something else, or an event came
-// after the idle began (the file lags the hook that started new work, as
-// at a PreCompact: Claude still says the idle of the turn before).
+// has lasted ClaudeIdleAfter, or ClaudeAgentIdleAfter around subagents. It
+// reports false when it never will: the record is ready already, the file
+// says something else, or an event came after the idle began (the file
+// lags the hook that started new work, as at a PreCompact: Claude still
+// says the idle of the turn before).
 func idleBelievedAt(rec *Record, c *ClaudeSession) (time.Time, bool) {
 	since := c.StatusSince()
 	if c.Status != ClaudeStatusIdle || since.IsZero() || lastNews(rec).After(since) {
@@ -99,6 +108,9 @@ func idleBelievedAt(rec *Record, c *ClaudeSession) (time.Time, bool) {
 	}
 	switch rec.State {
 	case StateWorking, StateWaiting, StateCompacting:
+		if len(rec.Agents) > 0 || (rec.LastEvent != nil && rec.LastEvent.Event == "SubagentStop") {
+			return since.Add(ClaudeAgentIdleAfter), true
+		}
 		return since.Add(ClaudeIdleAfter), true
 	}
 	return time.Time{}, false

@@ -30,6 +30,18 @@ func started(r *Record) *Record {
 	return r
 }
 
+// agentEnded makes r's last event a SubagentStop, at its updated_at.
+func agentEnded(r *Record) *Record {
+	r.LastEvent = &LastEvent{Event: "SubagentStop", Timestamp: r.UpdatedAt}
+	return r
+}
+
+// withAgent makes r count one subagent running.
+func withAgent(r *Record) *Record {
+	r.Agents = []string{"a1"}
+	return r
+}
+
 // prompted makes r's last event a UserPromptSubmit, at its updated_at.
 func prompted(r *Record) *Record {
 	r.LastEvent = &LastEvent{Event: "UserPromptSubmit", Timestamp: r.UpdatedAt}
@@ -60,6 +72,11 @@ func TestSecondOpinion(t *testing.T) {
 		{"dialog dismissed with Esc: waiting → ready", record(StateWaiting), claudeAt(pidA, "s", "idle", 10*time.Second), StateReady},
 		{"dialog denied or dismissed, idle for its confirmation: waiting → ready", record(StateWaiting), claudeAt(pidA, "s", "idle", 300*time.Millisecond), StateReady},
 		{"dialog denied, idle only 100 ms: waiting stays", record(StateWaiting), claudeAt(pidA, "s", "idle", 100*time.Millisecond), ""},
+		{"a background agent ended, Claude idle 1 s before going on with its result: working stays", agentEnded(record(StateWorking)), claudeAt(pidA, "s", "idle", time.Second), ""},
+		{"a background agent ended, idle 1 ms short of ClaudeAgentIdleAfter: working stays", agentEnded(record(StateWorking)), claudeAt(pidA, "s", "idle", ClaudeAgentIdleAfter-time.Millisecond), ""},
+		{"a background agent ended, idle ClaudeAgentIdleAfter (no turn came): ready", agentEnded(record(StateWorking)), claudeAt(pidA, "s", "idle", ClaudeAgentIdleAfter), StateReady},
+		{"a subagent running, idle 1 s: working stays", withAgent(record(StateWorking)), claudeAt(pidA, "s", "idle", time.Second), ""},
+		{"a subagent running, idle ClaudeAgentIdleAfter: ready", withAgent(record(StateWorking)), claudeAt(pidA, "s", "idle", ClaudeAgentIdleAfter), StateReady},
 		{"idle while ready: nothing to correct", record(StateReady), claudeAt(pidA, "s", "idle", 10*time.Second), ""},
 		{"idle after PreCompact, 1 ms short of its confirmation: compacting stays", record(StateCompacting), claudeAt(pidA, "s", "idle", ClaudeIdleAfter-time.Millisecond), ""},
 		{"idle before compaction began (fixture 17): compacting stays", record(StateCompacting), claudeAt(pidA, "s", "idle", 40*time.Second), ""},

@@ -17,22 +17,36 @@ const escapes = 20
 // HUD missed the interruption rather than being slow about it.
 const eachEscapeLimit = 5 * time.Second
 
+// The limits of TestEscapeMidAnswer's 95th percentiles. The HUD must
+// follow Claude's own idle within behindClaudeLimit (its confirmation,
+// resolver.ClaudeIdleAfter, plus the file's write and a poll), and say
+// ready within stepLimit of the Esc whenever Claude itself said idle
+// within claudeEscLimit of it (0.08–0.27 s measured on a quiet machine):
+// on one so loaded that Claude is slower, that figure measures Claude, and
+// only the HUD's own part is held.
+const (
+	behindClaudeLimit = 750 * time.Millisecond
+	claudeEscLimit    = 500 * time.Millisecond
+)
+
 // TestEscapeMidAnswer: Esc while an answer streams, twenty times. Claude Code
-// fires no hook for it; the HUD learns it from Claude's own status, and
-// `hud status` must say ready within stepLimit of the Esc at the 95th
-// percentile. A release whose session file carries no status gives the HUD
-// nothing to learn it from: the scenario skips, saying so.
+// fires no hook for it; the HUD learns it from Claude's own status. It
+// prints the 50th and 95th percentiles of Esc → ready in `hud status`, of
+// Claude's own Esc → idle and of how far the HUD was behind Claude, and
+// holds them to the limits above. A release whose session file carries no
+// status gives the HUD nothing to learn it from: the scenario skips,
+// saying so.
 func TestEscapeMidAnswer(t *testing.T) {
 	r := newRig(t, "proj")
 	c, id := r.startReady("claude", r.dir("proj"))
 
-	var waits []time.Duration
+	var fromEsc, claudeOwn, behind []time.Duration
 	for i := range escapes {
 		sent := c.submit(fmt.Sprintf("SLOW:10 interrupt %d", i+1))
-		asked := r.awaitAsked(sent, "SLOW directive", 10*time.Second)
 		if _, st, ok := r.await(sent, eachEscapeLimit, showing(id, "working")); !ok {
 			t.Fatalf("%s", r.failureReport(fmt.Sprintf("prompt %d → working", i+1), showing(id, "working"), sent, eachEscapeLimit, "Enter", st))
 		}
+		asked := r.awaitAsked(sent, "SLOW directive", 10*time.Second)
 		if cs, err := c.claudeState(); err == nil && cs.Status == "" {
 			t.Skipf("Claude Code %s writes no status in its session file: no Esc can be seen", r.s.version)
 		}
@@ -41,23 +55,47 @@ func TestEscapeMidAnswer(t *testing.T) {
 		// box. Each Esc falls at another moment of the answer.
 		time.Sleep(time.Until(asked.Add(time.Second + time.Duration(i%5)*100*time.Millisecond)))
 		at := c.press("Escape")
+		step := fmt.Sprintf("Esc %d mid-answer → ready", i+1)
 		wait, st, ok := r.await(at, eachEscapeLimit, showing(id, "ready"))
 		if !ok {
-			step := fmt.Sprintf("Esc %d mid-answer → ready", i+1)
 			r.s.latency.add(checkpoint{scenario: t.Name(), step: step, want: "ready", from: "Esc", wait: wait, limit: eachEscapeLimit})
 			t.Fatalf("%s", r.failureReport(step, showing(id, "ready"), at, eachEscapeLimit, "Esc", st))
 		}
-		waits = append(waits, wait)
+		// Claude's own idle, stamped in milliseconds, from this Esc.
+		cs, err := c.claudeState()
+		idle := time.UnixMilli(cs.StatusUpdatedAt)
+		if err != nil || cs.Status != "idle" || idle.Add(time.Millisecond).Before(at) {
+			t.Fatalf("%s: hud says ready, but Claude's own file says %q since %v (%v), not idle since the Esc at %v",
+				step, cs.Status, idle.Format("15:04:05.000"), err, at.Format("15:04:05.000"))
+		}
+		fromEsc = append(fromEsc, wait)
+		claudeOwn = append(claudeOwn, max(idle.Sub(at), 0))
+		behind = append(behind, max(at.Add(wait).Sub(idle), 0))
 		c.waitScreen("the interruption", 5*time.Second, func(s string) bool { return !strings.Contains(s, "esc to interrupt") })
 	}
 
-	p50, p95 := percentile(waits, 50), percentile(waits, 95)
-	ok := p95 <= stepLimit
-	r.s.latency.add(checkpoint{scenario: t.Name(), step: fmt.Sprintf("%d× Esc mid-answer → ready, p95 (p50 %s)", escapes, ms(p50)),
-		want: "ready", from: "Esc", wait: p95, limit: stepLimit, ok: ok})
-	t.Logf("Esc mid-answer → ready over %d Escs: p50 %s, p95 %s, max %s", escapes, ms(p50), ms(p95), ms(slices.Max(waits)))
+	t.Logf("over %d Escs mid-answer: Esc → ready in hud status p50 %s, p95 %s; Esc → Claude's own idle p50 %s, p95 %s; hud behind Claude p50 %s, p95 %s",
+		escapes, ms(percentile(fromEsc, 50)), ms(percentile(fromEsc, 95)), ms(percentile(claudeOwn, 50)), ms(percentile(claudeOwn, 95)),
+		ms(percentile(behind, 50)), ms(percentile(behind, 95)))
+	r.holdPercentile(fmt.Sprintf("%d× Esc mid-answer: hud behind Claude's idle", escapes), "Claude idle", behind, behindClaudeLimit)
+	if own := percentile(claudeOwn, 95); own > claudeEscLimit {
+		t.Logf("Esc → ready not held to %v: Claude itself took %s (p95) to say idle, over %v, on this machine (load %s)",
+			stepLimit, ms(own), claudeEscLimit, loadAverage())
+		return
+	}
+	r.holdPercentile(fmt.Sprintf("%d× Esc mid-answer → ready", escapes), "Esc", fromEsc, stepLimit)
+}
+
+// holdPercentile records the 95th percentile of waits as one row of the
+// latency table, and fails the test when it is over limit.
+func (r *rig) holdPercentile(step, from string, waits []time.Duration, limit time.Duration) {
+	r.t.Helper()
+	p95 := percentile(waits, 95)
+	ok := p95 <= limit
+	r.s.latency.add(checkpoint{scenario: r.t.Name(), step: step + ", p95 (p50 " + ms(percentile(waits, 50)) + ")",
+		want: "ready", from: from, wait: p95, limit: limit, ok: ok})
 	if !ok {
-		t.Errorf("p95 of Esc → ready is %s, over %v; every wait: %v", ms(p95), stepLimit, waits)
+		r.t.Errorf("%s: p95 %s, over %v; every wait: %v", step, ms(p95), limit, waits)
 	}
 }
 

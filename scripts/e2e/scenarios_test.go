@@ -50,7 +50,7 @@ func TestEscape(t *testing.T) {
 	r.expect("Bash needs permission → waiting", shown, "dialog on screen", stepLimit, waitingOn(id, "touch denied.txt"))
 	at := c.answer(shown, "Escape")
 	c.waitScreen("the denial", 5*time.Second, contains("Interrupted"))
-	r.expect("deny with Esc → ready", at, "Esc", escapeLimit, showing(id, "ready"))
+	r.expect("deny with Esc → ready", c.idleAgain(at, 10*time.Second), turnDone, stepLimit, showing(id, "ready"))
 	if _, err := os.Stat(filepath.Join(r.dir("proj"), "denied.txt")); err == nil {
 		t.Errorf("the denied command ran")
 	}
@@ -62,7 +62,7 @@ func TestEscape(t *testing.T) {
 	// Interrupted before any text, the CLI puts the prompt back in the input
 	// box; either way its footer stops offering the interrupt.
 	c.waitScreen("the interruption", 5*time.Second, func(s string) bool { return !strings.Contains(s, "esc to interrupt") })
-	r.expect("interrupt slow answer with Esc → ready", at, "Esc", escapeLimit, showing(id, "ready"))
+	r.expect("interrupt slow answer with Esc → ready", c.idleAgain(at, 10*time.Second), turnDone, stepLimit, showing(id, "ready"))
 }
 
 // TestCompactAndClear: a /compact the CLI refuses (2.1.197) or does
@@ -85,7 +85,7 @@ func TestCompactAndClear(t *testing.T) {
 		return strings.Contains(s, refusal) || strings.Contains(s, "Compacted")
 	})
 	if strings.Contains(c.pane.capture(), refusal) {
-		r.expect("refused /compact → ready", at, "Enter", escapeLimit, showing(id, "ready"))
+		r.expect("refused /compact → ready", c.idleAgain(at, 10*time.Second), turnDone, stepLimit, showing(id, "ready"))
 	} else {
 		r.expect("/compact of one exchange → ready", done, "“Compacted” on screen", stepLimit, showing(id, "ready"))
 	}
