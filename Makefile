@@ -16,7 +16,7 @@ endif
 # systray adapter (cmd/hud builds without it there, as `make dist` does).
 DARWIN_PKGS = $(shell $(GO) list ./... | grep -v -e '/hud/tray$$')
 
-.PHONY: all build run test unit hostile lint darwin-check fuzz e2e e2e-latest agents-e2e desktop-test focus-test remote-test screenshot bench install uninstall generate clean
+.PHONY: all build run test unit hostile lint darwin-check fuzz e2e e2e-latest soak agents-e2e desktop-test focus-test remote-test screenshot bench install uninstall generate clean
 
 all: build
 
@@ -29,7 +29,7 @@ run: build
 	./$(BIN)/hud
 
 ## test: every check CI runs
-test: lint darwin-check unit fuzz e2e agents-e2e desktop-test package-test remote-test focus-test
+test: lint darwin-check unit fuzz e2e soak agents-e2e desktop-test package-test remote-test focus-test
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -77,6 +77,13 @@ e2e: build
 ## one command, before it becomes the newest tested; fails when npm cannot say
 e2e-latest: build
 	CLAUDE_CODE_VERSION=latest ./scripts/e2e/run.sh
+
+## soak: the newest tested Claude Code release driven at random in tmux for
+## SOAK_S seconds (default 120, the short run `make test` has; SOAK_SEED
+## changes the steps), hud's state sampled every 250 ms beside Claude's own
+## status; report in bin/e2e/soak-<release>.md
+soak: build
+	./scripts/e2e/run.sh --soak
 
 ## agents-e2e: the other coding agents' real CLIs (scripts/e2e/agent-versions)
 ## in tmux against loopback stand-ins for their model APIs

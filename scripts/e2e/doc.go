@@ -31,4 +31,25 @@
 // release: CLAUDE_CODE_VERSION=2.1.332 E2E_RUN=TestEscape make e2e. The
 // release npm calls latest, whichever it is: make e2e-latest. To drive the
 // CLI by hand against the stand-in, see scripts/e2e/cmd/standin.
+//
+// The soak (TestSoak, `make soak`, run.sh --soak) looks at every moment
+// rather than chosen ones: it drives the newest tested release at random
+// (soakKinds: prompts short and long, Esc mid-answer and mid-tool,
+// permissions approved, denied and "don't ask again", questions answered
+// and dismissed, plan mode, background and foreground subagents, /compact,
+// /clear, a second session in the same folder, idle gaps, one past
+// Claude's 60 s idle notification) and, every 250 ms, reads `hud status
+// --json` beside Claude's own sessions/<pid>.json status (idle is ready,
+// busy is working or compacting, waiting is waiting) and what the screen
+// shows. It prints the seed, the late share (samples where hud has not
+// shown a change of Claude's for over a second), every disagreement over a
+// second with the step before it, every flicker (a hud state shown under
+// 0.5 s while Claude's held), and the lag per kind of change, and writes
+// the same as Markdown to bin/e2e/soak-<release>.md (every sample and
+// step, to look into one: soak-<release>.tsv). It fails on a
+// disagreement over 2 s in which hud is behind Claude or wrong (hud ahead,
+// a hook earlier than Claude's own status, is reported), a flicker, a failed `hud status`, or a run the
+// rig lost control of. SOAK_SEED and SOAK_S (seconds) change the seed (1)
+// and the length (120 s, the run `make test` has); the long run:
+// SOAK_S=1800 make soak.
 package e2e

@@ -9,6 +9,11 @@
 # with its own tmux server and stand-in.
 #
 #   scripts/e2e/run.sh --install   only install the releases (CI does it first)
+#   scripts/e2e/run.sh --soak      the soak (`make soak`, TestSoak): the newest
+#                                  tested release driven at random; SOAK_S
+#                                  (seconds, default 120) and SOAK_SEED change
+#                                  it; its report goes to bin/e2e/soak-X.md,
+#                                  every sample and step to bin/e2e/soak-X.tsv
 #
 #   CLAUDE_CODE_VERSION=X  run against release X alone (installed on demand)
 #   CLAUDE_CODE_VERSION=latest  the release npm calls latest, asked of npm
@@ -44,6 +49,12 @@ if [ "${HUD_E2E:-}" = skip ]; then
 fi
 command -v tmux >/dev/null 2>&1 || skip "tmux is not installed (apt-get install tmux / brew install tmux)"
 
+soak=
+if [ "${1:-}" = --soak ]; then
+  soak=1
+  suite=soak
+fi
+
 # latest_release prints the release npm calls latest, the one a person
 # installing Claude Code gets now. It ends the run when npm cannot say:
 # a check of the newest release that quietly ran none proves nothing.
@@ -75,6 +86,9 @@ if [ "${CLAUDE_CODE_VERSION:-}" = latest ]; then
   versions=("$latest")
 elif [ -n "${CLAUDE_CODE_VERSION:-}" ]; then
   versions=("$CLAUDE_CODE_VERSION")
+elif [ -n "$soak" ]; then
+  mapfile -t versions < <(awk '$1 == "newest" { print $2 }' "$versions_file")
+  [ ${#versions[@]} -eq 1 ] || { echo "soak: $versions_file names no newest release" >&2; exit 1; }
 else
   mapfile -t versions < <(awk '!/^#/ && NF == 2 { print $2 }' "$versions_file")
   [ ${#versions[@]} -gt 0 ] || { echo "e2e: $versions_file names no release" >&2; exit 1; }
@@ -143,7 +157,7 @@ bindir="${HUD_E2E_BIN:-$PWD/bin}"
 # shared by several checkouts.
 out="$PWD/bin/e2e"
 mkdir -p "$out"
-rm -f "$out"/latency*.md
+[ -n "$soak" ] || rm -f "$out"/latency*.md
 go test -c -o "$out/e2e.test" ./scripts/e2e/
 
 sockets=()
@@ -155,15 +169,20 @@ trap cleanup EXIT INT TERM
 
 # run_one VERSION runs the suite against that release, its lines prefixed
 # with the release when several run side by side.
+# The soak runs TestSoak alone, for as long as it was asked to and some.
 run_one() {
-  local v="$1" claude socket="hud-e2e-$$-$1" tag=""
+  local v="$1" claude socket="hud-e2e-$$-$1" tag="" run="${E2E_RUN:-.}" timeout=15m
+  local report=(HUD_E2E_REPORT="$out/latency-$v.md")
   claude=$(find_claude "$v")
   [ ${#versions[@]} -gt 1 ] && tag="[$v] "
+  if [ -n "$soak" ]; then
+    run='^TestSoak$' timeout="$(( ${SOAK_S:-120} + 600 ))s"
+    report=(HUD_SOAK=1 HUD_SOAK_REPORT="$out/soak-$v.md" HUD_SOAK_TRACE="$out/soak-$v.tsv")
+  fi
   (
     cd scripts/e2e
-    HUD_E2E_CLAUDE="$claude" HUD_E2E_BIN="$bindir" HUD_E2E_TMUX_SOCKET="$socket" \
-    HUD_E2E_REPORT="$out/latency-$v.md" \
-      "$out/e2e.test" -test.count=1 -test.v -test.timeout 15m -test.run "${E2E_RUN:-.}"
+    env HUD_E2E_CLAUDE="$claude" HUD_E2E_BIN="$bindir" HUD_E2E_TMUX_SOCKET="$socket" "${report[@]}" \
+      "$out/e2e.test" -test.count=1 -test.v -test.timeout "$timeout" -test.run "$run"
   ) 2>&1 | sed -u "s/^/$tag/"
   return "${PIPESTATUS[0]}"
 }
@@ -189,7 +208,11 @@ echo
 failed=0
 for v in "${versions[@]}"; do
   if [ "${status[$v]}" = 0 ]; then result=ok; else result="FAILED (exit ${status[$v]})"; failed=1; fi
-  echo "e2e: Claude Code $v: $result; latency table (Markdown): bin/e2e/latency-$v.md"
+  if [ -n "$soak" ]; then
+    echo "soak: Claude Code $v: $result; report (Markdown): bin/e2e/soak-$v.md"
+  else
+    echo "e2e: Claude Code $v: $result; latency table (Markdown): bin/e2e/latency-$v.md"
+  fi
 done
 if [ ${#versions[@]} -gt 1 ]; then
   tables=()
@@ -198,5 +221,5 @@ if [ ${#versions[@]} -gt 1 ]; then
     echo "e2e: every release side by side (Markdown): bin/e2e/latency.md"
   fi
 fi
-echo "e2e: took $(( $(date +%s) - start )) s"
+echo "$suite: took $(( $(date +%s) - start )) s"
 exit $failed
