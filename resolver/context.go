@@ -98,11 +98,16 @@ func claudeTranscript(l Layout, rec *Record) string {
 	if CheckSessionID(rec.SessionID) != nil || !filepath.IsAbs(p) || filepath.Clean(p) != p {
 		return ""
 	}
-	projects := filepath.Join(l.WithConfig(rec.ConfigDir).ConfigDir(), "projects")
-	if filepath.Base(p) != rec.SessionID+".jsonl" || filepath.Dir(filepath.Dir(p)) != projects {
+	if filepath.Base(p) != rec.SessionID+".jsonl" || filepath.Dir(filepath.Dir(p)) != claudeProjects(l, rec) {
 		return ""
 	}
 	return p
+}
+
+// claudeProjects is the directory of rec's config dir that holds its
+// transcripts, one directory per project.
+func claudeProjects(l Layout, rec *Record) string {
+	return filepath.Join(l.WithConfig(rec.ConfigDir).ConfigDir(), "projects")
 }
 
 // transcriptUsage is what lastContext reads of a transcript line.
@@ -215,21 +220,32 @@ func newerAccount(accounts []Account, a *Account) []Account {
 // transcriptContext is lastContext of rec's transcript, read bounded and
 // never through a link.
 func transcriptContext(l Layout, rec *Record) (Context, bool) {
-	path := claudeTranscript(l, rec)
-	if path == "" {
-		return Context{}, false
+	c, _, ok := tailFigures(claudeTranscript(l, rec), claudeProjects(l, rec), func(tail []byte) (Context, *Account, bool) {
+		c, ok := lastContext(tail)
+		return c, nil, ok
+	})
+	return c, ok
+}
+
+// tailFigures is what find reads in the tail of path, an agent's log
+// below home: the tail grows (contextTails) only while find sees nothing
+// in it, the file is never read whole, and neither it nor any directory
+// from home down to it may be a link. Unchanged files are not read again
+// (cachedTail). path "" finds nothing.
+func tailFigures(path, home string, find func(tail []byte) (Context, *Account, bool)) (Context, *Account, bool) {
+	if path == "" || !realDirsBelow(home, filepath.Dir(path)) {
+		return Context{}, nil, false
 	}
-	c, _, ok := cachedTail(path, func() (Context, *Account, bool) {
+	return cachedTail(path, func() (Context, *Account, bool) {
 		for _, n := range contextTails {
 			tail, err := safefile.ReadTail(path, n, safefile.NoFollow)
 			if err != nil {
 				return Context{}, nil, false
 			}
-			if c, ok := lastContext(tail); ok || int64(len(tail)) < n {
-				return c, nil, ok
+			if c, a, ok := find(tail); ok || int64(len(tail)) < n {
+				return c, a, ok
 			}
 		}
 		return Context{}, nil, false
 	})
-	return c, ok
 }

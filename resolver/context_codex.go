@@ -3,10 +3,7 @@ package resolver
 import (
 	"bytes"
 	"encoding/json"
-	"path/filepath"
 	"time"
-
-	"github.com/capacitor-hud/hud/hud/safefile"
 )
 
 // Codex's own figures, from its rollout file: each answer is followed by
@@ -93,22 +90,9 @@ func codexRunway(tail []byte) (Context, *Account, bool) {
 // through a link, with the account its home is.
 func codexContext(l Layout, rec *Record) (Context, *Account, bool) {
 	path, home := codexRollout(l, rec)
-	if path == "" || !realDirsBelow(home, filepath.Dir(path)) {
-		return Context{}, nil, false
+	c, a, ok := tailFigures(path, home, codexRunway)
+	if a != nil {
+		a.ConfigDir = home // a copy: cachedTail keeps its own
 	}
-	return cachedTail(path, func() (Context, *Account, bool) {
-		for _, n := range contextTails {
-			tail, err := safefile.ReadTail(path, n, safefile.NoFollow)
-			if err != nil {
-				return Context{}, nil, false
-			}
-			if c, a, ok := codexRunway(tail); ok || int64(len(tail)) < n {
-				if a != nil {
-					a.ConfigDir = home
-				}
-				return c, a, ok
-			}
-		}
-		return Context{}, nil, false
-	})
+	return c, a, ok
 }

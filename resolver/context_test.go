@@ -110,8 +110,9 @@ func TestClaudeTranscript(t *testing.T) {
 }
 
 // TestLoadContexts: the transcript's newest answer, unless the status
-// line recorded a figure as new; a link at the transcript's name is never
-// followed; another agent's sessions are not read as Claude's.
+// line recorded a figure as new; a link at the transcript's name, or at
+// its project's directory, is never followed; another agent's sessions
+// are not read as Claude's.
 func TestLoadContexts(t *testing.T) {
 	home := t.TempDir()
 	l := Layout{Home: home}
@@ -134,7 +135,14 @@ func TestLoadContexts(t *testing.T) {
 		t.Fatal(err)
 	}
 	p4 := write("s4", answerLine)
+	// A project directory that is a link to another (where s5's answer is).
+	linked := filepath.Join(home, ".claude", "projects", "-linked")
+	if err := os.Symlink(dir, linked); err != nil {
+		t.Fatal(err)
+	}
+	write("s5", answerLine)
 	recs := map[string]*Record{
+		"s5": {SessionID: "s5", TranscriptPath: filepath.Join(linked, "s5.jsonl")},
 		"s1": {SessionID: "s1", TranscriptPath: p1},
 		"s2": {SessionID: "s2", TranscriptPath: p2},
 		"s3": {SessionID: "s3", TranscriptPath: filepath.Join(dir, "s3.jsonl")},
