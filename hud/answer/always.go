@@ -6,30 +6,21 @@ import (
 	"strings"
 )
 
-// suggestion is one of Claude's permission_suggestions: what the
-// terminal's "Yes, and don't ask again" would add.
-type suggestion struct {
-	Type        string           `json:"type"`
-	Rules       []permissionRule `json:"rules"`
-	Behavior    string           `json:"behavior"`
-	Directories []string         `json:"directories"`
-	Destination string           `json:"destination"`
-}
-
-type permissionRule struct {
-	ToolName    string `json:"toolName"`
-	RuleContent string `json:"ruleContent,omitempty"`
-}
-
-// permissionUpdate is the one update "Yes, and don't ask again" sends
-// Claude: built by hud from the fields it read, so nothing rides along
-// that the label does not name.
+// permissionUpdate is one of Claude's permission_suggestions, what the
+// terminal's "Yes, and don't ask again" would add, and the one update hud
+// sends back for it: always rebuilt from the fields read here (one rule or
+// one directory), so nothing rides along that the label does not name.
 type permissionUpdate struct {
 	Type        string           `json:"type"`
 	Rules       []permissionRule `json:"rules,omitempty"`
 	Behavior    string           `json:"behavior,omitempty"`
 	Directories []string         `json:"directories,omitempty"`
 	Destination string           `json:"destination"`
+}
+
+type permissionRule struct {
+	ToolName    string `json:"toolName"`
+	RuleContent string `json:"ruleContent,omitempty"`
 }
 
 // always is the label of "Yes, and don't ask again" and the one update it
@@ -42,7 +33,7 @@ type permissionUpdate struct {
 // the terminal's to offer: a person who clicks a label naming one rule
 // agreed to that rule alone.
 func (d Dialog) always() (string, permissionUpdate) {
-	var sugs []suggestion
+	var sugs []permissionUpdate
 	if json.Unmarshal(d.Suggestions, &sugs) != nil {
 		return "", permissionUpdate{}
 	}
