@@ -208,8 +208,15 @@ func (f *Focuser) try(ctx context.Context, b Backend, t Target) error {
 }
 
 func (f *Focuser) sockets(t resolver.Terminal) (resolver.Terminal, error) {
-	if f.Sockets != nil {
-		return f.Sockets(t)
+	return checkSockets(f.Sockets, t)
+}
+
+// checkSockets is check(t), or, with check nil, OwnSockets for this
+// process's uid: every way hud reaches a terminal (a click, the question
+// whether the person looks at it) checks its sockets the same way.
+func checkSockets(check func(resolver.Terminal) (resolver.Terminal, error), t resolver.Terminal) (resolver.Terminal, error) {
+	if check != nil {
+		return check(t)
 	}
 	return OwnSockets(t, os.Getuid())
 }

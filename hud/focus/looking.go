@@ -51,7 +51,7 @@ func (l Looking) At(ctx context.Context, t Target) (bool, error) {
 	// "looking" and hold a notification back, and its server could run a
 	// program as the person): its fields are emptied, and the window of
 	// Claude's ancestry is asked instead.
-	t.Terminal, _ = l.sockets(t.Terminal)
+	t.Terminal, _ = checkSockets(l.Sockets, t.Terminal)
 	switch {
 	case t.Host != "":
 		return false, fmt.Errorf("%w: the terminal is on %s", ErrSkip, t.Host)
@@ -195,13 +195,6 @@ func (l Looking) alone(owner int) bool {
 		children = Children
 	}
 	return children(owner) <= 1
-}
-
-func (l Looking) sockets(t resolver.Terminal) (resolver.Terminal, error) {
-	if l.Sockets != nil {
-		return l.Sockets(t)
-	}
-	return OwnSockets(t, os.Getuid())
 }
 
 func (l Looking) ancestry(pid int) []int {
