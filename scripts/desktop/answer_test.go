@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/godbus/dbus/v5"
+
 	"github.com/capacitor-hud/hud/scripts/desktop/sni"
 )
 
@@ -16,33 +18,8 @@ import (
 // which tells Claude to go on; so does a click on the menu's "Yes"; each
 // time the session goes from waiting to working.
 func TestAnswerOnDesktop(t *testing.T) {
-	r := requireDesktop(t)
-	home := t.TempDir()
-	env := personEnv(home)
-	for _, args := range [][]string{{"install", "--hook", r.hook}, {"answer", "on"}} {
-		cmd := exec.Command(r.hud, args...)
-		cmd.Env = env
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("hud %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-	}
-	hookCommand := installedCommand(t, home)
-	claudeBin := buildStandIn(t)
-
-	notes := make(chan sni.Notification, 16)
-	monitor, err := sni.WatchNotifications(notes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer monitor.Close()
-
-	hud := startHud(t, r, env)
-	bus := sessionBus(t)
-	item, err := sni.FindItem(bus, hud.cmd.Process.Pid, 10*time.Second)
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, item, "answering on", func(s seen) bool { return hasLabels(s, "Answer Claude's dialogs here: on") })
+	a := startAnswering(t)
+	r, home, hookCommand, claudeBin, notes, bus, item, hud := a.r, a.home, a.hookCommand, a.claudeBin, a.notes, a.bus, a.item, a.hud
 
 	api := startClaude(t, claudeBin, hookCommand, home, "api", "11111111-aaaa-4aaa-8aaa-000000000003",
 		map[string]string{"prompt": "run the test suite", "command": "npm test"})
@@ -202,4 +179,46 @@ func endSession(t *testing.T, item *sni.Item, s *standIn) {
 	s.send("27-SessionEnd-prompt_input_exit")
 	s.exit()
 	waitFor(t, item, "the session over", func(v seen) bool { return v.icon == "idle/1" && hasLabels(v, "No Claude Code sessions") })
+}
+
+// answering is a tray with answering on, for the stand-in Claude's
+// sessions in home, and the notifications the daemon is sent.
+type answering struct {
+	r                            rig
+	home, hookCommand, claudeBin string
+	notes                        chan sni.Notification
+	bus                          *dbus.Conn
+	item                         *sni.Item
+	hud                          *hudProcess
+}
+
+// startAnswering installs hud's hooks into a new home, turns answering
+// on, watches the notifications and starts the tray, waiting until its
+// menu says answering is on.
+func startAnswering(t *testing.T) answering {
+	t.Helper()
+	r := requireDesktop(t)
+	a := answering{r: r, home: t.TempDir(), notes: make(chan sni.Notification, 16)}
+	env := personEnv(a.home)
+	for _, args := range [][]string{{"install", "--hook", r.hook}, {"answer", "on"}} {
+		cmd := exec.Command(r.hud, args...)
+		cmd.Env = env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("hud %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	a.hookCommand = installedCommand(t, a.home)
+	a.claudeBin = buildStandIn(t)
+	monitor, err := sni.WatchNotifications(a.notes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { monitor.Close() })
+	a.hud = startHud(t, r, env)
+	a.bus = sessionBus(t)
+	if a.item, err = sni.FindItem(a.bus, a.hud.cmd.Process.Pid, 10*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, a.item, "answering on", func(s seen) bool { return hasLabels(s, "Answer Claude's dialogs here: on") })
+	return a
 }
