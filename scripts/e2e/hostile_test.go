@@ -23,6 +23,11 @@ func TestHostileRepository(t *testing.T) {
 	c.submit("WRITE:" + filepath.Join(dir, "feature.go"))
 	shown := c.waitScreen("the file-creation dialog", 10*time.Second, contains("Do you want to create feature.go?"))
 	c.turnEnd(c.answer(shown, "Enter"), 15*time.Second) // "1. Yes"
+	// The config is planted once the activity worker of that turn is done:
+	// one still running would list the config before it is planted and
+	// run git after, the race of a repository rewritten under a running
+	// git, not the hostile repository this test is about.
+	r.workersDone(filepath.Join(dir, ".claude", ".project-state.json"))
 
 	marker := filepath.Join(r.root, "pwned")
 	// The command notes who ran it: the processes above it, up to init.
@@ -88,4 +93,30 @@ func TestHostileRepository(t *testing.T) {
 func isHud(cmdline string) bool {
 	prog, _, _ := strings.Cut(cmdline, " ")
 	return filepath.Base(prog) == "hud-hook" || filepath.Base(prog) == "hud"
+}
+
+// workersDone waits, a bounded while, for the checkpoint file of a turn
+// that just ended and then for every activity worker of the rig's home
+// to have exited. It fails nothing: a turn whose worker wrote nothing
+// still lets the test go on.
+func (r *rig) workersDone(checkpoint string) {
+	deadline := time.Now().Add(workerLimit)
+	for time.Now().Before(deadline) {
+		if _, err := os.Stat(checkpoint); err == nil {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	for deadline = time.Now().Add(workerLimit); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		busy := false
+		for _, cmdline := range processesMentioning(r.home) {
+			if strings.Contains(cmdline, "activity-worker") {
+				busy = true
+			}
+		}
+		if !busy {
+			return
+		}
+	}
+	r.t.Logf("an activity worker of %s still runs after %v", r.home, workerLimit)
 }
