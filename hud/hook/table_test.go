@@ -184,6 +184,7 @@ func TestDecodeEnded(t *testing.T) {
 		`{"\u00e9": "2026-11-23T09:00:00+01:00"}`,
 		`[]`,
 		`{"a": "2026-11-23T09:00:00Z"} x`,
+		`null`,
 	} {
 		checkDecodeEnded(t, []byte(in))
 	}
@@ -199,7 +200,10 @@ func checkDecodeEnded(t *testing.T, b []byte) {
 	wantOK := json.Unmarshal(b, &want) == nil
 	got := map[string]resolver.Timestamp{}
 	ok := decodeEnded(b, got)
-	if ok != wantOK || (ok && !reflect.DeepEqual(got, want)) {
+	// "null" leaves encoding/json's map nil, the hand reader's empty: the
+	// same no entries.
+	same := reflect.DeepEqual(got, want) || len(got) == 0 && len(want) == 0
+	if ok != wantOK || (ok && !same) {
 		t.Fatalf("%s: %v %v, encoding/json: %v %v", b, ok, got, wantOK, want)
 	}
 }
