@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/capacitor-hud/hud/hud/safefile"
+	"github.com/capacitor-hud/hud/internal/safefile"
 )
 
 // maxWalk bounds the walk up the process tree.

@@ -108,7 +108,7 @@ func idleBelievedAt(rec *Record, c *ClaudeSession) (time.Time, bool) {
 	}
 	switch rec.State {
 	case StateWorking, StateWaiting, StateCompacting:
-		if len(rec.Agents) > 0 || (rec.LastEvent != nil && rec.LastEvent.Event == "SubagentStop") {
+		if len(rec.Subagents) > 0 || (rec.LastEvent != nil && rec.LastEvent.Event == "SubagentStop") {
 			return since.Add(ClaudeAgentIdleAfter), true
 		}
 		return since.Add(ClaudeIdleAfter), true

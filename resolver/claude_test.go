@@ -38,7 +38,7 @@ func agentEnded(r *Record) *Record {
 
 // withAgent makes r count one subagent running.
 func withAgent(r *Record) *Record {
-	r.Agents = []string{"a1"}
+	r.Subagents = []string{"a1"}
 	return r
 }
 

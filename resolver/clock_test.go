@@ -31,7 +31,7 @@ func TestNextChange(t *testing.T) {
 		{"and compacting (a refused /compact)",
 			[]Session{locked(StateCompacting, claude(ClaudeStatusIdle, 200*time.Millisecond))}, now.Add(ClaudeIdleAfter - 200*time.Millisecond)},
 		{"around a subagent it takes ClaudeAgentIdleAfter",
-			[]Session{{SessionID: "l", Source: SourceLock, Record: &Record{State: StateWorking, Agents: []string{"a1"},
+			[]Session{{SessionID: "l", Source: SourceLock, Record: &Record{State: StateWorking, Subagents: []string{"a1"},
 				UpdatedAt: At(now.Add(-10 * time.Second))}, Claude: claude(ClaudeStatusIdle, time.Second)}}, now.Add(ClaudeAgentIdleAfter - time.Second)},
 		{"the earlier of the two",
 			[]Session{fresh, locked(StateWorking, claude(ClaudeStatusIdle, 100*time.Millisecond))}, now.Add(ClaudeIdleAfter - 100*time.Millisecond)},

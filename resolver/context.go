@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/capacitor-hud/hud/hud/safefile"
+	"github.com/capacitor-hud/hud/internal/safefile"
 )
 
 // Context is how full a session's context window is: what the model was

@@ -3,10 +3,11 @@ package resolver
 import (
 	"encoding/hex"
 	"fmt"
-	"github.com/capacitor-hud/hud/internal/sum256"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/capacitor-hud/hud/internal/sum256"
 )
 
 // Layout names every file the HUD shares, relative to one home directory.

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/capacitor-hud/hud/hud/safefile"
+	"github.com/capacitor-hud/hud/internal/safefile"
 )
 
 // ErrCorruptStore marks a store that exists but cannot be read as v3: the

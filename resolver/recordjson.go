@@ -55,10 +55,10 @@ func AppendRecord(dst []byte, r *Record, prefix string) []byte {
 	e.ts("turn_started_at", r.TurnStartedAt, true)
 	e.str("last_error", r.LastError, true)
 	e.str("compact_trigger", r.CompactTrigger, true)
-	if len(r.Agents) > 0 {
+	if len(r.Subagents) > 0 {
 		e.key("agents")
 		e.open('[')
-		for _, a := range r.Agents {
+		for _, a := range r.Subagents {
 			e.elem()
 			e.out = AppendJSONString(e.out, a)
 		}
@@ -292,7 +292,7 @@ func decodeRecordFast(b []byte) (*Record, bool) {
 		case "compact_trigger":
 			return str(&r.CompactTrigger)
 		case "agents":
-			return s.Strings(&r.Agents)
+			return s.Strings(&r.Subagents)
 		}
 		// Unknown, or a field written by a newer hud: encoding/json's.
 		return jsonscan.ErrFallback

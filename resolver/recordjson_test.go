@@ -44,7 +44,7 @@ func recordCases(t *testing.T) map[string]*Record {
 		"every field":                 full,
 		"zero":                        {},
 		"minimal":                     {SessionID: "s", State: StateReady, CWD: "/p", UpdatedAt: At(time.Unix(1, 0))},
-		"empty last_event and agents": {SessionID: "s", LastEvent: &LastEvent{}, Agents: []string{}},
+		"empty last_event and agents": {SessionID: "s", LastEvent: &LastEvent{}, Subagents: []string{}},
 	}
 	typ := reflect.TypeFor[Record]()
 	for i := range typ.NumField() {

@@ -2,15 +2,15 @@ package resolver
 
 import "strconv"
 
-// AgentsRunning is how many subagents the session runs now: the record's
+// SubagentsRunning is how many subagents the session runs now: the record's
 // count while the session is not ready. Claude's own file turning a
 // session ready (it went idle) outranks a record that still counts
 // agents whose end no hook reported.
-func (s *Session) AgentsRunning() int {
+func (s *Session) SubagentsRunning() int {
 	if s.Record == nil || s.State == StateReady {
 		return 0
 	}
-	return len(s.Record.Agents)
+	return len(s.Record.Subagents)
 }
 
 // WaitingFor says what a waiting session needs, in the person's words:
@@ -30,10 +30,10 @@ func (s *Session) WaitingFor() string {
 	return ""
 }
 
-// WithAgents puts how many agents run before detail, what a session works
+// WithSubagents puts how many subagents run before detail, what a session works
 // on or waits for: `1 agent running · "fix the tests"`.
-func WithAgents(n int, detail string) string {
-	agents := AgentsText(n)
+func WithSubagents(n int, detail string) string {
+	agents := SubagentsText(n)
 	switch {
 	case agents == "":
 		return detail
@@ -43,10 +43,10 @@ func WithAgents(n int, detail string) string {
 	return agents + " · " + detail
 }
 
-// AgentsText says how many agents run: "1 agent running", "3 agents
+// SubagentsText says how many subagents run: "1 agent running", "3 agents
 // running"; "" for none. "running" sets it apart from the activity line's
 // count of the agents a session started in all.
-func AgentsText(n int) string {
+func SubagentsText(n int) string {
 	switch {
 	case n <= 0:
 		return ""

@@ -4,7 +4,7 @@ import "testing"
 
 func TestSessionAgentsAndWaitingFor(t *testing.T) {
 	rec := func(st State, waitingFor string, agents ...string) *Record {
-		return &Record{State: st, WaitingFor: waitingFor, Agents: agents}
+		return &Record{State: st, WaitingFor: waitingFor, Subagents: agents}
 	}
 	cases := []struct {
 		name       string
@@ -20,7 +20,7 @@ func TestSessionAgentsAndWaitingFor(t *testing.T) {
 		{"working says nothing of waiting", Session{State: StateWorking, Record: rec(StateWorking, "stale")}, 0, ""},
 	}
 	for _, c := range cases {
-		if got := c.s.AgentsRunning(); got != c.agents {
+		if got := c.s.SubagentsRunning(); got != c.agents {
 			t.Errorf("%s: AgentsRunning %d, want %d", c.name, got, c.agents)
 		}
 		if got := c.s.WaitingFor(); got != c.waitingFor {
@@ -28,7 +28,7 @@ func TestSessionAgentsAndWaitingFor(t *testing.T) {
 		}
 	}
 	for n, want := range map[int]string{0: "", 1: "1 agent running", 3: "3 agents running", 12: "12 agents running"} {
-		if got := AgentsText(n); got != want {
+		if got := SubagentsText(n); got != want {
 			t.Errorf("AgentsText(%d) = %q, want %q", n, got, want)
 		}
 	}
@@ -41,7 +41,7 @@ func TestSessionAgentsAndWaitingFor(t *testing.T) {
 		{2, "", "2 agents running"},
 		{0, "", ""},
 	} {
-		if got := WithAgents(c.n, c.detail); got != c.want {
+		if got := WithSubagents(c.n, c.detail); got != c.want {
 			t.Errorf("WithAgents(%d, %q) = %q, want %q", c.n, c.detail, got, c.want)
 		}
 	}

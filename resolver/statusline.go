@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/capacitor-hud/hud/hud/safefile"
+	"github.com/capacitor-hud/hud/internal/safefile"
 )
 
 // StatusLine is what Claude Code last handed `hud statusline` for one

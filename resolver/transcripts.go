@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/capacitor-hud/hud/hud/safefile"
+	"github.com/capacitor-hud/hud/internal/safefile"
 )
 
 // An agent's own transcript is the second opinion for the turn ends its

@@ -104,10 +104,10 @@ type Record struct {
 	LastError string `json:"last_error,omitempty"`
 	// CompactTrigger is "manual" or "auto" while compacting.
 	CompactTrigger string `json:"compact_trigger,omitempty"`
-	// Agents are the ids of the subagents running now. While any runs
+	// Subagents are the ids of the subagents running now. While any runs
 	// after the main turn's Stop, the turn is not over: Claude waits for
 	// them and continues by itself with their results.
-	Agents []string `json:"agents,omitempty"`
+	Subagents []string `json:"agents,omitempty"` // the key predates the word
 }
 
 // Project returns the directory that names the session's project: the

@@ -9,8 +9,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/capacitor-hud/hud/hud/safefile"
 	"github.com/capacitor-hud/hud/hud/text"
+	"github.com/capacitor-hud/hud/internal/safefile"
 )
 
 // Checkpoint reasons, as the checkpoint's checkpoint_reason writes them.

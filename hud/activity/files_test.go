@@ -25,11 +25,11 @@ func TestUpdateLoadRemove(t *testing.T) {
 	if s, err := Load(l, id); s != nil || err != nil {
 		t.Fatalf("Load of a missing session: %v, %v", s, err)
 	}
-	if _, err := Update(l, id, func(s *Session) bool { s.AgentRuns = 2; return true }); err != nil {
+	if _, err := Update(l, id, func(s *Session) bool { s.SubagentRuns = 2; return true }); err != nil {
 		t.Fatal(err)
 	}
 	s, err := Load(l, id)
-	if err != nil || s == nil || s.AgentRuns != 2 || s.SessionID != id {
+	if err != nil || s == nil || s.SubagentRuns != 2 || s.SessionID != id {
 		t.Fatalf("Load after Update: %+v, %v", s, err)
 	}
 	path, _ := Path(l, id)
@@ -38,7 +38,7 @@ func TestUpdateLoadRemove(t *testing.T) {
 	}
 	// A corrupt file starts over instead of failing the hook.
 	os.WriteFile(path, []byte("{not json"), 0o600)
-	if s, err := Update(l, id, func(s *Session) bool { s.AgentRuns++; return true }); err != nil || s.AgentRuns != 1 {
+	if s, err := Update(l, id, func(s *Session) bool { s.SubagentRuns++; return true }); err != nil || s.SubagentRuns != 1 {
 		t.Errorf("Update over a corrupt file: %+v, %v", s, err)
 	}
 	if err := Remove(l, id); err != nil {
@@ -55,14 +55,14 @@ func TestConcurrentUpdatesLoseNothing(t *testing.T) {
 	var wg sync.WaitGroup
 	for range 20 {
 		wg.Go(func() {
-			if _, err := Update(l, id, func(s *Session) bool { s.AgentRuns++; return true }); err != nil {
+			if _, err := Update(l, id, func(s *Session) bool { s.SubagentRuns++; return true }); err != nil {
 				t.Error(err)
 			}
 		})
 	}
 	wg.Wait()
-	if s, _ := Load(l, id); s.AgentRuns != 20 {
-		t.Errorf("AgentRuns = %d after 20 concurrent updates", s.AgentRuns)
+	if s, _ := Load(l, id); s.SubagentRuns != 20 {
+		t.Errorf("AgentRuns = %d after 20 concurrent updates", s.SubagentRuns)
 	}
 }
 
@@ -76,7 +76,7 @@ func TestRotationUnderConcurrentAppenders(t *testing.T) {
 	for w := range writers {
 		wg.Go(func() {
 			for i := range each {
-				inv := AgentInvocation{Agent: fmt.Sprintf("w%d", w), Prompt: fmt.Sprintf("%d", i), Session: "s"}
+				inv := SubagentInvocation{Agent: fmt.Sprintf("w%d", w), Prompt: fmt.Sprintf("%d", i), Session: "s"}
 				if err := AppendJSONL(path, inv); err != nil {
 					t.Error(err)
 					return
@@ -97,7 +97,7 @@ func TestRotationUnderConcurrentAppenders(t *testing.T) {
 	// gap-free suffix of what it wrote, and the newest line written is kept.
 	kept := map[string][]int{}
 	for _, line := range lines {
-		var inv AgentInvocation
+		var inv SubagentInvocation
 		if err := json.Unmarshal(line, &inv); err != nil {
 			t.Fatalf("torn line %q: %v", line, err)
 		}

@@ -9,9 +9,10 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/capacitor-hud/hud/hud/safefile"
-	"github.com/capacitor-hud/hud/resolver"
 	"io/fs"
+
+	"github.com/capacitor-hud/hud/internal/safefile"
+	"github.com/capacitor-hud/hud/resolver"
 )
 
 // Rotation limits of the append-only logs: past RotateAt lines

@@ -4,11 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
-	"github.com/capacitor-hud/hud/hud/safefile"
 	"io/fs"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/capacitor-hud/hud/internal/safefile"
 )
 
 // Phase and Plan are the checkpoint's optional "phase" and "plan" objects.

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/capacitor-hud/hud/hud/safefile"
+	"github.com/capacitor-hud/hud/internal/safefile"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -52,7 +52,7 @@ type Session struct {
 	FilesCreated  int      `json:"files_created,omitempty"`
 	FilesModified int      `json:"files_modified,omitempty"`
 	Todos         []Todo   `json:"todos,omitempty"`
-	AgentRuns     int      `json:"agent_runs,omitempty"`
+	SubagentRuns  int      `json:"agent_runs,omitempty"`
 	Commits       int      `json:"commits,omitempty"`
 	// Git is filled by the worker.
 	Git *GitState `json:"git,omitempty"`

@@ -8,13 +8,13 @@ import (
 // Facts are the numbers the HUD shows for a session: `hud status --json`
 // carries them as "activity", the tray menu as Summary's line.
 type Facts struct {
-	TodosDone   int    `json:"todos_done"`
-	TodosTotal  int    `json:"todos_total"`
-	FilesEdited int    `json:"files_edited"`
-	Branch      string `json:"branch,omitempty"`
-	Dirty       bool   `json:"dirty,omitempty"`
-	Commits     int    `json:"commits"`
-	AgentRuns   int    `json:"agent_runs"`
+	TodosDone    int    `json:"todos_done"`
+	TodosTotal   int    `json:"todos_total"`
+	FilesEdited  int    `json:"files_edited"`
+	Branch       string `json:"branch,omitempty"`
+	Dirty        bool   `json:"dirty,omitempty"`
+	Commits      int    `json:"commits"`
+	SubagentRuns int    `json:"agent_runs"`
 }
 
 // FactsOf extracts the facts from a session's activity (nil: zero facts).
@@ -22,7 +22,7 @@ func FactsOf(s *Session) Facts {
 	if s == nil {
 		return Facts{}
 	}
-	f := Facts{FilesEdited: len(s.EditedFiles), Commits: s.Commits, AgentRuns: s.AgentRuns}
+	f := Facts{FilesEdited: len(s.EditedFiles), Commits: s.Commits, SubagentRuns: s.SubagentRuns}
 	f.TodosDone, f.TodosTotal = s.TodoCounts()
 	if s.Git != nil {
 		f.Branch, f.Dirty = s.Git.Branch, s.Git.Dirty
@@ -50,8 +50,8 @@ func (f Facts) Summary() string {
 	if f.Commits > 0 {
 		parts = append(parts, plural(f.Commits, "commit"))
 	}
-	if f.AgentRuns > 0 {
-		parts = append(parts, plural(f.AgentRuns, "agent"))
+	if f.SubagentRuns > 0 {
+		parts = append(parts, plural(f.SubagentRuns, "agent"))
 	}
 	return strings.Join(parts, " · ")
 }

@@ -73,7 +73,7 @@ func Apply(s *Session, ev ToolEvent) bool {
 	case ev.Event == "PostToolUse" && ev.ToolName == "TaskUpdate":
 		changed = applyTaskUpdate(s, ev.ToolInput)
 	case ev.Event == "PreToolUse" && isAgentTool(ev.ToolName), ev.Event == "SubagentStart":
-		s.AgentRuns++
+		s.SubagentRuns++
 		changed = true
 	}
 	if changed {
@@ -207,8 +207,8 @@ func relativeTo(dir, path string) string {
 	return rel
 }
 
-// AgentInvocation is a line of agent-invocations.jsonl.
-type AgentInvocation struct {
+// SubagentInvocation is a line of agent-invocations.jsonl: a subagent started.
+type SubagentInvocation struct {
 	Timestamp string `json:"timestamp"`
 	Agent     string `json:"agent"`
 	Prompt    string `json:"prompt"`
@@ -220,8 +220,8 @@ const PromptPreview = 100
 
 // AgentInvocationFor describes a Task/Agent tool call or a SubagentStart,
 // or returns false for any other event.
-func AgentInvocationFor(sessionID string, ev ToolEvent) (AgentInvocation, bool) {
-	inv := AgentInvocation{Timestamp: ev.Now.UTC().Format(time.RFC3339Nano), Session: sessionID}
+func AgentInvocationFor(sessionID string, ev ToolEvent) (SubagentInvocation, bool) {
+	inv := SubagentInvocation{Timestamp: ev.Now.UTC().Format(time.RFC3339Nano), Session: sessionID}
 	switch {
 	case ev.Event == "SubagentStart":
 		inv.Agent = ev.AgentType
@@ -238,7 +238,7 @@ func AgentInvocationFor(sessionID string, ev ToolEvent) (AgentInvocation, bool) 
 			inv.Prompt = in.Description
 		}
 	default:
-		return AgentInvocation{}, false
+		return SubagentInvocation{}, false
 	}
 	if inv.Agent == "" {
 		inv.Agent = "general-purpose"

@@ -80,8 +80,8 @@ func TestReplayFixtures(t *testing.T) {
 		if got := strings.Join([]string{itoa(done), itoa(total)}, "/"); got != st.todos {
 			t.Errorf("%s: todos %s, want %s", st.fixture, got, st.todos)
 		}
-		if s.AgentRuns != st.agents {
-			t.Errorf("%s: agents %d, want %d", st.fixture, s.AgentRuns, st.agents)
+		if s.SubagentRuns != st.agents {
+			t.Errorf("%s: agents %d, want %d", st.fixture, s.SubagentRuns, st.agents)
 		}
 	}
 	if !s.StartedAt.Equal(t0) {
@@ -162,7 +162,7 @@ func TestSummary(t *testing.T) {
 	}{
 		{Facts{}, ""},
 		{Facts{TodosDone: 3, TodosTotal: 7, FilesEdited: 12, Branch: "main", Dirty: true, Commits: 2}, "3/7 todos · 12 files · main* · 2 commits"},
-		{Facts{FilesEdited: 1, Branch: "dev", Commits: 1, AgentRuns: 1}, "1 file · dev · 1 commit · 1 agent"},
+		{Facts{FilesEdited: 1, Branch: "dev", Commits: 1, SubagentRuns: 1}, "1 file · dev · 1 commit · 1 agent"},
 	} {
 		if got := c.f.Summary(); got != c.want {
 			t.Errorf("Summary(%+v) = %q, want %q", c.f, got, c.want)

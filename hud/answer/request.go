@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/capacitor-hud/hud/hud/safefile"
 	"github.com/capacitor-hud/hud/hud/text"
+	"github.com/capacitor-hud/hud/internal/safefile"
 	"github.com/capacitor-hud/hud/internal/sum256"
 )
 

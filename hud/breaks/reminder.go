@@ -2,8 +2,9 @@ package breaks
 
 import (
 	"fmt"
-	"github.com/capacitor-hud/hud/hud/text"
 	"time"
+
+	"github.com/capacitor-hud/hud/hud/text"
 
 	"github.com/capacitor-hud/hud/assets"
 )

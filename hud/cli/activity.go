@@ -15,11 +15,11 @@ import (
 
 // activityReport is what `hud activity --json` prints.
 type activityReport struct {
-	Session    *activity.Session          `json:"session"`
-	Facts      activity.Facts             `json:"facts"`
-	Checkpoint *activity.Checkpoint       `json:"checkpoint"`
-	Commits    []activity.Commit          `json:"commits"`
-	Agents     []activity.AgentInvocation `json:"agents"`
+	Session    *activity.Session             `json:"session"`
+	Facts      activity.Facts                `json:"facts"`
+	Checkpoint *activity.Checkpoint          `json:"checkpoint"`
+	Commits    []activity.Commit             `json:"commits"`
+	Agents     []activity.SubagentInvocation `json:"agents"`
 }
 
 // recentShown is how many commits and agent runs `hud activity` lists.
@@ -51,7 +51,7 @@ func runActivity(env *Env, args []string) error {
 			"activity is recorded by the hook; check it runs with 'hud doctor'")
 	}
 	s.FillWorkingOn(l)
-	rep := activityReport{Session: s, Facts: activity.FactsOf(s), Commits: []activity.Commit{}, Agents: []activity.AgentInvocation{}}
+	rep := activityReport{Session: s, Facts: activity.FactsOf(s), Commits: []activity.Commit{}, Agents: []activity.SubagentInvocation{}}
 	if rep.Checkpoint, err = activity.ReadCheckpoint(s.ProjectDir); err != nil {
 		fmt.Fprintf(env.Stderr, "warning: %v\n", err)
 	}
@@ -60,11 +60,11 @@ func runActivity(env *Env, args []string) error {
 		return err
 	}
 	rep.Commits = lastOf(commits, recentShown, func(c activity.Commit) bool { return c.Session == s.SessionID })
-	agents, err := activity.ReadJSONL[activity.AgentInvocation](activity.AgentLogPath(l))
+	agents, err := activity.ReadJSONL[activity.SubagentInvocation](activity.AgentLogPath(l))
 	if err != nil {
 		return err
 	}
-	rep.Agents = lastOf(agents, recentShown, func(a activity.AgentInvocation) bool { return a.Session == s.SessionID })
+	rep.Agents = lastOf(agents, recentShown, func(a activity.SubagentInvocation) bool { return a.Session == s.SessionID })
 	if *asJSON {
 		enc := json.NewEncoder(env.Stdout)
 		enc.SetIndent("", "  ")

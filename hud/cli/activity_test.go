@@ -36,7 +36,7 @@ func activityEnv(t *testing.T) (*Env, *bytes.Buffer, *bytes.Buffer, string) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	activity.AppendJSONL(activity.AgentLogPath(l), activity.AgentInvocation{Timestamp: now.Format(time.RFC3339), Agent: "Explore", Prompt: "find the form", Session: "7261fbe8-c132-4197-8154-4b9c1e3e818d"})
+	activity.AppendJSONL(activity.AgentLogPath(l), activity.SubagentInvocation{Timestamp: now.Format(time.RFC3339), Agent: "Explore", Prompt: "find the form", Session: "7261fbe8-c132-4197-8154-4b9c1e3e818d"})
 	var stdout, stderr bytes.Buffer
 	env := &Env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, Home: home,
 		Getenv: func(string) string { return "" }, Now: func() time.Time { return now }}
@@ -59,7 +59,7 @@ func TestActivityCommand(t *testing.T) {
 	}
 	var rep struct {
 		Facts  activity.Facts
-		Agents []activity.AgentInvocation
+		Agents []activity.SubagentInvocation
 	}
 	if err := json.Unmarshal(stdout.Bytes(), &rep); err != nil || rep.Facts.TodosTotal != 2 || len(rep.Agents) != 1 {
 		t.Errorf("--json: %+v, %v\n%s", rep, err, stdout)

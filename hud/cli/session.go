@@ -3,16 +3,17 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"github.com/capacitor-hud/hud/hud/text"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/capacitor-hud/hud/hud/text"
+
 	"github.com/capacitor-hud/hud/assets"
-	"github.com/capacitor-hud/hud/hud/safefile"
 	"github.com/capacitor-hud/hud/hud/worksession"
+	"github.com/capacitor-hud/hud/internal/safefile"
 	"github.com/capacitor-hud/hud/resolver"
 )
 

@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/remote"
-	"github.com/capacitor-hud/hud/hud/safefile"
 	"github.com/capacitor-hud/hud/hud/status"
 	"github.com/capacitor-hud/hud/hud/view"
+	"github.com/capacitor-hud/hud/internal/safefile"
 	"github.com/capacitor-hud/hud/resolver"
 )
 

@@ -5,12 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/capacitor-hud/hud/hud/text"
 	"io"
 	"os"
 	"os/signal"
 	"syscall"
 	"time"
+
+	"github.com/capacitor-hud/hud/hud/text"
 
 	"golang.org/x/sys/unix"
 

@@ -12,7 +12,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/capacitor-hud/hud/hud/config/settings"
-	"github.com/capacitor-hud/hud/hud/safefile"
+	"github.com/capacitor-hud/hud/internal/safefile"
 )
 
 // Load reads the settings file at path and applies the VIBE_CHECK_*

@@ -25,7 +25,3 @@ func Default() Config { return settings.Default() }
 
 // ParseQuietHours reads "HH:MM-HH:MM"; the empty string means none.
 func ParseQuietHours(text string) (QuietHours, error) { return settings.ParseQuietHours(text) }
-
-// EnvOverrideNames lists the environment variables that override [breaks],
-// for `hud doctor` and the docs.
-func EnvOverrideNames() []string { return settings.EnvOverrideNames() }

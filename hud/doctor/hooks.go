@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/capacitor-hud/hud/hud/install"
-	"github.com/capacitor-hud/hud/hud/safefile"
+	"github.com/capacitor-hud/hud/internal/safefile"
 	"github.com/capacitor-hud/hud/resolver"
 )
 

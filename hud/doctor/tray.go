@@ -4,7 +4,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/capacitor-hud/hud/hud/safefile"
+	"github.com/capacitor-hud/hud/internal/safefile"
 )
 
 // checkTrayRunning asks the tray's single-instance lock whether a tray

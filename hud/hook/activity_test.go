@@ -127,7 +127,7 @@ func TestActivityFollowUpEndToEnd(t *testing.T) {
 	if got := activity.FactsOf(s).Summary(); !strings.HasPrefix(got, "0/1 todos · 1 file") {
 		t.Errorf("activity after the tool events: %q", got)
 	}
-	if agents, _ := activity.ReadJSONL[activity.AgentInvocation](activity.AgentLogPath(l)); len(agents) != 1 || agents[0].Agent != "Explore" {
+	if agents, _ := activity.ReadJSONL[activity.SubagentInvocation](activity.AgentLogPath(l)); len(agents) != 1 || agents[0].Agent != "Explore" {
 		t.Errorf("agent log: %+v", agents)
 	}
 

@@ -2,7 +2,7 @@ package hook
 
 import (
 	"github.com/capacitor-hud/hud/hud/breaks"
-	"github.com/capacitor-hud/hud/hud/safefile"
+	"github.com/capacitor-hud/hud/internal/safefile"
 	"github.com/capacitor-hud/hud/resolver"
 )
 

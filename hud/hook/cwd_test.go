@@ -44,7 +44,7 @@ func TestFallbackCWD(t *testing.T) {
 // no record.
 func TestEventWithoutCWD(t *testing.T) {
 	obs := func(cwd string) observation {
-		return observation{Claude: lockholder.Process{PID: 1, Started: 1}, CWD: cwd, Alive: func(int, int64) bool { return true }}
+		return observation{Process: lockholder.Process{PID: 1, Started: 1}, CWD: cwd, Alive: func(int, int64) bool { return true }}
 	}
 	ev := &Event{SessionID: "s", HookEventName: EventUserPromptSubmit}
 

@@ -17,15 +17,15 @@ type Context struct {
 	// session); After is the record as written (nil when SessionEnd removed
 	// it).
 	Before, After *resolver.Record
-	// Claude is the Claude Code process that ran the hook; PID 0 when it
+	// Process is the coding agent's process that ran the hook; PID 0 when it
 	// could not be found.
-	Claude ClaudeProcess
-	Now    time.Time
-	Getenv func(string) string
+	Process AgentProcess
+	Now     time.Time
+	Getenv  func(string) string
 	// Logf writes to the debug log.
 	Logf func(format string, args ...any)
 
-	// process is Claude as lockholder sees it (for Ensure); executable
+	// process is that process as lockholder sees it (for Ensure); executable
 	// names the running binary, which helpers are started from.
 	process    lockholder.Process
 	executable func() (string, error)
@@ -58,8 +58,8 @@ func (c *Context) MainTurnEnded() bool {
 	return c.Event.HookEventName == EventStop && c.After != nil && c.After.State == resolver.StateReady
 }
 
-// ClaudeProcess identifies the Claude Code process above the hook.
-type ClaudeProcess struct {
+// AgentProcess identifies the coding agent's process above the hook.
+type AgentProcess struct {
 	PID     int
 	Started int64 // Unix seconds
 }

@@ -3,7 +3,7 @@ package hook
 import (
 	"bytes"
 
-	"github.com/capacitor-hud/hud/hud/safefile"
+	"github.com/capacitor-hud/hud/internal/safefile"
 )
 
 // pieces is the store's new text as the slices it is made of: untouched

@@ -3,10 +3,11 @@ package hook
 import (
 	"bytes"
 	"fmt"
-	"github.com/capacitor-hud/hud/hud/safefile"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/capacitor-hud/hud/internal/safefile"
 
 	"github.com/capacitor-hud/hud/resolver"
 )

@@ -93,7 +93,7 @@ func replayRecording(t *testing.T, dir string, ag *agent) {
 		}
 		ev.Agent = ag.name
 		obs := observation{Alive: func(int, int64) bool { return true }}
-		obs.Claude, err = recordedClaude(filepath.Join(dir, strings.TrimSuffix(name, ".json")+".claude-session.json"), ev.SessionID)
+		obs.Process, err = recordedClaude(filepath.Join(dir, strings.TrimSuffix(name, ".json")+".claude-session.json"), ev.SessionID)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}

@@ -211,17 +211,17 @@ func runHook(args []string, env Env, running *atomic.Pointer[runningEvent], exte
 	}
 
 	ctx := &Context{
-		Layout: layout,
-		Event:  ev,
-		Before: u.Before,
-		After:  u.After,
-		Claude: ClaudeProcess{PID: obs.Claude.PID, Started: obs.Claude.Started},
-		Now:    now,
-		Getenv: env.Getenv,
+		Layout:  layout,
+		Event:   ev,
+		Before:  u.Before,
+		After:   u.After,
+		Process: AgentProcess{PID: obs.Process.PID, Started: obs.Process.Started},
+		Now:     now,
+		Getenv:  env.Getenv,
 		Logf: func(format string, args ...any) {
 			log.errorf(session, format, args...)
 		},
-		process:    obs.Claude,
+		process:    obs.Process,
 		executable: env.Executable,
 	}
 	runFollowUps(ctx, followUps)
@@ -282,10 +282,10 @@ func runFollowUps(ctx *Context, list []followUp) {
 // observation is what the hook learns around an event rather than from
 // it, gathered before the store is locked so the lock is held briefly.
 type observation struct {
-	// Claude is the agent's process that ran the hook (Claude Code's, or
+	// Process is the agent's process that ran the hook (Claude Code's, or
 	// the one hud-hook <agent> names); PID 0 when it was not found or
 	// cannot stand for the session.
-	Claude lockholder.Process
+	Process lockholder.Process
 	// CWD stands in for the event's cwd when it has none (older clients,
 	// other tools reusing the hook): CLAUDE_PROJECT_DIR, else the hook's
 	// own working directory. Empty when the event has one.
@@ -314,7 +314,7 @@ func observe(ev *Event, env Env, layout resolver.Layout, ag *agent, log *debugLo
 	} else if why := refused(ag, p); why != "" {
 		log.errorf(ev.SessionID, "%s", why)
 	} else {
-		obs.Claude = p
+		obs.Process = p
 	}
 	cwd := ev.CWD
 	if ev.HookEventName == EventCwdChanged && ev.NewCWD != "" {

@@ -78,7 +78,7 @@ func applyEvent(t *table, ev *Event, obs observation, now time.Time) update {
 		u.After = after
 	}
 
-	if ev.HookEventName == EventSessionStart && (ev.Source == sourceClear || ev.Source == sourceResume) && obs.Claude.PID != 0 {
+	if ev.HookEventName == EventSessionStart && (ev.Source == sourceClear || ev.Source == sourceResume) && obs.Process.PID != 0 {
 		// One Claude process runs one session at a time: after /clear or
 		// /resume, a record of the same process under another id is the
 		// session just ended, whatever order the async SessionEnd and
@@ -88,7 +88,7 @@ func applyEvent(t *table, ev *Event, obs observation, now time.Time) update {
 			if other == id {
 				continue
 			}
-			if pid, started := t.process(other); obs.Claude.Same(pid, started) {
+			if pid, started := t.process(other); obs.Process.Same(pid, started) {
 				t.remove(other)
 				t.ended[other] = at
 				u.Replaced = append(u.Replaced, other)
@@ -110,7 +110,7 @@ func observed(r *resolver.Record, obs observation) {
 		r.ProjectDir = obs.ProjectDir
 	}
 	r.ConfigDir = obs.ConfigDir
-	p := obs.Claude
+	p := obs.Process
 	if p.PID == 0 {
 		return
 	}

@@ -77,9 +77,9 @@ func TestPIDFollowsNewestLiveProcess(t *testing.T) {
 	alive := map[int]bool{1: true, 2: true}
 	obs := func(pid int, started int64) observation {
 		return observation{
-			Claude: lockholder.Process{PID: pid, Started: started},
-			CWD:    "/p",
-			Alive:  func(pid int, _ int64) bool { return alive[pid] },
+			Process: lockholder.Process{PID: pid, Started: started},
+			CWD:     "/p",
+			Alive:   func(pid int, _ int64) bool { return alive[pid] },
 		}
 	}
 	tb := newTable()

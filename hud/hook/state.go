@@ -95,7 +95,7 @@ func Transition(prev *resolver.Record, ev *Event, now time.Time) *resolver.Recor
 		} else {
 			next = resolver.StateReady
 			r.ToolsInFlight, r.WaitingFor, r.WaitingTool, r.CompactTrigger = 0, "", "", ""
-			r.Agents = nil // a new process or a new conversation
+			r.Subagents = nil // a new process or a new conversation
 		}
 	case EventUserPromptSubmit:
 		// A turn Claude injected itself (a background agent's result, a
@@ -140,12 +140,12 @@ func Transition(prev *resolver.Record, ev *Event, now time.Time) *resolver.Recor
 	case EventElicitationResult:
 		next = answered(&r)
 	case EventSubagentStart:
-		r.Agents = addAgent(r.Agents, ev.AgentID)
+		r.Subagents = addAgent(r.Subagents, ev.AgentID)
 	case EventSubagentStop:
 		// The agent is done, but a background agent's result still comes
 		// back as a turn of its own (UserPromptSubmit with a
 		// <task-notification>): the state waits for that turn's Stop.
-		r.Agents = removeAgent(r.Agents, ev.AgentID)
+		r.Subagents = removeAgent(r.Subagents, ev.AgentID)
 	case EventStop:
 		// A Stop fired by a subagent (compaction runs as one), by a Stop
 		// hook that continued the turn, or during compaction does not end
@@ -157,9 +157,9 @@ func Transition(prev *resolver.Record, ev *Event, now time.Time) *resolver.Recor
 		// A client that lists its background work says which agents
 		// still run; one that does not (before 2.1.145) has none, since
 		// its subagents run inside the turn.
-		r.Agents = runningAgents(ev.BackgroundTasks)
+		r.Subagents = runningSubagents(ev.BackgroundTasks)
 		switch {
-		case len(r.Agents) == 0:
+		case len(r.Subagents) == 0:
 			next = resolver.StateReady
 			r.WaitingFor, r.WaitingTool = "", ""
 		case r.State == resolver.StateWaiting:

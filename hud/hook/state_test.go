@@ -34,7 +34,7 @@ func readFixture(t *testing.T, name string) *Event {
 // claudeObs is an observation of one Claude process.
 func claudeObs(pid int, started int64) observation {
 	return observation{
-		Claude:     lockholder.Process{PID: pid, Started: started},
+		Process:    lockholder.Process{PID: pid, Started: started},
 		CWD:        "/home/dev/proj", // the hook's own directory, for events without a cwd
 		ProjectDir: "/home/dev/proj",
 		Alive:      func(int, int64) bool { return true },
@@ -243,13 +243,13 @@ func runTransitions(t *testing.T, cases []transitionCase) {
 				prev := r
 				var agents []string
 				if prev != nil {
-					agents = slices.Clone(prev.Agents)
+					agents = slices.Clone(prev.Subagents)
 				}
 				r = Transition(r, ev, now)
 				if r == nil {
 					t.Fatalf("%s removed the record", ev.HookEventName)
 				}
-				if prev != nil && (prev.UpdatedAt.Equal(now) || !slices.Equal(prev.Agents, agents)) {
+				if prev != nil && (prev.UpdatedAt.Equal(now) || !slices.Equal(prev.Subagents, agents)) {
 					t.Fatal("Transition modified its input")
 				}
 			}

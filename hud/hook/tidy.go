@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/capacitor-hud/hud/hud/safefile"
 	"github.com/capacitor-hud/hud/hud/worksession"
+	"github.com/capacitor-hud/hud/internal/safefile"
 )
 
 // tempAge is how old a temp file must be before it is removed: a live

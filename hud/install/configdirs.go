@@ -5,7 +5,7 @@ import (
 	"os"
 	"slices"
 
-	"github.com/capacitor-hud/hud/hud/safefile"
+	"github.com/capacitor-hud/hud/internal/safefile"
 	"github.com/capacitor-hud/hud/resolver"
 )
 

@@ -124,7 +124,7 @@ func Present(in Input) View {
 		if ctx := s.ContextShort(); ctx != "" {
 			label += " · " + ctx
 		}
-		if detail := resolver.WithAgents(s.Agents, detailOf(s)); detail != "" {
+		if detail := resolver.WithSubagents(s.Subagents, detailOf(s)); detail != "" {
 			label += " — " + detail
 		}
 		unsure, changesAt := s.Doubt(in.Now)

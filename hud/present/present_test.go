@@ -279,9 +279,9 @@ func TestMenuShowsNoControlCharacters(t *testing.T) {
 
 func TestRowCountsAgents(t *testing.T) {
 	s := session("s", "api", resolver.StateWorking, time.Minute)
-	s.WorkingOn, s.Agents = "fix it", 1
+	s.WorkingOn, s.Subagents = "fix it", 1
 	waiting := session("w", "web", resolver.StateWaiting, time.Minute)
-	waiting.WaitingFor, waiting.Agents = "Choice: Which database?", 2
+	waiting.WaitingFor, waiting.Subagents = "Choice: Which database?", 2
 	v := Present(Input{Now: now, Sessions: []view.Session{s, waiting}})
 	for _, want := range []string{`web — waiting 1m — 2 agents running · Choice: Which database?`, `api — working 1m — 1 agent running · "fix it"`} {
 		if !strings.Contains(v.Tooltip, want) {

@@ -33,7 +33,7 @@ func TestDecode(t *testing.T) {
 		Key: "remote:devbox:s1", SessionID: "s1", State: resolver.StateWaiting,
 		Since: now.Add(-2 * time.Minute), UpdatedAt: now.Add(-time.Minute), Source: resolver.SourceLock,
 		CWD: "/home/me/api", ProjectDir: "/home/me/api", WorkingOn: "run the tests", WaitingFor: "Bash: npm test",
-		Agents: 1, Hooked: true, Host: "devbox", Terminal: resolver.Terminal{TmuxPane: "%3"},
+		Subagents: 1, Hooked: true, Host: "devbox", Terminal: resolver.Terminal{TmuxPane: "%3"},
 	}
 	if len(got) != 1 || got[0] != want {
 		t.Fatalf("got %+v\nwant %+v", got, want)
@@ -62,8 +62,8 @@ func TestDecodeIsSafe(t *testing.T) {
 	if s.PID != 0 || s.TmuxPane != "" {
 		t.Errorf("pid %d pane %q: a remote process is nothing to act on here, a pane must be a pane id", s.PID, s.TmuxPane)
 	}
-	if s.Agents != 99 || !s.Since.Equal(now) || !s.UpdatedAt.Equal(now) {
-		t.Errorf("agents %d since %v updated %v", s.Agents, s.Since, s.UpdatedAt)
+	if s.Subagents != 99 || !s.Since.Equal(now) || !s.UpdatedAt.Equal(now) {
+		t.Errorf("agents %d since %v updated %v", s.Subagents, s.Since, s.UpdatedAt)
 	}
 
 	many := make([]string, MaxSessions+20)

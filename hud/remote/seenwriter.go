@@ -6,8 +6,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/capacitor-hud/hud/hud/safefile"
 	"github.com/capacitor-hud/hud/hud/view"
+	"github.com/capacitor-hud/hud/internal/safefile"
 )
 
 // DefaultSeenEvery is the least time between two writes of the seen file:

@@ -96,7 +96,7 @@ func session(j *status.JSONSession, host string, now time.Time) (view.Session, b
 		ClaudeName: text.Line(j.Name, maxName),
 		WorkingOn:  text.Line(j.WorkingOn, maxText),
 		WaitingFor: text.Line(j.WaitingFor, maxText),
-		Agents:     min(max(j.Agents, 0), 99),
+		Subagents:  min(max(j.Subagents, 0), 99),
 		Hooked:     true,
 		Host:       host,
 		Terminal:   resolver.Terminal{TmuxPane: j.TmuxPane}.Checked(),

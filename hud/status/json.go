@@ -102,8 +102,8 @@ type JSONSession struct {
 	Name       string             `json:"name"`
 	WorkingOn  string             `json:"working_on"`
 	WaitingFor string             `json:"waiting_for"`
-	Agents     int                `json:"agents"`
-	PID        *int               `json:"pid"` // null when unknown
+	Subagents  int                `json:"agents"` // subagents running; the key predates the word
+	PID        *int               `json:"pid"`    // null when unknown
 	Since      resolver.Timestamp `json:"since"`
 	UpdatedAt  resolver.Timestamp `json:"updated_at"`
 	Source     resolver.Source    `json:"source"`
@@ -152,7 +152,7 @@ func toJSON(s *view.Session) JSONSession {
 		Name:       s.ClaudeName,
 		WorkingOn:  s.WorkingOn,
 		WaitingFor: s.WaitingFor,
-		Agents:     s.Agents,
+		Subagents:  s.Subagents,
 		Since:      resolver.At(s.Since),
 		UpdatedAt:  resolver.At(s.UpdatedAt),
 		Source:     s.Source,

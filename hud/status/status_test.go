@@ -151,8 +151,8 @@ func TestFormatsRegistered(t *testing.T) {
 // JSON, before what it works on.
 func TestAgents(t *testing.T) {
 	v := New([]resolver.Session{
-		session("a", resolver.StateWorking, &resolver.Record{CWD: "/p/api", WorkingOn: "fix it", Agents: []string{"a1", "a2"}}, nil),
-		session("b", resolver.StateWorking, &resolver.Record{CWD: "/p/web", Agents: []string{"b1"}}, nil),
+		session("a", resolver.StateWorking, &resolver.Record{CWD: "/p/api", WorkingOn: "fix it", Subagents: []string{"a1", "a2"}}, nil),
+		session("b", resolver.StateWorking, &resolver.Record{CWD: "/p/web", Subagents: []string{"b1"}}, nil),
 	}, now)
 	var b bytes.Buffer
 	if err := WriteText(&b, v); err != nil {

@@ -28,7 +28,7 @@ func WriteText(w io.Writer, v *View) error {
 	rows := make([]row, len(v.Sessions))
 	for i := range v.Sessions {
 		rows[i] = textRow(&v.Sessions[i], v.Now)
-		rows[i][4] = resolver.WithAgents(v.Sessions[i].Agents, rows[i][4])
+		rows[i][4] = resolver.WithSubagents(v.Sessions[i].Subagents, rows[i][4])
 	}
 	writeRows(bw, rows)
 	for _, line := range view.AccountLines(v.Accounts, v.Now) {
@@ -54,7 +54,7 @@ func WriteProjectText(w io.Writer, p *ProjectView) error {
 	}
 	r := p.Resolved
 	line := textRow(&r.Session, p.Now)
-	line[4] = resolver.WithAgents(r.Agents, line[4])
+	line[4] = resolver.WithSubagents(r.Subagents, line[4])
 	how := "fresh record, no lock yet"
 	if r.IsFromLock {
 		how = "lock"

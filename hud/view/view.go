@@ -47,8 +47,8 @@ type Session struct {
 	// from the hook's record or else Claude's own session file; "" unless
 	// State is waiting.
 	WaitingFor string
-	// Agents is how many subagents run now.
-	Agents int
+	// Subagents is how many subagents run now.
+	Subagents int
 	// Terminal is where Claude runs (its tmux pane, terminal window), as
 	// the hook recorded it, checked again: the store is only a file.
 	resolver.Terminal
@@ -95,7 +95,7 @@ func Of(s *resolver.Session) Session {
 		ProjectDir: s.CWD,
 		ClaudeName: s.Name(),
 		WaitingFor: s.WaitingFor(),
-		Agents:     s.AgentsRunning(),
+		Subagents:  s.SubagentsRunning(),
 		ByClaude:   s.Opinion != nil,
 		Agent:      resolver.AgentOf(s.Record),
 		Context:    contextOf(s),

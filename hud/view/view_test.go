@@ -153,11 +153,11 @@ func TestOfWaitingAndAgents(t *testing.T) {
 			Record:  &resolver.Record{SessionID: "a", State: resolver.StateReady, CWD: "/p/api"},
 			Opinion: &resolver.ClaudeSession{Status: "waiting", WaitingFor: "dialog open"}},
 		{SessionID: "b", State: resolver.StateWorking, Source: resolver.SourceLock,
-			Record: &resolver.Record{SessionID: "b", State: resolver.StateWorking, CWD: "/p/web", Agents: []string{"x", "y"}}},
+			Record: &resolver.Record{SessionID: "b", State: resolver.StateWorking, CWD: "/p/web", Subagents: []string{"x", "y"}}},
 	}
 	got := All(sessions)
-	if got[0].WaitingFor != "dialog open" || got[1].Agents != 2 {
-		t.Errorf("waiting_for %q, agents %d", got[0].WaitingFor, got[1].Agents)
+	if got[0].WaitingFor != "dialog open" || got[1].Subagents != 2 {
+		t.Errorf("waiting_for %q, agents %d", got[0].WaitingFor, got[1].Subagents)
 	}
 }
 

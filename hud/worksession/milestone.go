@@ -2,6 +2,7 @@ package worksession
 
 import (
 	"fmt"
+
 	"github.com/capacitor-hud/hud/hud/text"
 )
 

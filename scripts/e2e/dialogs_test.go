@@ -16,7 +16,7 @@ import (
 func agentsRunning(sessionID string, n int) want {
 	return want{
 		id:   sessionID,
-		desc: "working, " + resolver.AgentsText(n),
+		desc: "working, " + resolver.SubagentsText(n),
 		ok: func(st hudStatus) bool {
 			var doc struct {
 				Sessions []struct {

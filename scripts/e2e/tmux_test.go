@@ -45,7 +45,6 @@ func (s tmuxServer) newWindow(name, dir, command string) (*pane, error) {
 func (p *pane) keys(keys ...string) error  { return p.tmux().Keys(keys...) }
 func (p *pane) typeText(text string) error { return p.tmux().Type(text) }
 func (p *pane) capture() string            { return p.tmux().Capture() }
-func (p *pane) dead() bool                 { return p.tmux().Dead() }
 func (p *pane) close()                     { p.tmux().Close() }
 
 func (p *pane) waitScreen(timeout time.Duration, ok func(screen string) bool) (string, bool) {

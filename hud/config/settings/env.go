@@ -25,16 +25,6 @@ var envOverrides = []struct {
 	{"VIBE_CHECK_STALE_THRESHOLD", func(b *Breaks) *time.Duration { return &b.StaleThreshold }},
 }
 
-// EnvOverrideNames lists the environment variables that override [breaks],
-// for `hud doctor` and the docs.
-func EnvOverrideNames() []string {
-	names := make([]string, len(envOverrides))
-	for i, o := range envOverrides {
-		names[i] = o.name
-	}
-	return names
-}
-
 // ApplyEnv applies the set VIBE_CHECK_* variables to cfg.Breaks. A value
 // that is not a positive number of seconds is ignored with a Problem.
 func ApplyEnv(cfg *Config, getenv func(string) string) []Problem {

@@ -9,7 +9,7 @@ import (
 	"io/fs"
 	"path/filepath"
 
-	"github.com/capacitor-hud/hud/hud/safefile"
+	"github.com/capacitor-hud/hud/internal/safefile"
 	"github.com/capacitor-hud/hud/internal/sum256"
 )
 

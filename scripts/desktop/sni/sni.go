@@ -223,21 +223,6 @@ func (it *Item) OpenMenu() error {
 	return it.conn.Object(it.Bus, path).Call(menuIface+".Event", 0, int32(0), "opened", dbus.MakeVariant(""), uint32(time.Now().Unix())).Err
 }
 
-// Signals subscribes to every signal the item's process emits (property
-// changes, NewIcon, NewToolTip, LayoutUpdated…). Call the returned
-// function to stop.
-func (it *Item) Signals(ch chan<- *dbus.Signal) (stop func(), err error) {
-	opt := dbus.WithMatchSender(it.Bus)
-	if err := it.conn.AddMatchSignal(opt); err != nil {
-		return nil, err
-	}
-	it.conn.Signal(ch)
-	return func() {
-		it.conn.RemoveSignal(ch)
-		_ = it.conn.RemoveMatchSignal(opt)
-	}, nil
-}
-
 // Notification is one Notify call seen on the bus.
 type Notification struct {
 	AppName, Summary, Body string

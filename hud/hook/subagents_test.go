@@ -24,8 +24,8 @@ func recording(release, scenario string) string {
 func agents(n int) func(t *testing.T, r *resolver.Record) {
 	return func(t *testing.T, r *resolver.Record) {
 		t.Helper()
-		if len(r.Agents) != n {
-			t.Errorf("agents %v, want %d", r.Agents, n)
+		if len(r.Subagents) != n {
+			t.Errorf("agents %v, want %d", r.Subagents, n)
 		}
 	}
 }
@@ -155,8 +155,8 @@ func TestAgentsAndDialogs(t *testing.T) {
 			prompt("fix it", ""), stop(running("a1")), agent(EventSubagentStop, "a1"),
 			prompt("<task-notification>\n<task-id>a1</task-id>", ""),
 		}, resolver.StateWorking, func(t *testing.T, r *resolver.Record) {
-			if r.WorkingOn != "fix it" || len(r.Agents) != 0 {
-				t.Errorf("working_on %q, agents %v", r.WorkingOn, r.Agents)
+			if r.WorkingOn != "fix it" || len(r.Subagents) != 0 {
+				t.Errorf("working_on %q, agents %v", r.WorkingOn, r.Subagents)
 			}
 		}},
 		{"the injected turn's Stop with nothing running ends the turn", []*Event{
@@ -192,8 +192,8 @@ func TestAgentsAndDialogs(t *testing.T) {
 		{"a person's prompt while agents run becomes the task", []*Event{
 			prompt("fix it", ""), stop(running("a1")), prompt("and the docs", "user"),
 		}, resolver.StateWorking, func(t *testing.T, r *resolver.Record) {
-			if r.WorkingOn != "and the docs" || len(r.Agents) != 1 {
-				t.Errorf("working_on %q, agents %v", r.WorkingOn, r.Agents)
+			if r.WorkingOn != "and the docs" || len(r.Subagents) != 1 {
+				t.Errorf("working_on %q, agents %v", r.WorkingOn, r.Subagents)
 			}
 		}},
 		{"a scheduled wake-up starts a turn of its own but keeps the task", []*Event{
@@ -269,7 +269,7 @@ func TestEveryEventHandledOnPurpose(t *testing.T) {
 	for _, spec := range hookevents.All {
 		changes := false
 		for _, st := range states {
-			prev := &resolver.Record{SessionID: "s1", State: st, CWD: "/p", WaitingFor: "x", WaitingTool: elicitationKey, ToolsInFlight: 1, Agents: []string{"a1"}}
+			prev := &resolver.Record{SessionID: "s1", State: st, CWD: "/p", WaitingFor: "x", WaitingTool: elicitationKey, ToolsInFlight: 1, Subagents: []string{"a1"}}
 			ev := &Event{SessionID: "s1", HookEventName: spec.Name, CWD: "/p", NewCWD: "/q", Source: "startup", Trigger: "manual", NotificationType: "permission_prompt", ToolName: "Bash", ToolInput: []byte(`{}`)}
 			switch spec.Name {
 			case EventSubagentStart:
@@ -282,7 +282,7 @@ func TestEveryEventHandledOnPurpose(t *testing.T) {
 				changes = true
 				continue
 			}
-			moved := next.State != st || next.CWD != prev.CWD || next.WaitingFor != prev.WaitingFor || next.ToolsInFlight != prev.ToolsInFlight || !slices.Equal(next.Agents, prev.Agents)
+			moved := next.State != st || next.CWD != prev.CWD || next.WaitingFor != prev.WaitingFor || next.ToolsInFlight != prev.ToolsInFlight || !slices.Equal(next.Subagents, prev.Subagents)
 			changes = changes || moved
 			if spec.Role != hookevents.State && moved {
 				t.Errorf("%s is a heartbeat in the registry but changed a %s record", spec.Name, st)
@@ -311,7 +311,7 @@ func TestEveryEventHandledOnPurpose(t *testing.T) {
 
 func TestMainTurnEnded(t *testing.T) {
 	ready := &resolver.Record{State: resolver.StateReady}
-	working := &resolver.Record{State: resolver.StateWorking, Agents: []string{"a1"}}
+	working := &resolver.Record{State: resolver.StateWorking, Subagents: []string{"a1"}}
 	cases := []struct {
 		event string
 		after *resolver.Record

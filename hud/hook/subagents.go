@@ -7,9 +7,9 @@ import (
 	"github.com/capacitor-hud/hud/resolver"
 )
 
-// maxAgents bounds the agent ids a record keeps: a count for the menu,
+// maxSubagents bounds the agent ids a record keeps: a count for the menu,
 // not a log.
-const maxAgents = 32
+const maxSubagents = 32
 
 // BackgroundTask is one entry of Stop's background_tasks (Claude Code
 // 2.1.145 and later): work registered in the session that runs on after
@@ -20,12 +20,12 @@ type BackgroundTask struct {
 	Status string `json:"status"` // "running", "pending", …
 }
 
-// runningAgents returns the ids of the subagents a Stop says still run.
+// runningSubagents returns the ids of the subagents a Stop says still run.
 // Only subagents hold the turn open: Claude waits for them and continues
 // by itself with their result, and its own session file says busy the
 // whole time. A background shell (a dev server) may run for hours and is
 // not the turn's work.
-func runningAgents(tasks *[]BackgroundTask) []string {
+func runningSubagents(tasks *[]BackgroundTask) []string {
 	if tasks == nil {
 		return nil
 	}
@@ -41,7 +41,7 @@ func runningAgents(tasks *[]BackgroundTask) []string {
 // addAgent returns ids with id added. The result never shares memory with
 // ids: a record copied from the one before must not change it.
 func addAgent(ids []string, id string) []string {
-	if id == "" || slices.Contains(ids, id) || len(ids) >= maxAgents {
+	if id == "" || slices.Contains(ids, id) || len(ids) >= maxSubagents {
 		return ids
 	}
 	return append(slices.Clip(ids), id)
@@ -111,7 +111,7 @@ func notification(r *resolver.Record, ev *Event) resolver.State {
 		// Claude sat at its prompt; but a tool or an agent it waits for
 		// still means work, and its own session file corrects a stale
 		// record anyway.
-		if r.ToolsInFlight == 0 && len(r.Agents) == 0 {
+		if r.ToolsInFlight == 0 && len(r.Subagents) == 0 {
 			r.WaitingFor, r.WaitingTool = "", ""
 			return resolver.StateReady
 		}
