@@ -147,9 +147,7 @@ func sessionFileNames(path string, p Process) bool {
 func Cmdline(pid int) ([]string, error) { return cmdline(pid) }
 
 // isJSRuntime reports whether comm runs Claude Code or another agent when
-// it is installed as a script (npm's node, bun, deno). A switch, not a
-// map: a map literal is built by package initialisation, which every hook
-// run pays for.
+// it is installed as a script (npm's node, bun, deno).
 func isJSRuntime(comm string) bool {
 	switch comm {
 	case "node", "bun", "deno":

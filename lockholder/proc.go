@@ -65,8 +65,7 @@ func StartTicks(pid int) (ticks uint64, running bool) {
 
 // IsShell reports whether comm names a shell or a thin exec wrapper.
 // These are the programs Claude Code (or a user's wrapper) may put between
-// itself and the hook. A switch, not a map: a map literal is built by
-// package initialisation, which every hook run pays for.
+// itself and the hook.
 func IsShell(comm string) bool {
 	switch strings.TrimPrefix(filepath.Base(comm), "-") {
 	case "sh", "bash", "dash", "zsh", "fish", "ksh", "mksh", "ash", "busybox", "env",

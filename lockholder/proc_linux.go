@@ -26,7 +26,7 @@ const clockTicks = 100
 // the wall clock less the time since boot (suspend included), which is
 // how the kernel computes btime. Two clock reads, not a read of
 // /proc/stat, which the kernel builds from every CPU's and interrupt's
-// counters (about 2% of a hook run). Where the moment falls within
+// counters at every read. Where the moment falls within
 // nanoseconds of a whole second the two may differ by one, as btime
 // itself moves when the wall clock is set: startedSlack absorbs both.
 // Read once per process, so that every start time it derives agrees.

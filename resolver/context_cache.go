@@ -10,8 +10,7 @@ import (
 // event, and most events leave most transcripts as they were: what was
 // found in a transcript's tail is kept by its path, size and modification
 // time, and read again only when one of those changed (an agent only ever
-// appends). A stat costs a few microseconds; a tail read and its parse
-// some hundred.
+// appends): a stat is a small fraction of a tail's read and parse.
 
 // tailFound is what a transcript's tail gave.
 type tailFound struct {

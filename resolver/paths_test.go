@@ -138,8 +138,8 @@ func FuzzNormalizePath(f *testing.F) {
 }
 
 // TestNormalizeLongPath: an event may claim any cwd; a very deep one must
-// cost about what a short one does (it once took seconds, quadratic in
-// the number of components).
+// cost about what a short one does, not time quadratic in the number of
+// components.
 func TestNormalizeLongPath(t *testing.T) {
 	dir := t.TempDir()
 	real := NormalizePath(dir)

@@ -13,8 +13,8 @@ import (
 // every prompt and after most tool calls, so it reads only the three keys
 // that decide (the file also holds the edited files, todos and git state):
 // decoding the whole Session with encoding/json would first build its
-// decoder for the type by reflection, a large part of the answer's cost in
-// a process that lives a millisecond. A file the scanner does not take is
+// decoder for the type by reflection, which a process that lives for one
+// event pays on every run. A file the scanner does not take is
 // decoded in full, so the answer is always encoding/json's.
 func CheckpointDue(l resolver.Layout, sessionID string, now time.Time) (bool, error) {
 	path, err := Path(l, sessionID)

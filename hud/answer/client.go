@@ -20,8 +20,8 @@ type Hook struct{ c *conn }
 // no socket).
 func Connect(home string) (*Hook, error) {
 	// No socket, no tray to ask: one stat says so, where a connect first
-	// starts Go's network poller (about 0.3 ms on every PermissionRequest
-	// of a person who never turned answering on).
+	// starts Go's network poller, on every PermissionRequest of a person
+	// who never turned answering on.
 	if _, err := os.Lstat(SocketPath(home)); err != nil {
 		return nil, err
 	}

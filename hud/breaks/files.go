@@ -81,8 +81,8 @@ func (f Files) update(now time.Time, withPrefs bool, fn func(*Txn) error) error 
 	origState := txn.State.Encode()
 	// The preferences are compared as values, not as JSON: encoding/json
 	// builds its encoder for a type by reflection the first time it meets
-	// it, about 0.08 ms of the hook's run on every prompt, and the prompt
-	// almost never changes them.
+	// it, which the hook would pay on every prompt, and the prompt almost
+	// never changes them.
 	origPrefs := txn.Prefs.clone()
 
 	if err := fn(&txn); err != nil {

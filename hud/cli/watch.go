@@ -173,7 +173,7 @@ type watchFrame struct {
 }
 
 // frame reads everything afresh (a Change only says that something
-// changed; reading all costs well under a millisecond) and renders it.
+// changed, and reading all is cheap) and renders it.
 func frame(env *Env, ws watchSettings, layout resolver.Layout, now time.Time) watchFrame {
 	var body bytes.Buffer
 	var next time.Time

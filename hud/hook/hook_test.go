@@ -271,9 +271,10 @@ func TestStdinNeverCloses(t *testing.T) {
 // TestHookLinksNoDesktopLibraries: the hook starts on every tool call, so
 // it must not link the tray's libraries (their init alone costs
 // milliseconds), nor packages whose initialisation costs every run a
-// measurable part of it: net (with net/netip and a DNS parser, about
-// 0.07 ms), crypto/rand (math/big), and any crypto package at all, which
-// brings Go's FIPS 140 module (0.02–0.03 ms; internal/sum256 instead).
+// measurable part of it: net (with net/netip and a DNS parser),
+// crypto/rand (math/big), and any crypto package at all, which brings Go's
+// FIPS 140 module (internal/sum256 instead). docs/performance.md has the
+// figures.
 func TestHookLinksNoDesktopLibraries(t *testing.T) {
 	gotool, err := exec.LookPath("go")
 	if err != nil {

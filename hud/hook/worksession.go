@@ -8,10 +8,11 @@ import (
 	"github.com/capacitor-hud/hud/hud/worksession"
 )
 
-// trackWorkSession keeps the project's timed work session current. Without a session, which is nearly always, it costs the
-// project lookup and one stat. With one, it counts the time since the last
-// event, turns long Task runs into pauses and sets the 40/60/90 flags;
-// the tray reads the flags and tells the person.
+// trackWorkSession keeps the project's timed work session current.
+// Without a session, which is nearly always, it costs the project lookup
+// and one stat. With one, it counts the time since the last event, turns
+// long Task runs into pauses and sets the 40/60/90 flags; the tray reads
+// the flags and tells the person.
 //
 // With strict = true, a prompt sent while the session is timed out is
 // blocked until the person resumes it.

@@ -118,12 +118,13 @@ func (f Files) locked(fn func() error) error {
 
 // save replaces the session file atomically but without fsync
 // (safefile.Replace): the hook rewrites it on every event of the project,
-// an fsync costs milliseconds on Claude's hot path, and the file is
-// ephemeral: losing it to a crash loses one work session's timer. The project's .claude is created like a project folder
-// (0755), not like hud's private ones, and must be a real directory: a
-// repository's .claude linked elsewhere does not get written through. The
-// file is replaced by rename (a planted link is replaced, not followed)
-// and is 0600 like everything hud writes.
+// an fsync would wait on the disk on Claude's hot path, and the file is
+// ephemeral: losing it to a crash loses one work session's timer. The
+// project's .claude is created like a project folder (0755), not like
+// hud's private ones, and must be a real directory: a repository's
+// .claude linked elsewhere does not get written through. The file is
+// replaced by rename (a planted link is replaced, not followed) and is
+// 0600 like everything hud writes.
 func save(project string, s *State) error {
 	path := Path(project)
 	if err := safefile.RealDir(filepath.Dir(path), 0o755); err != nil {

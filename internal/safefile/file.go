@@ -13,10 +13,9 @@ import (
 // File is an open file that Go's runtime poller never sees. os.OpenFile
 // offers every file it opens to the poller (fcntl to non-blocking mode,
 // epoll_ctl, fcntl back for a regular file it refuses; the first file
-// also creates the epoll instance and its eventfd): about 8 µs a file on
-// a small VM, which the hook, living a millisecond, paid a dozen times per
-// event. Regular files, directories and /proc files never wait in the
-// poller anyway. The methods behave as *os.File's do, errors included
+// also creates the epoll instance and its eventfd), work the hook would
+// do for each of the dozen files it opens per event. Regular files,
+// directories and /proc files never wait in the poller anyway. The methods behave as *os.File's do, errors included
 // (*fs.PathError, io.EOF).
 type File struct {
 	fd   int

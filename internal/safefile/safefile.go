@@ -26,8 +26,7 @@ func WriteFile(path string, data []byte, perm fs.FileMode) error {
 // for a writer killed midway, but a power cut may bring back the previous
 // version. It is for files that describe live processes or are rebuilt
 // from events, which the hook rewrites on Claude's hot path, where an
-// fsync costs milliseconds per event (several on a virtual disk) and the
-// next event writes the file again anyway: the break timers, the work
+// fsync would wait on the disk at every event and the next event writes the file again anyway: the break timers, the work
 // session, a session's activity, a lock's meta. After a crash the
 // processes they describe are gone too, so an older version costs nothing.
 func Replace(path string, data []byte, perm fs.FileMode) error {

@@ -11,11 +11,11 @@ import (
 // removes tmp's name. It is a rename, done as renameat2(RENAME_EXCHANGE)
 // and an unlink of what was swapped out when path exists: ext4 (with its
 // default auto_da_alloc) starts writing back a file renamed over another
-// at the rename, which costs a virtual disk about half a millisecond on
-// every hook run, while an exchange is not treated that way (ext4's
-// cross-rename skips it). The old file, unlinked, is then usually never
-// written to disk at all. Where the exchange is refused (another file
-// system, an old kernel, no old file yet) it is a plain rename.
+// at the rename, which the hook would wait on in every run, while an
+// exchange is not treated that way (ext4's cross-rename skips it). The
+// old file, unlinked, is then usually never written to disk at all.
+// Where the exchange is refused (another file system, an old kernel, no
+// old file yet) it is a plain rename.
 //
 // Not durable: a crash may bring back the old content (see WriteFile).
 func SwapIn(tmp, path string) error {

@@ -244,7 +244,7 @@ func (c *hookCase) round() error {
 		// holder (or, an older build, starts the worker itself) and exits.
 		// The worker's run must not land on the baseline that follows, and
 		// neither may the idle wait for it: a program started on CPUs that
-		// just idled starts slower (0.5 ms here, a virtual machine's), so
+		// just idled starts slower (on a virtual machine, markedly), so
 		// the baseline is run once untimed first, as every other case's
 		// runs right after another program.
 		settle()

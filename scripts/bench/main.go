@@ -126,8 +126,8 @@ func (b *bench) build(pkg string) (string, error) {
 // installs the binary at out the way `make install` does, by copying it.
 // A binary the linker has just written is mapped with more page faults
 // than the same bytes written by a copy (the linker fills its output
-// through mmap, page by page): on the machine in docs/performance.md,
-// 30 to 45 more for bin/hud-hook, 0.05–0.1 ms of every run. A person runs
+// through mmap, page by page), and it runs slower for it (the figures
+// are in docs/performance.md). A person runs
 // an installed copy, or one read back from disk, never the linker's
 // pages; so does the bench, for every binary it times.
 func goBuild(pkg, dir, out string, env ...string) error {

@@ -15,7 +15,7 @@ import (
 	"github.com/capacitor-hud/hud/scripts/desktop/sni"
 )
 
-// TestTrayFollowsSessions is the "as a person would see it":
+// TestTrayFollowsSessions checks the tray as a person would see it:
 // every step of two Claude sessions shows in the panel, and a permission
 // request pops a notification.
 func TestTrayFollowsSessions(t *testing.T) {

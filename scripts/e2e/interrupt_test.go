@@ -21,8 +21,8 @@ const eachEscapeLimit = 5 * time.Second
 // follow Claude's own idle within behindClaudeLimit (its confirmation,
 // resolver.ClaudeIdleAfter, plus the file's write and a poll), and say
 // ready within stepLimit of the Esc whenever Claude itself said idle
-// within claudeEscLimit of it (0.08–0.27 s measured on a quiet machine):
-// on one so loaded that Claude is slower, that figure measures Claude, and
+// within claudeEscLimit of it (a quiet machine's Claude takes well under
+// that): on one so loaded that Claude is slower, that figure measures Claude, and
 // only the HUD's own part is held.
 const (
 	behindClaudeLimit = 750 * time.Millisecond

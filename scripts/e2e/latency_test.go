@@ -95,7 +95,7 @@ func (l *latencyTable) text() string {
 	return b.String()
 }
 
-// markdown is the same table for docs/performance.md.
+// markdown is the same table for docs/latency.md.
 func (l *latencyTable) markdown() string {
 	var b strings.Builder
 	b.WriteString("| scenario | step | expected in `hud status --json` | measured from | limit | wait |\n")

@@ -51,8 +51,8 @@ type snapshot struct {
 	Version int `json:"version"`
 	// Source is the SHA-256 of config.toml's text the settings were read
 	// from, in hex: the hook compares it with the file's to know whether
-	// the copy is current (a hash, not the text: the template is 4 KB of
-	// comments the hook would decode on every read).
+	// the copy is current (a hash, not the text: the template is mostly
+	// comments, which the hook would decode on every read).
 	Source string `json:"source_sha256"`
 	// Config is what the file says, without the environment's overrides
 	// (those belong to the process that reads it).

@@ -12,7 +12,7 @@ import (
 // decodeSnapshot reads the hook's copy of the settings as json.Unmarshal
 // would into snap (which holds the defaults). The hook reads it on every
 // prompt; encoding/json would first build its decoders for Config's nine
-// struct types by reflection, about 0.2 ms of a hook run. The copy is
+// struct types by reflection, in every hook run that reads it. The copy is
 // json.Marshal's, objects of booleans and integers keyed by field name,
 // and is read here by walking Config's fields; a key that is not exactly
 // a field's name (encoding/json folds case) or a value of another shape

@@ -1,6 +1,6 @@
 // Command latencytable merges the e2e suite's latency tables of several
 // Claude Code releases (the Markdown run.sh writes per release) into one,
-// a wait column per release, for docs/performance.md:
+// a wait column per release, for docs/latency.md:
 //
 //	go run ./scripts/e2e/cmd/latencytable bin/e2e/latency-2.1.197.md bin/e2e/latency-2.1.330.md
 //
