@@ -41,12 +41,13 @@ type DialogNotes struct {
 	work     chan []noteFor // the latest dialogs to show; the sender keeps up
 	image    *imageData     // the waiting icon, as the other notifications show it
 
-	mu    sync.Mutex
-	shown map[string]uint32 // request id → notification id
-	// held are the requests whose note was held back (Do Not Disturb, the
-	// person at that terminal): the dialog is the terminal's to answer, and
-	// its note is not offered again while it waits.
-	held map[string]bool
+	mu sync.Mutex
+	// noted are the requests whose note was sent, to its notification's
+	// id, or held back, to 0 (no notification has that id): Do Not
+	// Disturb, or the person at that terminal, make the dialog the
+	// terminal's to answer, and its note is not offered again while it
+	// waits.
+	noted map[string]uint32
 }
 
 // noteFor is one dialog to show, with the name of its session and where
@@ -90,7 +91,7 @@ func NewDialogNotes(answerFn func(id, choice string) error, hold func(notify.Not
 		return nil, errNoActions
 	}
 	d := &DialogNotes{conn: conn, answer: answerFn, hold: hold, logf: logf, work: make(chan []noteFor, 1),
-		shown: map[string]uint32{}, held: map[string]bool{}}
+		noted: map[string]uint32{}}
 	if png, err := assets.Icon(assets.IconWaiting, 1, false); err == nil {
 		d.image = toImageData(png)
 	}
@@ -139,12 +140,7 @@ func (d *DialogNotes) Close() {
 		return
 	}
 	close(d.work)
-	d.mu.Lock()
-	for id, n := range d.shown {
-		d.notifier.CloseNotification(n)
-		delete(d.shown, id)
-	}
-	d.mu.Unlock()
+	d.closeAll(nil)
 	d.notifier.Close()
 	d.conn.Close()
 }
@@ -175,26 +171,28 @@ func (d *DialogNotes) send() {
 		for _, n := range notes {
 			want[n.req.ID] = true
 			d.mu.Lock()
-			_, done := d.shown[n.req.ID]
-			done = done || d.held[n.req.ID]
+			_, done := d.noted[n.req.ID]
 			d.mu.Unlock()
 			if !done {
 				d.showOne(n)
 			}
 		}
-		d.mu.Lock()
-		for req, id := range d.shown {
-			if !want[req] {
-				d.notifier.CloseNotification(id)
-				delete(d.shown, req)
-			}
+		d.closeAll(want)
+	}
+}
+
+// closeAll closes the notes of the requests not in keep and forgets them.
+func (d *DialogNotes) closeAll(keep map[string]bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for req, id := range d.noted {
+		if keep[req] {
+			continue
 		}
-		for req := range d.held {
-			if !want[req] {
-				delete(d.held, req)
-			}
+		if id != 0 {
+			d.notifier.CloseNotification(id)
 		}
-		d.mu.Unlock()
+		delete(d.noted, req)
 	}
 }
 
@@ -204,7 +202,7 @@ func (d *DialogNotes) showOne(n noteFor) {
 	if why := d.holdBack(n, summary, body); why != "" {
 		d.logf("answering: notification held back (%s): %s", why, summary)
 		d.mu.Lock()
-		d.held[n.req.ID] = true
+		d.noted[n.req.ID] = 0
 		d.mu.Unlock()
 		return
 	}
@@ -220,7 +218,7 @@ func (d *DialogNotes) showOne(n noteFor) {
 		return
 	}
 	d.mu.Lock()
-	d.shown[n.req.ID] = id
+	d.noted[n.req.ID] = id
 	d.mu.Unlock()
 }
 
