@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	fyne.io/systray v1.12.2
 	github.com/BurntSushi/toml v1.6.0
+	github.com/esiqveland/notify v0.13.3
 	github.com/fsnotify/fsnotify v1.10.1
 	github.com/gen2brain/beeep v0.11.3
 	github.com/godbus/dbus/v5 v5.2.4
@@ -15,7 +16,6 @@ require (
 
 require (
 	git.sr.ht/~jackmordaunt/go-toast v1.1.2 // indirect
-	github.com/esiqveland/notify v0.13.3 // indirect
 	github.com/go-ole/go-ole v1.3.0 // indirect
 	github.com/jackmordaunt/icns/v3 v3.0.1 // indirect
 	github.com/nfnt/resize v0.0.0-20180221191011-83c6a9932646 // indirect

@@ -3,7 +3,6 @@ package install
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 )
@@ -21,7 +20,9 @@ const (
 // from the file keeps its original bytes in raw; a node that was never
 // modified (nor anything below it) is written back as raw, so its spacing,
 // escapes and number spelling survive. Nodes built by this package have no
-// raw and are always rendered.
+// raw and are always rendered. Neither json.Indent, which re-spaces every
+// value, nor an in-place editor such as sjson, which adds a member on one
+// line after the last, keeps a person's layout; this tree does.
 type node struct {
 	kind    kind
 	members []member // kindObject, in file order
@@ -78,7 +79,7 @@ func (n *node) set(key string, v *node) {
 			return
 		}
 	}
-	n.members = append(n.members, member{key: key, rawKey: quote(key), value: v})
+	n.members = append(n.members, field(key, v))
 }
 
 // remove deletes every member named key.
@@ -165,20 +166,15 @@ func parseDocument(data []byte) (*document, error) {
 	if err := checkSyntax(data); err != nil {
 		return nil, err
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	// Numbers stay text: the tree keeps every value as written, and a
-	// valid number too big for a float64 (1.0e+400) is no error.
-	dec.UseNumber()
-	p := &parser{dec: dec, data: data}
-	root, err := p.value()
+	start, end, err := nextValue(json.NewDecoder(bytes.NewReader(data)), 0)
 	if err != nil {
-		return nil, err // a duplicate key; anything else checkSyntax caught
+		return nil, err // checkSyntax let through what the decoder refuses: a bug
 	}
-	end := int(dec.InputOffset())
-	start := int(root.start)
-	doc := &document{lead: data[:start], trail: data[end:], root: root.node}
-	doc.style = detectStyle(root.node)
-	return doc, nil
+	root, err := parseValue(data, start, end)
+	if err != nil {
+		return nil, err
+	}
+	return &document{lead: data[:start], trail: data[end:], root: root, style: detectStyle(root)}, nil
 }
 
 // bytes renders the document.
@@ -190,86 +186,83 @@ func (d *document) bytes() []byte {
 	return b.Bytes()
 }
 
-// parser turns json.Decoder tokens into nodes, slicing each value's
-// original text out of data by input offsets.
-type parser struct {
-	dec  *json.Decoder
-	data []byte
+// nextValue reads the value dec stands before as a json.RawMessage, which
+// holds it exactly as written, and says where it lies: dec reads the bytes
+// from offset base of the file on.
+func nextValue(dec *json.Decoder, base int) (start, end int, err error) {
+	var raw json.RawMessage
+	if err := dec.Decode(&raw); err != nil {
+		return 0, 0, err
+	}
+	end = base + int(dec.InputOffset())
+	return end - len(raw), end, nil
 }
 
-type parsed struct {
-	node  *node
-	start int64
+// parseValue builds the node of the value data[start:end]. Each member and
+// element keeps its own slice of data as its raw text, so whatever is not
+// edited is written back as it was.
+func parseValue(data []byte, start, end int) (*node, error) {
+	raw := data[start:end]
+	n := &node{kind: kindScalar, raw: raw}
+	switch raw[0] {
+	case '{':
+		n.kind = kindObject
+	case '[':
+		n.kind = kindArray
+	default:
+		return n, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if _, err := dec.Token(); err != nil { // the opening '{' or '['
+		return nil, err
+	}
+	for dec.More() {
+		var m member
+		if n.kind == kindObject {
+			keyStart := skipSeparators(raw, int(dec.InputOffset()))
+			tok, err := dec.Token()
+			if err != nil {
+				return nil, err
+			}
+			m.key, _ = tok.(string) // a decoder gives object keys as strings
+			m.rawKey = raw[keyStart:dec.InputOffset()]
+			if n.get(m.key) != nil {
+				return nil, duplicateKey(data, start+keyStart, m.rawKey)
+			}
+		}
+		vStart, vEnd, err := nextValue(dec, start)
+		if err != nil {
+			return nil, err
+		}
+		if m.value, err = parseValue(data, vStart, vEnd); err != nil {
+			return nil, err
+		}
+		if n.kind == kindObject {
+			n.members = append(n.members, m)
+		} else {
+			n.elems = append(n.elems, m.value)
+		}
+	}
+	return n, nil
 }
 
-// tokenStart finds where the token that ends at end begins, given that
-// the decoder stood at from before reading it: in between there is only
-// whitespace and at most one ',' or ':'.
-func (p *parser) tokenStart(from int64) int64 {
-	i := from
-	for i < int64(len(p.data)) && strings.IndexByte(" \t\r\n,:", p.data[i]) >= 0 {
-		i++
+// skipSeparators returns where the token after offset from of data begins:
+// in between there is only whitespace and at most one ',' or ':'.
+func skipSeparators(data []byte, from int) int {
+	for from < len(data) && strings.IndexByte(" \t\r\n,:", data[from]) >= 0 {
+		from++
 	}
-	return i
+	return from
 }
 
-func (p *parser) value() (parsed, error) {
-	from := p.dec.InputOffset()
-	tok, err := p.dec.Token()
-	if err != nil {
-		return parsed{}, err
-	}
-	start := p.tokenStart(from)
-	switch tok {
-	case json.Delim('{'):
-		n := &node{kind: kindObject}
-		for p.dec.More() {
-			kfrom := p.dec.InputOffset()
-			ktok, err := p.dec.Token()
-			if err != nil {
-				return parsed{}, err
-			}
-			key, ok := ktok.(string)
-			if !ok {
-				return parsed{}, errors.New("object key is not a string")
-			}
-			keyStart := p.tokenStart(kfrom)
-			rawKey := p.data[keyStart:p.dec.InputOffset()]
-			if n.get(key) != nil {
-				// Claude Code, like every JSON reader, uses the last of
-				// two equal keys: removing our entry from one could bring
-				// the other back to life, so the file is not edited.
-				line, col := lineCol(p.data, int(keyStart))
-				return parsed{}, &SyntaxError{Line: line, Col: col, Msg: fmt.Sprintf("the key %s appears twice in one object", rawKey),
-					Hint: "JSON readers keep only the last one; merge the two or delete one, then run hud again"}
-			}
-			v, err := p.value()
-			if err != nil {
-				return parsed{}, err
-			}
-			n.members = append(n.members, member{key: key, rawKey: rawKey, value: v.node})
-		}
-		if _, err := p.dec.Token(); err != nil { // '}'
-			return parsed{}, err
-		}
-		n.raw = p.data[start:p.dec.InputOffset()]
-		return parsed{n, start}, nil
-	case json.Delim('['):
-		n := &node{kind: kindArray}
-		for p.dec.More() {
-			v, err := p.value()
-			if err != nil {
-				return parsed{}, err
-			}
-			n.elems = append(n.elems, v.node)
-		}
-		if _, err := p.dec.Token(); err != nil { // ']'
-			return parsed{}, err
-		}
-		n.raw = p.data[start:p.dec.InputOffset()]
-		return parsed{n, start}, nil
-	}
-	return parsed{&node{kind: kindScalar, raw: p.data[start:p.dec.InputOffset()]}, start}, nil
+// duplicateKey refuses a key that appears twice in one object. Claude
+// Code, like every JSON reader, uses the last of the two: removing our
+// entry from one could bring the other back to life, so the file is not
+// edited.
+func duplicateKey(data []byte, at int, rawKey []byte) error {
+	line, col := lineCol(data, at)
+	return &SyntaxError{Line: line, Col: col, Msg: fmt.Sprintf("the key %s appears twice in one object", rawKey),
+		Hint: "JSON readers keep only the last one; merge the two or delete one, then run hud again"}
 }
 
 // render writes n at nesting depth depth. Unchanged nodes are copied from
