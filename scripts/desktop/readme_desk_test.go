@@ -28,6 +28,9 @@ type readmeDesk struct {
 	hud                               *hudProcess
 }
 
+// setUpReadmeDesk wires both homes as their person would (`hud install`,
+// `hud answer on`, `hud remote add`) and starts the tray, its
+// notifications watched.
 func setUpReadmeDesk(t *testing.T, r rig) *readmeDesk {
 	t.Helper()
 	d := &readmeDesk{t: t, r: r, home: t.TempDir(), devbox: t.TempDir(), notes: make(chan sni.Notification, 16)}
@@ -41,6 +44,8 @@ func setUpReadmeDesk(t *testing.T, r rig) *readmeDesk {
 	d.claudeHook = installedCommand(t, d.home)
 	d.codexHook = hookCommandIn(t, filepath.Join(d.home, ".codex", "hooks.json"))
 
+	// The hook knows an agent's process by its name: the same stand-in,
+	// named codex, is a Codex.
 	d.claude = buildStandIn(t)
 	d.codex = filepath.Join(t.TempDir(), "codex")
 	b, err := os.ReadFile(d.claude)
@@ -90,25 +95,27 @@ func loopbackSSH(t *testing.T) string {
 	return path
 }
 
-// start runs a stand-in agent (bin) in home's project name; with a branch,
-// the project is a git repository on it with work not yet committed.
-func (d *readmeDesk) start(bin, hook, home, name, id, branch string) *standIn {
+// start runs a stand-in agent (bin) in home's project name.
+func (d *readmeDesk) start(bin, hook, home, name, id string) *standIn {
 	d.t.Helper()
-	if branch != "" {
-		dir := filepath.Join(home, "src", name)
-		if err := os.MkdirAll(filepath.Join(dir, "src"), 0o755); err != nil {
-			d.t.Fatal(err)
-		}
-		git := exec.Command("git", "init", "-q", "-b", branch, dir)
-		git.Env = personEnv(home)
-		if out, err := git.CombinedOutput(); err != nil {
-			d.t.Fatalf("git init: %v\n%s", err, out)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "src", "LoginForm.tsx"), []byte("export {}\n"), 0o644); err != nil {
-			d.t.Fatal(err)
-		}
-	}
 	return startClaude(d.t, bin, hook, home, name, id, nil)
+}
+
+// gitRepo makes dir a git repository on branch, with file not yet
+// committed.
+func (d *readmeDesk) gitRepo(dir, branch, file string) {
+	d.t.Helper()
+	if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, file)), 0o755); err != nil {
+		d.t.Fatal(err)
+	}
+	git := exec.Command("git", "init", "-q", "-b", branch, dir)
+	git.Env = personEnv(d.home)
+	if out, err := git.CombinedOutput(); err != nil {
+		d.t.Fatalf("git init: %v\n%s", err, out)
+	}
+	if err := os.WriteFile(filepath.Join(dir, file), []byte("export {}\n"), 0o644); err != nil {
+		d.t.Fatal(err)
+	}
 }
 
 // play sends the recorded Claude Code event through s's hook, the fields

@@ -23,12 +23,12 @@ const panelHeight = 36
 // the edge of the menu or bubble and not only its inside.
 const cropMargin = 12
 
-// grabScreen is the whole screen at this moment, as a person sees it (also
-// saved in the test's output, numbered, for a look when it goes wrong).
-func grabScreen(t *testing.T, r rig) image.Image {
+// grabScreen is the whole screen at this moment, as a person sees it,
+// also kept in the test's output as screen-name.png for a look when
+// something goes wrong.
+func grabScreen(t *testing.T, r rig, name string) image.Image {
 	t.Helper()
-	grabs++
-	path := screenshot(t, r, fmt.Sprintf("readme-grab-%d.png", grabs))
+	path := screenshot(t, r, "screen-"+name+".png")
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
@@ -40,9 +40,6 @@ func grabScreen(t *testing.T, r rig) image.Image {
 	}
 	return img
 }
-
-// grabs numbers grabScreen's files.
-var grabs int
 
 // panelIcon is the middle of the tray's icon: the one coloured thing in
 // the panel, which is grey (dark mode) with a white clock.

@@ -50,9 +50,9 @@ func TestReadmeScreenshots(t *testing.T) {
 	})
 	d.note("the context warning", "context 87 %")
 	d.bubbles.closeAll(t)
-	clean := grabScreen(t, r)
+	clean := grabScreen(t, r, "clean")
 
-	api := d.start(d.claude, d.claudeHook, d.home, "api", "11111111-aaaa-4aaa-8aaa-00000000000a", "")
+	api := d.start(d.claude, d.claudeHook, d.home, "api", "11111111-aaaa-4aaa-8aaa-00000000000a")
 	d.play(api, "05-SessionStart-startup", nil)
 	d.play(api, "06-UserPromptSubmit", map[string]any{"prompt": "run the test suite"})
 	d.play(api, "07-PreToolUse", npmTest)
@@ -65,15 +65,15 @@ func TestReadmeScreenshots(t *testing.T) {
 	})
 	d.note("the dialog's", "api needs you")
 	time.Sleep(time.Second) // the bubble slides in
-	notified := grabScreen(t, r)
+	notified := grabScreen(t, r, "notified")
 	saveCrop(t, notified, changedBelowPanel(t, clean, notified), filepath.Join(r.out, "readme-notification.png"))
 
 	d.bubbles.closeAll(t)
-	closed := grabScreen(t, r)
+	closed := grabScreen(t, r, "closed")
 	icon := panelIcon(t, closed)
 	xdotool(t, "mousemove", fmt.Sprint(icon.X), fmt.Sprint(icon.Y), "click", "1")
 	time.Sleep(time.Second) // the menu draws
-	menu := grabScreen(t, r)
+	menu := grabScreen(t, r, "menu-open")
 	xdotool(t, "key", "Escape")
 	saveCrop(t, menu, changedBelowPanel(t, closed, menu), filepath.Join(r.out, "readme-menu.png"))
 
@@ -88,7 +88,8 @@ var npmTest = map[string]any{"tool_input": map[string]any{"command": "npm test",
 // playWeb: a Claude Code session fixing a form on a branch of its own,
 // two of its five todos done, three files edited.
 func (d *readmeDesk) playWeb() *standIn {
-	web := d.start(d.claude, d.claudeHook, d.home, "web", "22222222-bbbb-4bbb-8bbb-00000000000b", "feature/login")
+	d.gitRepo(filepath.Join(d.home, "src", "web"), "feature/login", "src/LoginForm.tsx")
+	web := d.start(d.claude, d.claudeHook, d.home, "web", "22222222-bbbb-4bbb-8bbb-00000000000b")
 	d.play(web, "05-SessionStart-startup", nil)
 	d.play(web, "06-UserPromptSubmit", map[string]any{"prompt": "fix the login form: the error shows under the wrong field"})
 	todos := []any{}
@@ -116,7 +117,7 @@ func (d *readmeDesk) playWeb() *standIn {
 
 // playDocs: a Codex session that answered its prompt and is ready.
 func (d *readmeDesk) playDocs() {
-	docs := d.start(d.codex, d.codexHook, d.home, "docs", "33333333-cccc-4ccc-8ccc-00000000000c", "")
+	docs := d.start(d.codex, d.codexHook, d.home, "docs", "33333333-cccc-4ccc-8ccc-00000000000c")
 	for _, ev := range []string{"01-SessionStart", "02-UserPromptSubmit", "03-Stop"} {
 		d.playFile(docs, filepath.Join(codexEvents, ev+".json"), map[string]any{"prompt": "update the install guide for the new flags"})
 	}
@@ -124,7 +125,7 @@ func (d *readmeDesk) playDocs() {
 
 // playDevbox: a Claude Code session on the other machine, at work.
 func (d *readmeDesk) playDevbox() {
-	ml := d.start(d.claude, d.devboxHook, d.devbox, "ml", "44444444-dddd-4ddd-8ddd-00000000000d", "")
+	ml := d.start(d.claude, d.devboxHook, d.devbox, "ml", "44444444-dddd-4ddd-8ddd-00000000000d")
 	d.play(ml, "05-SessionStart-startup", nil)
 	d.play(ml, "06-UserPromptSubmit", map[string]any{"prompt": "retrain the tokenizer on the new corpus"})
 	d.play(ml, "07-PreToolUse", map[string]any{"tool_input": map[string]any{"command": "python train.py --epochs 3"}})
