@@ -112,7 +112,7 @@ focus-test: build
 remote-test: build
 	./scripts/remote/run.sh
 
-## screenshot: the desktop test, then refresh docs/screenshot.png
+## screenshot: the README's pictures (docs/screenshot.png, docs/menu.png), played on the test desktop
 screenshot: build
 	UPDATE_SCREENSHOT=1 ./scripts/desktop/run.sh
 

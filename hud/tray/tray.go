@@ -15,7 +15,10 @@ const (
 	// Each session may take two items: its row and its activity line;
 	// the dialogs waiting for an answer add their choices (a few each).
 	sessionSlots = 2*present.DefaultMaxRows + 12
-	sectionSlots = 8
+	// The section holds a usage line per Claude account, a line per
+	// running work session, the break reminders' six and the answering
+	// switch, which comes last: a row beyond the pool is not shown.
+	sectionSlots = 16
 )
 
 // Run shows the tray icon and runs loop with the tray's UI in a goroutine

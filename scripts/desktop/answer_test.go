@@ -9,6 +9,7 @@ import (
 
 	"github.com/godbus/dbus/v5"
 
+	"github.com/capacitor-hud/hud/scripts/claudestandin"
 	"github.com/capacitor-hud/hud/scripts/desktop/sni"
 )
 
@@ -112,7 +113,11 @@ const detailIndent = "      "
 // channel gets the stand-in's reply line, which carries what the hook
 // printed.
 func (s *standIn) sendAsync(event string) <-chan string {
-	path := s.Prepare(s.eventFile(event), s.edit)
+	return playAsync(s.Process, s.Prepare(s.eventFile(event), s.edit))
+}
+
+// playAsync plays the prepared event at path as sendAsync does.
+func playAsync(s *claudestandin.Process, path string) <-chan string {
 	done := make(chan string, 1)
 	go func() {
 		s.Play(path)

@@ -176,7 +176,14 @@ func TestNoSessionBus(t *testing.T) {
 // installedCommand is the command `hud install` wrote for SessionStart.
 func installedCommand(t *testing.T, home string) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(home, ".claude", "settings.json"))
+	return hookCommandIn(t, filepath.Join(home, ".claude", "settings.json"))
+}
+
+// hookCommandIn is the hud-hook command for SessionStart in a hooks file
+// of Claude Code's shape (Claude's settings.json, Codex's hooks.json).
+func hookCommandIn(t *testing.T, file string) string {
+	t.Helper()
+	b, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +202,7 @@ func installedCommand(t *testing.T, home string) string {
 			}
 		}
 	}
-	t.Fatalf("no hud-hook command for SessionStart in settings.json:\n%s", b)
+	t.Fatalf("no hud-hook command for SessionStart in %s:\n%s", file, b)
 	return ""
 }
 
