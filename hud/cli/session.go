@@ -9,9 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/capacitor-hud/hud/hud/text"
-
 	"github.com/capacitor-hud/hud/assets"
+	"github.com/capacitor-hud/hud/hud/text"
 	"github.com/capacitor-hud/hud/hud/worksession"
 	"github.com/capacitor-hud/hud/internal/safefile"
 	"github.com/capacitor-hud/hud/resolver"
