@@ -48,7 +48,7 @@ type Options struct {
 	Notifier Notifier
 	// Focus starts bringing a session forward (its terminal, else its
 	// folder). It must return at once: the work runs off the loop.
-	Focus func(present.Focus)
+	Focus func(view.Place)
 	// Open opens a file or folder with the desktop's default application.
 	Open func(path string) error
 	// Section fills the menu's section for other parts (break reminders).
@@ -123,7 +123,7 @@ type App struct {
 	settings Settings
 	snap     resolver.Snapshot
 	shown    shown // what the UI shows now, to skip unchanged updates
-	focus    map[string]present.Focus
+	focus    map[string]view.Place
 	timer    *time.Timer
 	saidHost bool
 	// menuOpenUntil is when the menu is taken to be closed again (the
@@ -139,7 +139,7 @@ func New(opts Options) *App {
 	if opts.Logf == nil {
 		opts.Logf = func(string, ...any) {}
 	}
-	return &App{opts: opts, focus: map[string]present.Focus{}}
+	return &App{opts: opts, focus: map[string]view.Place{}}
 }
 
 // Run draws on ui and reacts to changes until the person quits or ctx is

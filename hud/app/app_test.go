@@ -15,7 +15,6 @@ import (
 	"github.com/capacitor-hud/hud/hud/activity"
 	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/notify"
-	"github.com/capacitor-hud/hud/hud/present"
 	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/hud/watch"
 	"github.com/capacitor-hud/hud/resolver"
@@ -123,7 +122,7 @@ type harness struct {
 	app     *App
 	done    chan error
 	cancel  context.CancelFunc
-	focused []present.Focus
+	focused []view.Place
 	opened  []string
 }
 
@@ -134,7 +133,7 @@ func start(t *testing.T, opts Options, w *world) *harness {
 	opts.Load = w.load
 	opts.Alive = alive
 	opts.Changes = h.changes
-	opts.Focus = func(f present.Focus) { h.focused = append(h.focused, f) }
+	opts.Focus = func(f view.Place) { h.focused = append(h.focused, f) }
 	opts.Open = func(p string) error { h.opened = append(h.opened, p); return nil }
 	opts.Logf = t.Logf
 	h.app = New(opts)
@@ -297,7 +296,7 @@ func TestClicks(t *testing.T) {
 		h.ui.events <- Event{Kind: Clicked, Key: "session:gone"}
 		h.ui.events <- Event{Kind: Clicked, Key: KeyDebugLog}
 		synctest.Wait()
-		if len(h.focused) != 1 || h.focused[0] != (present.Focus{PID: 100, Terminal: resolver.Terminal{TmuxPane: "%4"}, Dir: "/home/dev/api"}) {
+		if len(h.focused) != 1 || h.focused[0] != (view.Place{PID: 100, Terminal: resolver.Terminal{TmuxPane: "%4"}, Dir: "/home/dev/api"}) {
 			t.Errorf("focused %+v", h.focused)
 		}
 		if len(h.opened) != 1 || h.opened[0] != "/home/dev/.claude/hud-hook-debug.log" {

@@ -17,7 +17,6 @@ import (
 	"github.com/capacitor-hud/hud/assets"
 	"github.com/capacitor-hud/hud/hud/answer"
 	"github.com/capacitor-hud/hud/hud/notify"
-	"github.com/capacitor-hud/hud/hud/present"
 	"github.com/capacitor-hud/hud/hud/view"
 )
 
@@ -55,7 +54,7 @@ type DialogNotes struct {
 type noteFor struct {
 	req   answer.Request
 	name  string
-	where present.Focus
+	where view.Place
 }
 
 // texts are the notification's summary, body and buttons. The text goes
@@ -155,7 +154,7 @@ func (d *DialogNotes) Show(views []view.Session) {
 	var notes []noteFor
 	for i := range views {
 		if views[i].Dialog != nil {
-			notes = append(notes, noteFor{*views[i].Dialog, views[i].Name(), present.FocusOf(views[i])})
+			notes = append(notes, noteFor{*views[i].Dialog, views[i].Name(), views[i].Place()})
 		}
 	}
 	select {

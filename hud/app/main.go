@@ -68,13 +68,8 @@ func Main(ctx context.Context, s Setup) error {
 	if s.Show == nil {
 		return errors.New("app: Setup.Show is required")
 	}
-	if s.Logf == nil {
-		s.Logf = func(string, ...any) {}
-	}
-	if s.Getenv == nil {
-		s.Getenv = func(string) string { return "" }
-	}
-	layout, logf := s.Layout, s.Logf
+	s = s.withDefaults()
+	layout := s.Layout
 	release, err := AcquireInstance(layout.TrayLockPath())
 	if err != nil {
 		if errors.Is(err, ErrAlreadyRunning) {
@@ -84,44 +79,90 @@ func Main(ctx context.Context, s Setup) error {
 	}
 	defer release()
 
-	settings := openSettings(s.ConfigPath, s.Getenv, logf)
+	settings := openSettings(s.ConfigPath, s.Getenv, s.Logf)
 	cfg := settings.Load()
 	// The first read names every config directory to follow; the watcher
 	// starts on them all before the loop reads again, so nothing between
 	// the two is missed.
 	first, _ := resolver.LoadSnapshot(layout, lockholder.StartTicks)
+	watcher, err := startWatcher(s, first.LockDirs)
+	if err != nil {
+		return err
+	}
+	defer watcher.Close()
+	answers, notifications, err := wireAttention(s, cfg.Notifications)
+	if err != nil {
+		return err
+	}
+	defer answers.Close()
+	defer notifications.Close()
+	remotes, reloadRemotes, stopRemotes := followRemotes(ctx, s)
+	defer stopRemotes()
+
+	opts := loopOptions(s, cfg, watcher, first.LockDirs, notifications)
+	opts.Config = settings.Load
+	opts.Answers = answers
+	opts.Remotes, opts.ReloadRemotes = remotes, reloadRemotes
+	return show(ctx, s, New(opts))
+}
+
+// withDefaults fills in the optional parts of s: a log that discards, an
+// environment with nothing set.
+func (s Setup) withDefaults() Setup {
+	if s.Logf == nil {
+		s.Logf = func(string, ...any) {}
+	}
+	if s.Getenv == nil {
+		s.Getenv = func(string) string { return "" }
+	}
+	return s
+}
+
+// startWatcher watches the store, the lock directories of lockDirs, the
+// settings file and the files beside the sessions that the tray shows.
+func startWatcher(s Setup, lockDirs []string) (*watch.Watcher, error) {
+	layout := s.Layout
 	// The remotes file sits beside the settings file: an edit (hud remote
 	// add) changes the machines followed without a restart.
 	files := append(WatchedFiles(layout), config.RemotesPath(s.ConfigPath))
-	watcher, err := watch.New(watch.Options{Layout: layout, Files: files, LockDirs: first.LockDirs,
-		ConfigPath: s.ConfigPath, Logf: logf})
+	watcher, err := watch.New(watch.Options{Layout: layout, Files: files, LockDirs: lockDirs,
+		ConfigPath: s.ConfigPath, Logf: s.Logf})
 	if err != nil {
-		return &Error{fmt.Errorf("watching for changes: %w", err),
+		return nil, &Error{fmt.Errorf("watching for changes: %w", err),
 			"check the permissions of " + layout.StoreDir() + " and " + layout.LockDir()}
 	}
-	defer watcher.Close()
+	return watcher, nil
+}
 
+// wireAttention builds what reaches the person: the desktop sender behind
+// the answering tray and the attention gate, the notification rules and
+// the away push. The caller closes both results.
+func wireAttention(s Setup, cfg config.Notifications) (*Answers, *Notifications, error) {
 	icon, err := assets.Icon(assets.IconWaiting, 1, false)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	sender, err := notify.NewDesktop(icon, cfg.Notifications.Sound)
+	sender, err := notify.NewDesktop(icon, cfg.Sound)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	answers := NewAnswers(answer.SocketPath(layout.Home), os.Getuid(), logf, func(on bool) error {
+	answers := NewAnswers(answer.SocketPath(s.Layout.Home), os.Getuid(), s.Logf, func(on bool) error {
 		return config.SetBool(s.ConfigPath, "answer", "enabled", on)
 	})
-	defer answers.Close()
-	gate := attentionGate(s, cfg.Notifications, answers.HoldWaiting(sender), logf)
+	gate := attentionGate(s, cfg, answers.HoldWaiting(sender), s.Logf)
 	answers.Hold = gate.HoldBack
-	notifications := NewNotifications(notify.NewTracker(cfg.Notifications), gate, logf)
-	notifications.Push = awayPush(s, cfg.Notifications, logf)
-	defer notifications.Close()
+	notifications := NewNotifications(notify.NewTracker(cfg), gate, s.Logf)
+	notifications.Push = awayPush(s, cfg, s.Logf)
+	return answers, notifications, nil
+}
+
+// loopOptions are the event loop's options but its settings, answers and
+// remotes: what it reloads on a change, the notifier and the menu's
+// sections, the hooks check, activity, a click's focus.
+func loopOptions(s Setup, cfg config.Config, watcher *watch.Watcher, lockDirs []string, notifications *Notifications) Options {
+	layout, logf := s.Layout, s.Logf
 	hooks := &install.Checker{Paths: func() []string { return install.UserSettingsPaths(layout) }}
-	remotes, reloadRemotes, stopRemotes := followRemotes(ctx, s)
-	defer stopRemotes()
-	a := New(Options{
+	return Options{
 		Runway:       notifications.Runway(notify.NewRunway(cfg.Notifications)),
 		Layout:       layout,
 		Now:          s.Now,
@@ -129,26 +170,25 @@ func Main(ctx context.Context, s Setup) error {
 		Changes:      watcher.Changes(),
 		Load:         func() (resolver.Snapshot, error) { return loadFollowing(layout, watcher) },
 		Alive:        lockholder.Alive,
-		Sweep:        func() (int, error) { return sweepAll(layout, first.LockDirs) },
+		Sweep:        func() (int, error) { return sweepAll(layout, lockDirs) },
 		HooksProblem: hooks.Problem,
 		InstallHooks: s.InstallHooks,
-		Config:       settings.Load,
 		Notifier:     notifications,
 		Section: BreaksAndWork{
 			Breaks: breaks.NewSection(breaks.NewScheduler(layout, breaks.FromConfig(cfg.Breaks), logf), notifications.Say, logf),
 			Work:   worksession.NewSection(cfg.WorkSession, notifications.Say, logf),
 		},
-		Activity:      func(id string) *activity.Facts { return view.ActivityOf(layout, id) },
-		Answers:       answers,
-		Focus:         focus.New(logf, OpenPath, remoteMachine(s)).Start,
-		Open:          OpenPath,
-		Remotes:       remotes,
-		ReloadRemotes: reloadRemotes,
-	})
+		Activity: func(id string) *activity.Facts { return view.ActivityOf(layout, id) },
+		Focus:    focus.New(logf, OpenPath, remoteMachine(s)).Start,
+		Open:     OpenPath,
+	}
+}
 
-	err = s.Show(func(ui UI) {
+// show runs a's loop in the tray until the person quits or ctx is done.
+func show(ctx context.Context, s Setup, a *App) error {
+	err := s.Show(func(ui UI) {
 		if err := a.Run(ctx, ui); err != nil {
-			logf("%v", err)
+			s.Logf("%v", err)
 		}
 	})
 	if errors.Is(err, ErrNoSessionBus) {

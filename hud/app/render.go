@@ -93,15 +93,15 @@ func (a *App) render() {
 	a.schedule(now, next)
 }
 
-// menuOf lays view out as the menu, and says what each session row
+// menuOf lays v out as the menu, and says what each session row
 // brings forward when clicked. The section is left to the caller.
-func menuOf(view present.View) (Menu, map[string]present.Focus) {
-	menu := Menu{Status: view.Status, More: view.More}
-	if view.HooksProblem != "" {
-		menu.Hooks = view.HooksProblem + " — click to install"
+func menuOf(v present.View) (Menu, map[string]view.Place) {
+	menu := Menu{Status: v.Status, More: v.More}
+	if v.HooksProblem != "" {
+		menu.Hooks = v.HooksProblem + " — click to install"
 	}
-	focus := make(map[string]present.Focus, len(view.Rows))
-	for _, r := range view.Rows {
+	focus := make(map[string]view.Place, len(v.Rows))
+	for _, r := range v.Rows {
 		key := sessionPrefix + r.Key
 		menu.Sessions = append(menu.Sessions, Row{Key: key, Label: r.Label, Tooltip: r.Tooltip})
 		if r.Detail != "" {

@@ -9,7 +9,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/focus"
 	"github.com/capacitor-hud/hud/hud/notify"
-	"github.com/capacitor-hud/hud/hud/present"
+	"github.com/capacitor-hud/hud/hud/view"
 )
 
 // DefaultTimeout bounds each question the Gate asks before a notification
@@ -29,7 +29,7 @@ type Gate struct {
 	Quiet func(context.Context) (string, error)
 	// Looking says whether the person looks at a session's terminal; nil:
 	// never.
-	Looking func(context.Context, present.Focus) (bool, error)
+	Looking func(context.Context, view.Place) (bool, error)
 	// Sounds plays a shown notification's sound; nil: none.
 	Sounds *Sounds
 	// Timeout bounds each question; 0 means DefaultTimeout.
@@ -72,7 +72,7 @@ func (g *Gate) HoldBack(n notify.Notification) string {
 			return why
 		}
 	}
-	if g.Looking == nil || n.Where == (present.Focus{}) {
+	if g.Looking == nil || n.Where == (view.Place{}) {
 		return ""
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)

@@ -10,13 +10,13 @@ import (
 	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/focus"
 	"github.com/capacitor-hud/hud/hud/notify"
-	"github.com/capacitor-hud/hud/hud/present"
+	"github.com/capacitor-hud/hud/hud/view"
 )
 
 func TestGate(t *testing.T) {
-	here := present.Focus{PID: 42}
-	elsewhere := present.Focus{PID: 43}
-	session := func(kind notify.Kind, where present.Focus) notify.Notification {
+	here := view.Place{PID: 42}
+	elsewhere := view.Place{PID: 43}
+	session := func(kind notify.Kind, where view.Place) notify.Notification {
 		return notify.Notification{Kind: kind, Title: "api needs you", Where: where}
 	}
 	notice := notify.Notification{Kind: "notice", Title: "Time for a break"}
@@ -38,9 +38,9 @@ func TestGate(t *testing.T) {
 		{name: "Do Not Disturb holds a notice", n: notice, quiet: "dunst is paused", log: "dunst is paused"},
 		{name: "a desktop that does not answer is not DND", n: notice, shown: true, log: "asking the desktop",
 			quietFn: func(ctx context.Context) (string, error) { <-ctx.Done(); return "", ctx.Err() }},
-		{name: "a terminal that cannot tell is not looked at", n: session(notify.KindWaiting, present.Focus{PID: 44}), shown: true,
+		{name: "a terminal that cannot tell is not looked at", n: session(notify.KindWaiting, view.Place{PID: 44}), shown: true,
 			lookErr: errors.New("tmux: no server"), log: "tmux: no server"},
-		{name: "nothing to ask is not worth a log line", n: session(notify.KindWaiting, present.Focus{PID: 45}), shown: true,
+		{name: "nothing to ask is not worth a log line", n: session(notify.KindWaiting, view.Place{PID: 45}), shown: true,
 			lookErr: focus.ErrSkip},
 	}
 	for _, tt := range tests {
@@ -52,7 +52,7 @@ func TestGate(t *testing.T) {
 				quiet = func(context.Context) (string, error) { return tt.quiet, nil }
 			}
 			g := &Gate{Next: rec, Quiet: quiet, Logf: log.logf, Timeout: 50 * time.Millisecond,
-				Looking: func(_ context.Context, f present.Focus) (bool, error) {
+				Looking: func(_ context.Context, f view.Place) (bool, error) {
 					if f.PID >= 44 {
 						return false, tt.lookErr
 					}

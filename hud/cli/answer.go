@@ -37,54 +37,81 @@ if it is no longer waiting, the answer is refused, never given to a
 later dialog.
 `
 
+// answerOptions are the flags of `hud answer`, which pick the dialog
+// to answer.
+type answerOptions struct {
+	env     *Env
+	project string // --project
+	request string // --request
+}
+
+// answerVerbs are the verbs `hud answer` takes alone, without flags;
+// with none it shows the status, and any other command line answers a
+// dialog (answerDialog).
+var answerVerbs = map[string]func(env *Env) error{
+	"on":  func(env *Env) error { return answerSwitch(env, true) },
+	"off": func(env *Env) error { return answerSwitch(env, false) },
+}
+
 func runAnswer(env *Env, args []string) error {
 	fs := newFlagSet(env, "answer", answerUsage)
-	project := fs.String("project", "", "answer the session working in `DIR`")
-	request := fs.String("request", "", "answer only the request with this `ID` (as `hud answer` lists it)")
+	o := &answerOptions{env: env}
+	fs.StringVar(&o.project, "project", "", "answer the session working in `DIR`")
+	fs.StringVar(&o.request, "request", "", "answer only the request with this `ID` (as `hud answer` lists it)")
 	if err := parseFlags(env, fs, args); err != nil {
 		return err
 	}
 	args = fs.Args()
-	switch {
-	case len(args) == 0 && *project == "" && *request == "":
-		return answerStatus(env)
-	case len(args) == 1 && (args[0] == "on" || args[0] == "off") && *project == "" && *request == "":
-		return answerSwitch(env, args[0] == "on")
+	if o.project == "" && o.request == "" {
+		if len(args) == 0 {
+			return answerStatus(env)
+		}
+		if run, ok := answerVerbs[args[0]]; ok && len(args) == 1 {
+			return run(env)
+		}
 	}
+	return answerDialog(o, args)
+}
+
+// answerDialog gives CHOICE to the dialog SESSION (or --project,
+// --request) waits on: the one `hud answer` last listed, never one that
+// took its place since.
+func answerDialog(o *answerOptions, args []string) error {
 	var who, choice string
 	switch {
-	case *project != "" && len(args) == 1:
+	case o.project != "" && len(args) == 1:
 		choice = args[0]
-	case *project == "" && *request != "" && len(args) == 1:
+	case o.project == "" && o.request != "" && len(args) == 1:
 		choice = args[0]
-	case *project == "" && len(args) == 2:
+	case o.project == "" && len(args) == 2:
 		who, choice = args[0], args[1]
 	default:
 		return usagef("want SESSION CHOICE, or --project DIR CHOICE")
 	}
-	pending, err := answer.List(env.Home)
+	home := o.env.Home
+	pending, err := answer.List(home)
 	if err != nil {
 		return trayError(err)
 	}
-	req, err := pick(pending, who, *project, *request)
+	req, err := pick(pending, who, o.project, o.request)
 	if err != nil {
 		return err
 	}
-	if *request == "" {
+	if o.request == "" {
 		// By session or project, the answer goes to the dialog the
 		// person was shown, never to one that took its place since
 		// (--request names its dialog itself).
-		if err := answer.CheckListed(env.Home, req); err != nil {
+		if err := answer.CheckListed(home, req); err != nil {
 			return withHint(fmt.Errorf("session %s: %w; it waits on: %s", shortID(req.Session), err, req.Subject),
 				"run `hud answer` to see the dialog waiting now, then answer it")
 		}
 	}
-	got, err := answer.Send(env.Home, answer.Reply{ID: req.ID, Digest: req.Digest, Session: req.Session, Choice: choice})
+	got, err := answer.Send(home, answer.Reply{ID: req.ID, Digest: req.Digest, Session: req.Session, Choice: choice})
 	if err != nil {
 		return fmt.Errorf("%s: %w", req.Subject, err)
 	}
 	c, _ := got.Choice(choice)
-	fmt.Fprintf(env.Stdout, "Answered %q to %s (%s).\n", c.Label, got.Subject, shortID(got.Session))
+	fmt.Fprintf(o.env.Stdout, "Answered %q to %s (%s).\n", c.Label, got.Subject, shortID(got.Session))
 	return nil
 }
 
@@ -140,6 +167,8 @@ func trayError(err error) error {
 	return fmt.Errorf("answering: %w", err)
 }
 
+// answerSwitch turns answering from the tray on or off, and says what
+// stands in its way.
 func answerSwitch(env *Env, on bool) error {
 	path := config.DefaultPath(env.Home, env.Getenv)
 	if err := config.SetBool(path, "answer", "enabled", on); err != nil {
@@ -160,6 +189,8 @@ func answerSwitch(env *Env, on bool) error {
 	return nil
 }
 
+// answerStatus says whether answering is on, how it works, and which
+// dialogs wait.
 func answerStatus(env *Env) error {
 	cfg := loadConfig(env)
 	w := env.Stdout

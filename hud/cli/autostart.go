@@ -10,6 +10,21 @@ import (
 	"github.com/capacitor-hud/hud/hud/autostart"
 )
 
+// autostartOptions is what every verb of `hud autostart` acts on: the
+// login item of this system and the hud it starts (--exe).
+type autostartOptions struct {
+	env    *Env
+	target autostart.Target
+	exe    string
+}
+
+// autostartVerbs are the verbs of `hud autostart`.
+var autostartVerbs = map[string]func(o *autostartOptions) error{
+	"on":     autostartOn,
+	"off":    autostartOff,
+	"status": autostartStatus,
+}
+
 func runAutostart(env *Env, args []string) error {
 	fs := newFlagSet(env, "autostart", "autostart on|off|status [--exe PATH]\n\n"+
 		"Starts the tray when you log in: a LaunchAgent on macOS\n"+
@@ -33,47 +48,59 @@ func runAutostart(env *Env, args []string) error {
 	if action == "" {
 		return usagef("want one of on, off, status")
 	}
-	target := autostart.Default(env.Home, env.Getenv)
-	exe, err := hudExecutable(env, *exeFlag)
+	o := &autostartOptions{env: env, target: autostart.Default(env.Home, env.Getenv)}
+	var err error
+	if o.exe, err = hudExecutable(env, *exeFlag); err != nil {
+		return err
+	}
+	run, ok := autostartVerbs[action]
+	if !ok {
+		return usagef("unknown action %q (want on, off or status)", action)
+	}
+	return run(o)
+}
+
+// autostartOn writes the login item that starts o.exe.
+func autostartOn(o *autostartOptions) error {
+	changed, err := o.target.Enable(o.exe)
+	if err != nil {
+		return withHint(err, "check that "+filepath.Dir(o.target.Path)+" is writable")
+	}
+	if !changed {
+		fmt.Fprintf(o.env.Stdout, "Autostart is already on: %s\n", o.target.Path)
+		return nil
+	}
+	fmt.Fprintf(o.env.Stdout, "Autostart on: %s starts %s at login.\n", o.target.Path, o.exe)
+	return nil
+}
+
+// autostartOff removes the login item.
+func autostartOff(o *autostartOptions) error {
+	changed, err := o.target.Disable()
 	if err != nil {
 		return err
 	}
-	switch action {
-	case "on":
-		changed, err := target.Enable(exe)
-		if err != nil {
-			return withHint(err, "check that "+filepath.Dir(target.Path)+" is writable")
-		}
-		if !changed {
-			fmt.Fprintf(env.Stdout, "Autostart is already on: %s\n", target.Path)
-			return nil
-		}
-		fmt.Fprintf(env.Stdout, "Autostart on: %s starts %s at login.\n", target.Path, exe)
-	case "off":
-		changed, err := target.Disable()
-		if err != nil {
-			return err
-		}
-		if !changed {
-			fmt.Fprintln(env.Stdout, "Autostart is already off.")
-			return nil
-		}
-		fmt.Fprintf(env.Stdout, "Autostart off: removed %s\n", target.Path)
-	case "status":
-		st, err := target.Status(exe)
-		if err != nil {
-			return err
-		}
-		switch {
-		case !st.Enabled:
-			fmt.Fprintln(env.Stdout, "off")
-		case st.Current:
-			fmt.Fprintf(env.Stdout, "on (%s)\n", target.Path)
-		default:
-			fmt.Fprintf(env.Stdout, "on, but %s does not start %s: run 'hud autostart on' to update it\n", target.Path, exe)
-		}
+	if !changed {
+		fmt.Fprintln(o.env.Stdout, "Autostart is already off.")
+		return nil
+	}
+	fmt.Fprintf(o.env.Stdout, "Autostart off: removed %s\n", o.target.Path)
+	return nil
+}
+
+// autostartStatus says whether the login item is there and starts o.exe.
+func autostartStatus(o *autostartOptions) error {
+	st, err := o.target.Status(o.exe)
+	if err != nil {
+		return err
+	}
+	switch {
+	case !st.Enabled:
+		fmt.Fprintln(o.env.Stdout, "off")
+	case st.Current:
+		fmt.Fprintf(o.env.Stdout, "on (%s)\n", o.target.Path)
 	default:
-		return usagef("unknown action %q (want on, off or status)", action)
+		fmt.Fprintf(o.env.Stdout, "on, but %s does not start %s: run 'hud autostart on' to update it\n", o.target.Path, o.exe)
 	}
 	return nil
 }

@@ -24,6 +24,24 @@ Durations are Go durations: "90s", "10m", "1h30m". Intervals and quiet
 hours are in the [breaks] table of the settings file.
 `
 
+// breakOptions is what every verb of `hud break` acts on.
+type breakOptions struct {
+	env   *Env
+	sched *breaks.Scheduler
+	now   time.Time
+}
+
+// breakVerbs are the verbs of `hud break`; each takes the arguments after
+// its name.
+var breakVerbs = map[string]func(o *breakOptions, args []string) error{
+	"status": breakStatus,
+	"now":    breakNow,
+	"snooze": breakSnooze,
+	"skip":   breakSkip,
+	"pause":  breakPause,
+	"resume": breakResume,
+}
+
 func runBreak(env *Env, args []string) error {
 	fs := newFlagSet(env, "break", breakUsage)
 	if err := parseFlags(env, fs, args); err != nil {
@@ -33,90 +51,112 @@ func runBreak(env *Env, args []string) error {
 	if len(args) == 0 {
 		return usagef("which one: status, now, snooze, skip, pause or resume?")
 	}
-	sub, rest := args[0], args[1:]
 	cfg := loadConfig(env)
-	sched := breaks.NewScheduler(env.Layout(), breaks.FromConfig(cfg.Breaks), func(format string, a ...any) {
+	o := &breakOptions{env: env, now: env.Now()}
+	o.sched = breaks.NewScheduler(env.Layout(), breaks.FromConfig(cfg.Breaks), func(format string, a ...any) {
 		fmt.Fprintf(env.Stderr, "hud break: "+format+"\n", a...)
 	})
-	now := env.Now()
-	wantArgs := func(min, max int) error {
-		if len(rest) < min || len(rest) > max {
-			return usagef("%s: wrong number of arguments", sub)
-		}
-		return nil
+	run, ok := breakVerbs[args[0]]
+	if !ok {
+		return usagef("unknown subcommand %q (status, now, snooze, skip, pause, resume)", args[0])
 	}
-	switch sub {
-	case "status":
-		if err := wantArgs(0, 0); err != nil {
+	return run(o, args[1:])
+}
+
+// breakStatus shows the next break and when it comes.
+func breakStatus(o *breakOptions, args []string) error {
+	if err := argCount("status", args, 0, 0); err != nil {
+		return err
+	}
+	printBreakStatus(o.env, o.sched, o.now)
+	return nil
+}
+
+// breakNow starts a break at once and shows its reminder.
+func breakNow(o *breakOptions, args []string) error {
+	if err := argCount("now", args, 0, 0); err != nil {
+		return err
+	}
+	r, err := o.sched.TakeBreakNow(o.now)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(o.env.Stdout, r.String())
+	return nil
+}
+
+// breakSnooze postpones the reminders, by 10 minutes unless args says.
+func breakSnooze(o *breakOptions, args []string) error {
+	if err := argCount("snooze", args, 0, 1); err != nil {
+		return err
+	}
+	d := 10 * time.Minute
+	if len(args) == 1 {
+		var err error
+		if d, err = parsePositiveDuration(args[0]); err != nil {
 			return err
 		}
-		printBreakStatus(env, sched, now)
-		return nil
-	case "now":
-		if err := wantArgs(0, 0); err != nil {
-			return err
-		}
-		r, err := sched.TakeBreakNow(now)
+	}
+	if err := o.sched.Snooze(o.now, d); err != nil {
+		return err
+	}
+	fmt.Fprintf(o.env.Stdout, "Break reminders snoozed until %s.\n", o.now.Add(d).Format("15:04"))
+	return nil
+}
+
+// breakSkip drops the next reminder.
+func breakSkip(o *breakOptions, args []string) error {
+	if err := argCount("skip", args, 0, 0); err != nil {
+		return err
+	}
+	kind, due, err := o.sched.Skip(o.now, breaks.Sessions{})
+	if err != nil {
+		return err
+	}
+	next := o.sched.Status(o.now, breaks.Sessions{})
+	fmt.Fprintf(o.env.Stdout, "Skipped the %s due at %s. %s.\n", kind.Label(), due.Format("15:04"), next.MenuLine())
+	return nil
+}
+
+// breakPause stops the reminders for a duration or until tomorrow.
+func breakPause(o *breakOptions, args []string) error {
+	if len(args) != 1 {
+		return usagef("pause: say for how long (\"1h\") or \"tomorrow\"")
+	}
+	until := breaks.Tomorrow(o.now)
+	if args[0] != "tomorrow" {
+		d, err := parsePositiveDuration(args[0])
 		if err != nil {
 			return err
 		}
-		fmt.Fprintln(env.Stdout, r.String())
-		return nil
-	case "snooze":
-		if err := wantArgs(0, 1); err != nil {
-			return err
-		}
-		d := 10 * time.Minute
-		if len(rest) == 1 {
-			var err error
-			if d, err = parsePositiveDuration(rest[0]); err != nil {
-				return err
-			}
-		}
-		if err := sched.Snooze(now, d); err != nil {
-			return err
-		}
-		fmt.Fprintf(env.Stdout, "Break reminders snoozed until %s.\n", now.Add(d).Format("15:04"))
-		return nil
-	case "skip":
-		if err := wantArgs(0, 0); err != nil {
-			return err
-		}
-		kind, due, err := sched.Skip(now, breaks.Sessions{})
-		if err != nil {
-			return err
-		}
-		next := sched.Status(now, breaks.Sessions{})
-		fmt.Fprintf(env.Stdout, "Skipped the %s due at %s. %s.\n", kind.Label(), due.Format("15:04"), next.MenuLine())
-		return nil
-	case "pause":
-		if err := wantArgs(1, 1); err != nil {
-			return usagef("pause: say for how long (\"1h\") or \"tomorrow\"")
-		}
-		until := breaks.Tomorrow(now)
-		if rest[0] != "tomorrow" {
-			d, err := parsePositiveDuration(rest[0])
-			if err != nil {
-				return err
-			}
-			until = now.Add(d)
-		}
-		if err := sched.Pause(now, until); err != nil {
-			return err
-		}
-		fmt.Fprintf(env.Stdout, "Break reminders paused %s.\n", pausedText(now, until))
-		return nil
-	case "resume":
-		if err := wantArgs(0, 0); err != nil {
-			return err
-		}
-		if err := sched.Resume(now); err != nil {
-			return err
-		}
-		fmt.Fprintf(env.Stdout, "Break reminders resumed. %s.\n", sched.Status(now, breaks.Sessions{}).MenuLine())
-		return nil
+		until = o.now.Add(d)
 	}
-	return usagef("unknown subcommand %q (status, now, snooze, skip, pause, resume)", sub)
+	if err := o.sched.Pause(o.now, until); err != nil {
+		return err
+	}
+	fmt.Fprintf(o.env.Stdout, "Break reminders paused %s.\n", pausedText(o.now, until))
+	return nil
+}
+
+// breakResume ends a pause or a snooze.
+func breakResume(o *breakOptions, args []string) error {
+	if err := argCount("resume", args, 0, 0); err != nil {
+		return err
+	}
+	if err := o.sched.Resume(o.now); err != nil {
+		return err
+	}
+	fmt.Fprintf(o.env.Stdout, "Break reminders resumed. %s.\n", o.sched.Status(o.now, breaks.Sessions{}).MenuLine())
+	return nil
+}
+
+// argCount is the usage error of a verb given fewer than min or more
+// than max arguments.
+func argCount(verb string, args []string, min, max int) error {
+	if len(args) < min || len(args) > max {
+		return usagef("%s: wrong number of arguments", verb)
+	}
+	return nil
 }
 
 func parsePositiveDuration(text string) (time.Duration, error) {

@@ -10,7 +10,6 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/app"
 	"github.com/capacitor-hud/hud/hud/focus"
-	"github.com/capacitor-hud/hud/hud/present"
 	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/capacitor-hud/hud/resolver"
@@ -40,7 +39,7 @@ func runFocus(env *Env, args []string) error {
 	}
 	logf := func(format string, args ...any) { fmt.Fprintf(env.Stderr, format+"\n", args...) }
 	f := focus.New(logf, app.OpenPath, nil)
-	return f.Focus(context.Background(), present.Focus{PID: s.PID, Terminal: s.Terminal, Dir: cmp.Or(s.CWD, s.ProjectDir)})
+	return f.Focus(context.Background(), s.Place())
 }
 
 // pickSession finds the session query names: a session id or a unique

@@ -75,6 +75,14 @@ func absPath(env *Env, p string) string {
 	return p
 }
 
+// installOptions are the flags of `hud install`.
+type installOptions struct {
+	settingsFlags
+	hook       string
+	timeout    int
+	statusLine bool
+}
+
 func runInstall(env *Env, args []string) error {
 	fs := newFlagSet(env, "install", "install [--settings FILE | --project DIR | --config-dir DIR] [--hook PATH] [--timeout SECONDS] [--statusline] [--dry-run] [AGENT]\n\n"+
 		"Wires hud-hook into Claude Code's settings.json for every event the HUD\n"+
@@ -84,79 +92,95 @@ func runInstall(env *Env, args []string) error {
 		"run 'hud install --config-dir ~/.claude-work' (or install with that\n"+
 		"variable set). hud remembers it and follows the sessions of every\n"+
 		"directory it wired, and of ~/.claude, at once.\n"+agentUsage())
-	var sf settingsFlags
-	sf.register(fs)
-	hook := fs.String("hook", "", "the hud-hook `path` (default: next to hud, else on $PATH)")
-	timeout := fs.Int("timeout", install.DefaultTimeout, "hook timeout in `seconds`")
-	withStatusLine := fs.Bool("statusline", false, "also show the sessions in Claude Code's status line ('hud statusline'), unless it has one")
+	var o installOptions
+	o.settingsFlags.register(fs)
+	fs.StringVar(&o.hook, "hook", "", "the hud-hook `path` (default: next to hud, else on $PATH)")
+	fs.IntVar(&o.timeout, "timeout", install.DefaultTimeout, "hook timeout in `seconds`")
+	fs.BoolVar(&o.statusLine, "statusline", false, "also show the sessions in Claude Code's status line ('hud statusline'), unless it has one")
 	agent, err := parseAgentArgs(env, fs, args)
 	if err != nil {
 		return err
 	}
 	if agent != "" {
-		return installAgent(env, agent, *hook, sf)
+		return installAgent(env, agent, o.hook, o.settingsFlags)
 	}
-	if *timeout <= 0 {
+	if o.timeout <= 0 {
 		return usagef("--timeout must be positive")
 	}
-	tgt, err := sf.target(env)
+	tgt, err := o.target(env)
 	if err != nil {
 		return err
 	}
-	path := tgt.path
-	hookPath, err := locateHook(env, *hook)
+	opts, err := o.installer(env, tgt.path)
 	if err != nil {
 		return err
-	}
-	opts := install.Options{SettingsPath: path, HookPath: hookPath, Timeout: *timeout, DryRun: sf.dryRun, Now: env.Now}
-	// Unknown (no claude on $PATH) means the oldest supported client,
-	// whose events every newer one accepts too.
-	opts.Client, _ = install.DetectClient(context.Background(), env.Getenv("PATH"))
-	if *withStatusLine {
-		// hud is installed beside hud-hook (make install, the release
-		// archives), and that is the one the status line should run.
-		hud, err := install.CheckExecutable(filepath.Join(filepath.Dir(hookPath), "hud"))
-		if err != nil {
-			return withHint(err, "--statusline runs the hud next to "+hookPath+"; install both with 'make install'")
-		}
-		opts.StatusLineHud = hud
-		opts.StatusLineRefresh = statusLineRefresh(env, opts.Client)
 	}
 	res, err := install.Install(opts)
 	if err != nil {
 		return installError(err)
 	}
-	if tgt.configDir != "" && !sf.dryRun {
+	if tgt.configDir != "" && !o.dryRun {
 		if _, err := install.RememberConfigDir(env.Layout(), tgt.configDir); err != nil {
 			return installError(fmt.Errorf("the hooks are installed, but hud will not follow %s: %w", tgt.configDir, err))
 		}
 	}
-	switch {
-	case sf.dryRun:
+	if o.dryRun {
 		return printDryRun(env, res)
-	case !res.Changed:
+	}
+	printInstalled(env, tgt, opts, res)
+	return nil
+}
+
+// installer is what install.Install is told to do for the settings file
+// at path: the hook to wire (--hook, else the one found), for the Claude
+// Code client on $PATH, and with --statusline the hud beside that hook.
+func (o *installOptions) installer(env *Env, path string) (install.Options, error) {
+	hookPath, err := locateHook(env, o.hook)
+	if err != nil {
+		return install.Options{}, err
+	}
+	opts := install.Options{SettingsPath: path, HookPath: hookPath, Timeout: o.timeout, DryRun: o.dryRun, Now: env.Now}
+	// Unknown (no claude on $PATH) means the oldest supported client,
+	// whose events every newer one accepts too.
+	opts.Client, _ = install.DetectClient(context.Background(), env.Getenv("PATH"))
+	if o.statusLine {
+		// hud is installed beside hud-hook (make install, the release
+		// archives), and that is the one the status line should run.
+		hud, err := install.CheckExecutable(filepath.Join(filepath.Dir(hookPath), "hud"))
+		if err != nil {
+			return install.Options{}, withHint(err, "--statusline runs the hud next to "+hookPath+"; install both with 'make install'")
+		}
+		opts.StatusLineHud = hud
+		opts.StatusLineRefresh = statusLineRefresh(env, opts.Client)
+	}
+	return opts, nil
+}
+
+// printInstalled says what an install (not a dry run) did, and warns of
+// what keeps the HUD from showing.
+func printInstalled(env *Env, tgt target, opts install.Options, res install.Result) {
+	if !res.Changed {
 		fmt.Fprintf(env.Stdout, "hud-hook is already installed in %s; nothing changed.\n", res.Path)
-	default:
+	} else {
 		client := ""
 		if !opts.Client.IsZero() {
 			client = " of Claude Code " + opts.Client.String()
 		}
-		fmt.Fprintf(env.Stdout, "Installed %s for %d events%s in %s\n", hookPath, len(res.Events), client, res.Path)
+		fmt.Fprintf(env.Stdout, "Installed %s for %d events%s in %s\n", opts.HookPath, len(res.Events), client, res.Path)
 		if res.Backup != "" {
 			fmt.Fprintf(env.Stdout, "Backup of the previous file: %s\n", res.Backup)
 		}
 		fmt.Fprintln(env.Stdout, "New Claude Code sessions report to the HUD; running ones after a review in /hooks or a restart.")
 	}
-	if tgt.configDir != "" && !sf.dryRun {
+	if tgt.configDir != "" {
 		fmt.Fprintf(env.Stdout, "hud follows the sessions of %s (as well as ~/.claude).\n", tgt.configDir)
 	}
 	if res.StatusLineKept {
 		fmt.Fprintf(env.Stderr, "note: %s already has a statusLine; it was left as it is. 'hud statusline' prints the HUD's line for one of your own.\n", res.Path)
 	}
-	if st, err := install.Inspect(path); err == nil && st.DisableAllHooks {
+	if st, err := install.Inspect(tgt.path); err == nil && st.DisableAllHooks {
 		fmt.Fprintf(env.Stderr, "warning: %s sets \"disableAllHooks\": true, so Claude Code runs no hooks at all.\n", res.Path)
 	}
-	return nil
 }
 
 func runUninstall(env *Env, args []string) error {

@@ -32,12 +32,34 @@ HUD_SSH_COMMAND (or "ssh_command" in remotes.json) replaces ssh, as
 GIT_SSH_COMMAND does for git: e.g. HUD_SSH_COMMAND='ssh -F ~/.ssh/work'.
 `
 
+// remoteOptions is what every verb of `hud remote` acts on: the list of
+// machines at path, and the flags of add.
+type remoteOptions struct {
+	env     *Env
+	path    string
+	remotes config.Remotes
+	name    string // --name
+	command string // --command
+	check   bool   // --check
+}
+
+// remoteVerbs are the verbs of `hud remote`, with their short names; each
+// takes the arguments after its name.
+var remoteVerbs = map[string]func(o *remoteOptions, args []string) error{
+	"add":    remoteAdd,
+	"remove": remoteRemove,
+	"rm":     remoteRemove,
+	"list":   remoteList,
+	"ls":     remoteList,
+}
+
 // runRemote manages the list of remote machines.
 func runRemote(env *Env, args []string) error {
 	fs := newFlagSet(env, "remote", remoteUsage)
-	name := fs.String("name", "", "the `NAME` the machine's sessions are labelled with (default: its host)")
-	check := fs.Bool("check", true, "with add: connect once and say what the tray will find (-check=false: don't)")
-	command := fs.String("command", "", "how hud is started on the machine, as its shell reads it, when it is not on the PATH\nof a non-interactive ssh (`HUD`: ~/.local/bin/hud)")
+	o := &remoteOptions{env: env}
+	fs.StringVar(&o.name, "name", "", "the `NAME` the machine's sessions are labelled with (default: its host)")
+	fs.BoolVar(&o.check, "check", true, "with add: connect once and say what the tray will find (-check=false: don't)")
+	fs.StringVar(&o.command, "command", "", "how hud is started on the machine, as its shell reads it, when it is not on the PATH\nof a non-interactive ssh (`HUD`: ~/.local/bin/hud)")
 	if err := parseFlags(env, fs, args); err != nil {
 		return err
 	}
@@ -49,43 +71,33 @@ func runRemote(env *Env, args []string) error {
 	if err := fs.Parse(rest); err != nil {
 		return usagef("%v", err)
 	}
-	rest = fs.Args()
-	path := remotesPath(env)
-	rs, err := config.LoadRemotes(path)
-	if err != nil {
-		return withHint(err, "fix or remove "+path)
+	o.path = remotesPath(env)
+	var err error
+	if o.remotes, err = config.LoadRemotes(o.path); err != nil {
+		return withHint(err, "fix or remove "+o.path)
 	}
-	switch sub {
-	case "add":
-		if len(rest) != 1 {
-			return usagef("add takes one ssh destination")
-		}
-		r := config.Remote{Name: *name, Destination: rest[0], Command: *command}
-		if r.Name == "" {
-			r.Name = config.RemoteName(r.Destination)
-		}
-		return addRemote(env, path, rs, r, *check)
-	case "remove", "rm":
-		if len(rest) != 1 {
-			return usagef("remove takes the name of one machine")
-		}
-		return removeRemote(env, path, rs, rest[0])
-	case "list", "ls":
-		if len(rest) != 0 {
-			return usagef("list takes no argument")
-		}
-		return listRemotes(env, rs)
+	run, ok := remoteVerbs[sub]
+	if !ok {
+		return usagef("unknown subcommand %q (want add, remove or list)", sub)
 	}
-	return usagef("unknown subcommand %q (want add, remove or list)", sub)
+	return run(o, fs.Args())
 }
 
-// addRemote adds r to the list at path, or changes the machine of its
-// name, and with check connects once to say what the tray will find.
-func addRemote(env *Env, path string, rs config.Remotes, r config.Remote, check bool) error {
+// remoteAdd adds the machine args name (or changes the one of its name),
+// as --name and --command say, and with --check connects once to say what
+// the tray will find.
+func remoteAdd(o *remoteOptions, args []string) error {
+	if len(args) != 1 {
+		return usagef("add takes one ssh destination")
+	}
+	r := config.Remote{Name: o.name, Destination: args[0], Command: o.command}
+	if r.Name == "" {
+		r.Name = config.RemoteName(r.Destination)
+	}
 	if err := r.Check(); err != nil {
 		return usagef("%v", err)
 	}
-	verb := "added"
+	rs, verb := o.remotes, "added"
 	switch i := rs.Find(r.Name); {
 	case i >= 0:
 		rs.Remotes[i], verb = r, "changed"
@@ -94,15 +106,16 @@ func addRemote(env *Env, path string, rs config.Remotes, r config.Remote, check 
 	default:
 		rs.Remotes = append(rs.Remotes, r)
 	}
-	if err := config.SaveRemotes(path, rs); err != nil {
+	if err := config.SaveRemotes(o.path, rs); err != nil {
 		return err
 	}
+	env := o.env
 	fmt.Fprintf(env.Stdout, "%s %s (ssh %s, runs %q there)\n", verb, r.Name, r.Destination, remote.StreamCommand(r))
-	if check {
+	if o.check {
 		// What the tray will meet, said now, while the person is here to
 		// fix it. The machine stays added either way: it may be off for
 		// now.
-		_, opts := remoteOptions(env)
+		_, opts := followedRemotes(env)
 		u := remote.Fetch(context.Background(), r, opts, 10*time.Second)
 		if u.Remote.Up {
 			fmt.Fprintf(env.Stdout, "%s: connected, %d live session(s)\n", r.Name, len(u.Sessions))
@@ -114,32 +127,39 @@ func addRemote(env *Env, path string, rs config.Remotes, r config.Remote, check 
 	return nil
 }
 
-// removeRemote takes the machine called name off the list at path.
-func removeRemote(env *Env, path string, rs config.Remotes, name string) error {
+// remoteRemove stops following the machine args name.
+func remoteRemove(o *remoteOptions, args []string) error {
+	if len(args) != 1 {
+		return usagef("remove takes the name of one machine")
+	}
+	name, rs := args[0], o.remotes
 	i := rs.Find(name)
 	if i < 0 {
 		return withHint(fmt.Errorf("no remote called %q", name), "'hud remote list' lists them")
 	}
 	rs.Remotes = append(rs.Remotes[:i], rs.Remotes[i+1:]...)
-	if err := config.SaveRemotes(path, rs); err != nil {
+	if err := config.SaveRemotes(o.path, rs); err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stdout, "removed %s\n", name)
+	fmt.Fprintf(o.env.Stdout, "removed %s\n", name)
 	return nil
 }
 
-// listRemotes prints the machines and the ssh command in use.
-func listRemotes(env *Env, rs config.Remotes) error {
-	if len(rs.Remotes) == 0 {
-		fmt.Fprintln(env.Stdout, "no remote machines (add one with 'hud remote add DESTINATION')")
+// remoteList prints the machines and the ssh command in use.
+func remoteList(o *remoteOptions, args []string) error {
+	if len(args) != 0 {
+		return usagef("list takes no argument")
+	}
+	if len(o.remotes.Remotes) == 0 {
+		fmt.Fprintln(o.env.Stdout, "no remote machines (add one with 'hud remote add DESTINATION')")
 		return nil
 	}
-	tw := tabwriter.NewWriter(env.Stdout, 0, 0, 2, ' ', 0)
+	tw := tabwriter.NewWriter(o.env.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tDESTINATION\tCOMMAND")
-	for _, r := range rs.Remotes {
+	for _, r := range o.remotes.Remotes {
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", r.Name, r.Destination, remote.StreamCommand(r))
 	}
-	if c := remote.SSHCommand(env.Getenv, rs); c != "" {
+	if c := remote.SSHCommand(o.env.Getenv, o.remotes); c != "" {
 		fmt.Fprintf(tw, "\nssh command: %s\n", c)
 	}
 	return tw.Flush()
@@ -150,10 +170,10 @@ func remotesPath(env *Env) string {
 	return config.RemotesPath(config.DefaultPath(env.Home, env.Getenv))
 }
 
-// remoteOptions reads the list of machines and how to reach them; a list
+// followedRemotes reads the list of machines and how to reach them; a list
 // that cannot be read is said on stderr and taken as empty, so local
 // sessions always show.
-func remoteOptions(env *Env) ([]config.Remote, remote.Options) {
+func followedRemotes(env *Env) ([]config.Remote, remote.Options) {
 	rs, err := config.LoadRemotes(remotesPath(env))
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "hud: %v\n", err)
@@ -165,7 +185,7 @@ func remoteOptions(env *Env) ([]config.Remote, remote.Options) {
 // fetchRemotes takes one state of every machine at once, each within
 // timeout, in the list's order.
 func fetchRemotes(env *Env, timeout time.Duration) ([]view.Remote, []view.Session) {
-	list, opts := remoteOptions(env)
+	list, opts := followedRemotes(env)
 	if len(list) == 0 {
 		return nil, nil
 	}
@@ -203,7 +223,7 @@ func (f remoteFeed) addTo(v *status.View) {
 // followRemotes follows every machine of the list until stop (or ctx
 // ends); with none, the feed is the zero one.
 func followRemotes(ctx context.Context, env *Env) (feed remoteFeed, stop func()) {
-	list, opts := remoteOptions(env)
+	list, opts := followedRemotes(env)
 	if len(list) == 0 {
 		return remoteFeed{}, func() {}
 	}

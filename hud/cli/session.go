@@ -9,9 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/capacitor-hud/hud/hud/text"
-
 	"github.com/capacitor-hud/hud/assets"
+	"github.com/capacitor-hud/hud/hud/text"
 	"github.com/capacitor-hud/hud/hud/worksession"
 	"github.com/capacitor-hud/hud/internal/safefile"
 	"github.com/capacitor-hud/hud/resolver"
@@ -34,9 +33,32 @@ the project is the git repository around the current directory.
                                   ~/.claude/commands/session.md
 `
 
+// sessionOptions is what every verb of `hud session` acts on: the
+// project (the one -C names, else the current directory's) and its
+// work-session files.
+type sessionOptions struct {
+	env     *Env
+	dir     string // -C
+	project string
+	files   worksession.Files
+	set     worksession.Settings
+	now     time.Time
+}
+
+// sessionVerbs are the verbs of `hud session` that act on a project's
+// session; each takes the arguments after its name.
+var sessionVerbs = map[string]func(o *sessionOptions, args []string) error{
+	"start":  sessionStart,
+	"pause":  sessionPause,
+	"resume": sessionResume,
+	"stop":   sessionStop,
+	"status": sessionStatus,
+}
+
 func runSession(env *Env, args []string) error {
 	fs := newFlagSet(env, "session", sessionUsage)
-	dir := fs.String("C", "", "act on the project around `dir` instead of the current directory")
+	o := &sessionOptions{env: env}
+	fs.StringVar(&o.dir, "C", "", "act on the project around `dir` instead of the current directory")
 	if err := parseFlags(env, fs, args); err != nil {
 		return err
 	}
@@ -46,12 +68,25 @@ func runSession(env *Env, args []string) error {
 	}
 	sub, rest := args[0], args[1:]
 	if sub == "install-commands" {
+		// The one verb about Claude Code, not a project.
 		if len(rest) > 0 {
 			return usagef("install-commands takes no arguments")
 		}
 		return installSessionCommands(env)
 	}
-	cwd, claudeProject := *dir, ""
+	if err := o.resolve(); err != nil {
+		return err
+	}
+	run, ok := sessionVerbs[sub]
+	if !ok {
+		return usagef("unknown subcommand %q (start, pause, resume, stop, status, install-commands)", sub)
+	}
+	return run(o, rest)
+}
+
+// resolve finds the project and reads the work-session settings.
+func (o *sessionOptions) resolve() error {
+	cwd, claudeProject := o.dir, ""
 	if cwd == "" {
 		wd, err := os.Getwd()
 		if err != nil {
@@ -59,81 +94,93 @@ func runSession(env *Env, args []string) error {
 		}
 		// Run by Claude Code (the /session command), the project is the
 		// one its hooks use.
-		cwd, claudeProject = wd, env.Getenv("CLAUDE_PROJECT_DIR")
+		cwd, claudeProject = wd, o.env.Getenv("CLAUDE_PROJECT_DIR")
 	}
-	project := resolver.ProjectRoot(absPath(env, cwd), claudeProject)
-	cfg := loadConfig(env)
-	set := cfg.WorkSession
-	files := worksession.Files{Layout: env.Layout()}
-	now := env.Now()
-	noSessionHint := func(err error) error {
-		if errors.Is(err, worksession.ErrNoSession) {
-			return withHint(fmt.Errorf("%w (%s)", err, project), `start one with: hud session start "<task>"`)
-		}
-		return err
-	}
-
-	switch sub {
-	case "start":
-		return sessionStart(env, files, project, now, rest)
-	case "pause":
-		reason := strings.Join(rest, " ")
-		err := files.Update(project, func(s *worksession.State) error { return s.Pause(now, reason, set) })
-		if errors.Is(err, worksession.ErrAlreadyPaused) {
-			return withHint(err, "run 'hud session resume' to continue")
-		}
-		if err != nil {
-			return noSessionHint(err)
-		}
-		fmt.Fprintln(env.Stdout, "Session paused. Run 'hud session resume' when you are back.")
-		return nil
-	case "resume":
-		if len(rest) > 0 {
-			return usagef("resume takes no arguments")
-		}
-		var s *worksession.State
-		err := files.Update(project, func(st *worksession.State) error {
-			s = st
-			return st.Resume(now)
-		})
-		if errors.Is(err, worksession.ErrNotPaused) {
-			return err
-		}
-		if err != nil {
-			return noSessionHint(err)
-		}
-		fmt.Fprintf(env.Stdout, "Session resumed: %s, %s of work so far.\n", line(s.Task), text.Duration(s.Working(now, set)))
-		return nil
-	case "stop":
-		if len(rest) > 0 {
-			return usagef("stop takes no arguments")
-		}
-		s, err := files.Remove(project)
-		if err != nil {
-			return noSessionHint(err)
-		}
-		if s == nil {
-			fmt.Fprintln(env.Stdout, "Session stopped (its file did not parse; removed).")
-			return nil
-		}
-		fmt.Fprintf(env.Stdout, "Session %s stopped after %s of work and %s of pauses.\n",
-			line(s.SessionID), text.Duration(s.Working(now, set)), text.Duration(s.PausedTotal(now)))
-		return nil
-	case "status":
-		if len(rest) > 0 {
-			return usagef("status takes no arguments")
-		}
-		s, err := worksession.Load(project)
-		if err != nil {
-			return noSessionHint(err)
-		}
-		printSessionStatus(env, s, now, set)
-		return nil
-	}
-	return usagef("unknown subcommand %q (start, pause, resume, stop, status, install-commands)", sub)
+	o.project = resolver.ProjectRoot(absPath(o.env, cwd), claudeProject)
+	o.set = loadConfig(o.env).WorkSession
+	o.files = worksession.Files{Layout: o.env.Layout()}
+	o.now = o.env.Now()
+	return nil
 }
 
-func sessionStart(env *Env, files worksession.Files, project string, now time.Time, args []string) error {
+// noSessionHint says how to start a session when err is that there is
+// none.
+func (o *sessionOptions) noSessionHint(err error) error {
+	if errors.Is(err, worksession.ErrNoSession) {
+		return withHint(fmt.Errorf("%w (%s)", err, o.project), `start one with: hud session start "<task>"`)
+	}
+	return err
+}
+
+// sessionPause pauses the session by hand, for the reason args give.
+func sessionPause(o *sessionOptions, args []string) error {
+	reason := strings.Join(args, " ")
+	err := o.files.Update(o.project, func(s *worksession.State) error { return s.Pause(o.now, reason, o.set) })
+	if errors.Is(err, worksession.ErrAlreadyPaused) {
+		return withHint(err, "run 'hud session resume' to continue")
+	}
+	if err != nil {
+		return o.noSessionHint(err)
+	}
+	fmt.Fprintln(o.env.Stdout, "Session paused. Run 'hud session resume' when you are back.")
+	return nil
+}
+
+// sessionResume ends any pause, the timeout's too.
+func sessionResume(o *sessionOptions, args []string) error {
+	if len(args) > 0 {
+		return usagef("resume takes no arguments")
+	}
+	var s *worksession.State
+	err := o.files.Update(o.project, func(st *worksession.State) error {
+		s = st
+		return st.Resume(o.now)
+	})
+	if errors.Is(err, worksession.ErrNotPaused) {
+		return err
+	}
+	if err != nil {
+		return o.noSessionHint(err)
+	}
+	fmt.Fprintf(o.env.Stdout, "Session resumed: %s, %s of work so far.\n", line(s.Task), text.Duration(s.Working(o.now, o.set)))
+	return nil
+}
+
+// sessionStop ends the session and removes its file.
+func sessionStop(o *sessionOptions, args []string) error {
+	if len(args) > 0 {
+		return usagef("stop takes no arguments")
+	}
+	s, err := o.files.Remove(o.project)
+	if err != nil {
+		return o.noSessionHint(err)
+	}
+	if s == nil {
+		fmt.Fprintln(o.env.Stdout, "Session stopped (its file did not parse; removed).")
+		return nil
+	}
+	fmt.Fprintf(o.env.Stdout, "Session %s stopped after %s of work and %s of pauses.\n",
+		line(s.SessionID), text.Duration(s.Working(o.now, o.set)), text.Duration(s.PausedTotal(o.now)))
+	return nil
+}
+
+// sessionStatus shows working and paused time and the reminders fired.
+func sessionStatus(o *sessionOptions, args []string) error {
+	if len(args) > 0 {
+		return usagef("status takes no arguments")
+	}
+	s, err := worksession.Load(o.project)
+	if err != nil {
+		return o.noSessionHint(err)
+	}
+	printSessionStatus(o.env, s, o.now, o.set)
+	return nil
+}
+
+// sessionStart starts a session on the task args name; --scope may come
+// before or after the task.
+func sessionStart(o *sessionOptions, args []string) error {
+	env := o.env
 	fs := newFlagSet(env, "session start", `session start "<task>" [--scope NAME]`)
 	scope := fs.String("scope", "", "the `name` of the scope this session contributes to (default: the project's directory name)")
 	// Allow the flag after the task too: hud session start "fix login" --scope api.
@@ -153,13 +200,13 @@ func sessionStart(env *Env, files worksession.Files, project string, now time.Ti
 	}
 	name := *scope
 	if name == "" {
-		name = filepath.Base(project)
+		name = filepath.Base(o.project)
 	}
-	s, err := worksession.New(strings.Join(task, " "), name, now)
+	s, err := worksession.New(strings.Join(task, " "), name, o.now)
 	if err != nil {
 		return usagef("%v", err)
 	}
-	if err := files.Create(project, s); err != nil {
+	if err := o.files.Create(o.project, s); err != nil {
 		if errors.Is(err, worksession.ErrSessionExists) {
 			return withHint(err, "see it with 'hud session status'; end it with 'hud session stop'")
 		}

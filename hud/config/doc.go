@@ -13,8 +13,15 @@
 // people who already tuned Vibe Check keep their settings.
 //
 // The package reads no globals: the caller passes the home directory and a
-// getenv function. The settings' types and defaults live in package
-// settings, which the hook uses instead: this package links a TOML parser,
-// whose start-up the hook would pay on every event. Every Load of the file
-// leaves the hook a copy of what it read (settings.SnapshotName).
+// getenv function.
+//
+// The rule between the two packages: settings holds the values (types,
+// defaults, limits) and links no TOML parser, so every package the hook
+// links (the hook itself, breaks, work sessions) imports settings, as may
+// any package that needs a type, a default or a limit alone; config is the
+// file, read and written with a TOML parser whose start-up the hook would
+// pay on every event, and only the tray and the command line link it. Its
+// aliases of the settings' types let the code that loads the file name
+// what it loaded with one import. Every Load of the file leaves the hook a
+// copy of what it read (settings.SnapshotName).
 package config

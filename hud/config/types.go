@@ -5,8 +5,9 @@ import "github.com/capacitor-hud/hud/hud/config/settings"
 // The settings' types and defaults live in package settings, which links no
 // TOML parser, so that the hook (which runs on every event of every
 // session) can use them without paying for one: see settings.ForHook.
-// These names keep config the one package the rest of hud reads settings
-// through.
+// These names let the code that loads the file through config name what it
+// loaded without a second import; packages the hook links import settings
+// itself.
 type (
 	Config        = settings.Config
 	Notifications = settings.Notifications

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/capacitor-hud/hud/hud/config"
+	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/jezek/xgb/xproto"
 )
 
@@ -133,7 +134,7 @@ func TestRemoteOpensATerminal(t *testing.T) {
 			}
 			return nil
 		}}
-		pane := Target{Host: "devbox"}
+		pane := view.Place{Host: "devbox"}
 		pane.Terminal.TmuxPane = "%3"
 		if err := r.Focus(context.Background(), pane); err != nil {
 			t.Errorf("%s: %v", tt.goos, err)
@@ -145,7 +146,7 @@ func TestRemoteOpensATerminal(t *testing.T) {
 			t.Errorf("no fallback to xterm: %q", started)
 		}
 		started = nil
-		if err := r.Focus(context.Background(), Target{Host: "devbox", PID: 1, Dir: "/x"}); err == nil || !strings.Contains(err.Error(), "outside tmux") {
+		if err := r.Focus(context.Background(), view.Place{Host: "devbox", PID: 1, Dir: "/x"}); err == nil || !strings.Contains(err.Error(), "outside tmux") {
 			t.Errorf("%s: a session outside tmux: %v", tt.goos, err)
 		}
 		gone := pane

@@ -14,12 +14,9 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/config"
-	"github.com/capacitor-hud/hud/hud/present"
+	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/resolver"
 )
-
-// Target is what a click brings forward.
-type Target = present.Focus
 
 // ErrSkip is what a Backend returns when the target holds nothing it can
 // use (no pane of its kind, no display): the next one is tried, and the
@@ -32,7 +29,7 @@ type Backend interface {
 	Name() string
 	// Focus brings t forward, or returns ErrSkip (possibly wrapped) when t
 	// holds nothing this backend uses.
-	Focus(ctx context.Context, t Target) error
+	Focus(ctx context.Context, t view.Place) error
 }
 
 // Raiser raises the desktop window that holds a process: the terminal
@@ -132,7 +129,7 @@ func Backends(run Runner, goos string, machine func(name string) (config.Remote,
 
 // Start brings t forward off the caller's goroutine (the tray's event
 // loop must never wait on a terminal) and logs what failed.
-func (f *Focuser) Start(t Target) {
+func (f *Focuser) Start(t view.Place) {
 	go func() {
 		if err := f.Focus(context.Background(), t); err != nil {
 			f.logf("bringing the session forward: %v", err)
@@ -143,7 +140,7 @@ func (f *Focuser) Start(t Target) {
 // Focus brings t forward: the first backend that succeeds wins; when none
 // does, the folder opens. Failures along the way are logged; the error
 // says why nothing at all could be shown.
-func (f *Focuser) Focus(ctx context.Context, t Target) error {
+func (f *Focuser) Focus(ctx context.Context, t view.Place) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	// Checked again here, whoever built t: every value reaches a program.
@@ -201,7 +198,7 @@ func folder(path string) (string, error) {
 	return real, nil
 }
 
-func (f *Focuser) try(ctx context.Context, b Backend, t Target) error {
+func (f *Focuser) try(ctx context.Context, b Backend, t view.Place) error {
 	ctx, cancel := context.WithTimeout(ctx, cmp.Or(f.Timeout, DefaultTimeout))
 	defer cancel()
 	return b.Focus(ctx, t)

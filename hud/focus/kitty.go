@@ -1,6 +1,10 @@
 package focus
 
-import "context"
+import (
+	"context"
+
+	"github.com/capacitor-hud/hud/hud/view"
+)
 
 // Kitty focuses the session's kitty window (its tab and OS window with
 // it) through kitty's remote control, on the socket kitty listens on.
@@ -10,7 +14,7 @@ type Kitty struct{ Run Runner }
 
 func (Kitty) Name() string { return "kitty" }
 
-func (b Kitty) Focus(ctx context.Context, t Target) error {
+func (b Kitty) Focus(ctx context.Context, t view.Place) error {
 	if t.Terminal.KittyWindow == "" || t.Terminal.KittyListenOn == "" || t.Host != "" {
 		return ErrSkip
 	}

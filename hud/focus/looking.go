@@ -10,6 +10,7 @@ import (
 	"github.com/jezek/xgb"
 	"github.com/jezek/xgb/xproto"
 
+	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -45,7 +46,7 @@ type Looking struct {
 // it could not tell (ErrSkip, possibly wrapped, where nothing could be
 // asked: no display, nothing recorded); the answer is then false. Run it
 // under a deadline: a terminal's socket or the X server may not answer.
-func (l Looking) At(ctx context.Context, t Target) (bool, error) {
+func (l Looking) At(ctx context.Context, t view.Place) (bool, error) {
 	t.Terminal = t.Terminal.Checked()
 	// A socket another user serves is never asked (it could answer
 	// "looking" and hold a notification back, and its server could run a
@@ -70,7 +71,7 @@ func (l Looking) At(ctx context.Context, t Target) (bool, error) {
 
 // tmux: the pane must be the one its session shows, and a client showing
 // that session must be in the active window.
-func (l Looking) tmux(ctx context.Context, t Target) (bool, error) {
+func (l Looking) tmux(ctx context.Context, t view.Place) (bool, error) {
 	b := Tmux{Run: l.Run}
 	out, err := l.Run(ctx, b.command(t, "display-message", "-p", "-t", t.Terminal.TmuxPane, "#{pane_active}#{window_active}"))
 	if err != nil {
@@ -108,7 +109,7 @@ type kittyOSWindow struct {
 	} `json:"tabs"`
 }
 
-func (l Looking) kitty(ctx context.Context, t Target) (bool, error) {
+func (l Looking) kitty(ctx context.Context, t view.Place) (bool, error) {
 	// The whole list: kitty before 0.27 takes no --match for ls.
 	out, err := l.Run(ctx, Command{Name: "kitty", Args: []string{"@", "--to", t.Terminal.KittyListenOn, "ls"}})
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -19,7 +20,7 @@ func TestLookingAt(t *testing.T) {
 	const kittyLs = "kitty @ --to unix:/tmp/kitty-1 ls"
 	tests := []struct {
 		name    string
-		target  Target
+		target  view.Place
 		outputs map[string]string
 		fail    map[string]bool
 		want    bool
@@ -27,36 +28,36 @@ func TestLookingAt(t *testing.T) {
 		err     bool // another error
 		ran     int
 	}{
-		{name: "a remote session's terminal is elsewhere", target: Target{Host: "devbox", Terminal: pane}, skip: true},
-		{name: "a WezTerm pane cannot be told", target: Target{PID: 9, Terminal: resolver.Terminal{WeztermPane: "2"}}, skip: true},
-		{name: "nothing recorded", target: Target{}, skip: true},
-		{name: "tmux pane not the active one", target: Target{Terminal: pane},
+		{name: "a remote session's terminal is elsewhere", target: view.Place{Host: "devbox", Terminal: pane}, skip: true},
+		{name: "a WezTerm pane cannot be told", target: view.Place{PID: 9, Terminal: resolver.Terminal{WeztermPane: "2"}}, skip: true},
+		{name: "nothing recorded", target: view.Place{}, skip: true},
+		{name: "tmux pane not the active one", target: view.Place{Terminal: pane},
 			outputs: map[string]string{display: "01\n"}, ran: 1},
-		{name: "tmux window not the current one", target: Target{Terminal: pane},
+		{name: "tmux window not the current one", target: view.Place{Terminal: pane},
 			outputs: map[string]string{display: "10\n"}, ran: 1},
-		{name: "tmux pane shown but no client attached", target: Target{Terminal: pane},
+		{name: "tmux pane shown but no client attached", target: view.Place{Terminal: pane},
 			outputs: map[string]string{display: "11\n", clients: ""}, ran: 2},
-		{name: "tmux that does not answer", target: Target{Terminal: pane},
+		{name: "tmux that does not answer", target: view.Place{Terminal: pane},
 			fail: map[string]bool{display: true}, err: true, ran: 1},
-		{name: "kitty window focused in the focused OS window", target: Target{Terminal: kitty},
+		{name: "kitty window focused in the focused OS window", target: view.Place{Terminal: kitty},
 			outputs: map[string]string{kittyLs: `[{"is_focused":true,"tabs":[{"is_focused":true,"windows":[{"id":7,"is_focused":true}]}]}]`},
 			want:    true, ran: 1},
-		{name: "kitty window active but its OS window not focused", target: Target{Terminal: kitty},
+		{name: "kitty window active but its OS window not focused", target: view.Place{Terminal: kitty},
 			outputs: map[string]string{kittyLs: `[{"is_focused":false,"tabs":[{"is_active":true,"windows":[{"id":7,"is_active":true}]}]}]`},
 			ran:     1},
-		{name: "kitty window in a tab not shown", target: Target{Terminal: kitty},
+		{name: "kitty window in a tab not shown", target: view.Place{Terminal: kitty},
 			outputs: map[string]string{kittyLs: `[{"is_focused":true,"tabs":[{"is_active":false,"windows":[{"id":7,"is_active":true}]}]}]`},
 			ran:     1},
-		{name: "kitty 0.26: the window focused in its tab, the tab not shown", target: Target{Terminal: kitty},
+		{name: "kitty 0.26: the window focused in its tab, the tab not shown", target: view.Place{Terminal: kitty},
 			outputs: map[string]string{kittyLs: `[{"is_focused":true,"tabs":[{"is_active_tab":false,"is_focused":false,"windows":[{"id":7,"is_focused":true}]},` +
 				`{"is_active_tab":true,"is_focused":true,"windows":[{"id":8,"is_focused":true}]}]}]`},
 			ran: 1},
-		{name: "kitty 0.26: the window in the tab shown", target: Target{Terminal: kitty},
+		{name: "kitty 0.26: the window in the tab shown", target: view.Place{Terminal: kitty},
 			outputs: map[string]string{kittyLs: `[{"is_focused":true,"tabs":[{"is_active_tab":true,"windows":[{"id":7,"is_focused":true}]}]}]`},
 			want:    true, ran: 1},
-		{name: "kitty lists no such window", target: Target{Terminal: kitty},
+		{name: "kitty lists no such window", target: view.Place{Terminal: kitty},
 			outputs: map[string]string{kittyLs: `[]`}, ran: 1},
-		{name: "kitty says nonsense", target: Target{Terminal: kitty},
+		{name: "kitty says nonsense", target: view.Place{Terminal: kitty},
 			outputs: map[string]string{kittyLs: `no`}, err: true, ran: 1},
 	}
 	for _, tt := range tests {
@@ -113,7 +114,7 @@ func TestLookingAsksOnlyOwnSockets(t *testing.T) {
 			t.Run(tt.name, func(t *testing.T) {
 				run := &fakeRun{}
 				l := Looking{Run: run.run, Sockets: func(t resolver.Terminal) (resolver.Terminal, error) { return OwnSockets(t, tt.uid) }}
-				if got, _ := l.At(context.Background(), Target{Terminal: term}); got {
+				if got, _ := l.At(context.Background(), view.Place{Terminal: term}); got {
 					t.Error("looking = true")
 				}
 				if len(run.ran) != tt.ran {
@@ -128,7 +129,7 @@ func TestLookingAsksOnlyOwnSockets(t *testing.T) {
 // terminal's session counts as not looked at, without asking anything.
 func TestLookingWithoutDisplay(t *testing.T) {
 	t.Setenv("DISPLAY", "")
-	got, err := Looking{Ancestry: func(int) []int { return []int{9, 8} }}.At(context.Background(), Target{PID: 9})
+	got, err := Looking{Ancestry: func(int) []int { return []int{9, 8} }}.At(context.Background(), view.Place{PID: 9})
 	if got || !errors.Is(err, ErrSkip) {
 		t.Errorf("got %v, %v; want false, ErrSkip", got, err)
 	}

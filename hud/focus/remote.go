@@ -9,10 +9,11 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/remote"
+	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
-// Remote brings forward a session on another machine (Target.Host): its
+// Remote brings forward a session on another machine (view.Place.Host): its
 // tmux pane, attached over the person's ssh in a new terminal window. A
 // remote session outside tmux has nothing to attach to from here.
 type Remote struct {
@@ -28,7 +29,7 @@ type Remote struct {
 
 func (Remote) Name() string { return "remote" }
 
-func (b Remote) Focus(_ context.Context, t Target) error {
+func (b Remote) Focus(_ context.Context, t view.Place) error {
 	if t.Host == "" {
 		return ErrSkip
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -135,7 +136,7 @@ func TestFocusTalksOnlyToOwnSockets(t *testing.T) {
 				Logf:     func(format string, args ...any) { logged = append(logged, fmt.Sprintf(format, args...)) },
 				Sockets:  func(t resolver.Terminal) (resolver.Terminal, error) { return OwnSockets(t, tt.uid) },
 			}
-			if err := f.Focus(context.Background(), Target{PID: 42, Terminal: term}); err != nil {
+			if err := f.Focus(context.Background(), view.Place{PID: 42, Terminal: term}); err != nil {
 				t.Fatal(err)
 			}
 			if len(ran) < len(tt.ran) || tt.ran == nil && len(ran) > 0 || len(ran) > 0 && !strings.HasPrefix(ran[0], tt.ran[0]) {

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+
+	"github.com/capacitor-hud/hud/hud/view"
 )
 
 // Tmux makes the session's pane the current pane of its window and that
@@ -21,7 +23,7 @@ type Tmux struct {
 
 func (Tmux) Name() string { return "tmux" }
 
-func (b Tmux) Focus(ctx context.Context, t Target) error {
+func (b Tmux) Focus(ctx context.Context, t view.Place) error {
 	pane := t.Terminal.TmuxPane
 	if pane == "" || t.Host != "" {
 		return ErrSkip
@@ -51,7 +53,7 @@ func (b Tmux) Focus(ctx context.Context, t Target) error {
 
 // command is a tmux command on the session's server: its recorded socket
 // when it has one (a server started with -L or -S), else the default.
-func (b Tmux) command(t Target, args ...string) Command {
+func (b Tmux) command(t view.Place, args ...string) Command {
 	if s := t.Terminal.TmuxSocket; s != "" {
 		args = append([]string{"-S", s}, args...)
 	}
@@ -60,7 +62,7 @@ func (b Tmux) command(t Target, args ...string) Command {
 
 // clients returns the pids of the tmux clients attached to the pane's
 // session, most recently active first.
-func (b Tmux) clients(ctx context.Context, t Target) ([]int, error) {
+func (b Tmux) clients(ctx context.Context, t view.Place) ([]int, error) {
 	out, err := b.Run(ctx, b.command(t, "list-clients", "-t", t.Terminal.TmuxPane, "-F", "#{client_activity} #{client_pid}"))
 	if err != nil {
 		return nil, err

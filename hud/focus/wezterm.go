@@ -1,6 +1,10 @@
 package focus
 
-import "context"
+import (
+	"context"
+
+	"github.com/capacitor-hud/hud/hud/view"
+)
 
 // WezTerm activates the session's pane (and its tab) in the WezTerm
 // instance it runs in, then raises that instance's window: `wezterm cli`
@@ -12,7 +16,7 @@ type WezTerm struct {
 
 func (WezTerm) Name() string { return "wezterm" }
 
-func (b WezTerm) Focus(ctx context.Context, t Target) error {
+func (b WezTerm) Focus(ctx context.Context, t view.Place) error {
 	if t.Terminal.WeztermPane == "" || t.Host != "" {
 		return ErrSkip
 	}

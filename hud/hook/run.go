@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -143,110 +142,46 @@ func ownConfigDir(layout resolver.Layout, log *debugLog) resolver.Layout {
 type runningEvent struct{ session, event string }
 
 // runHook handles one hook event: read, decode, look around, update the
-// store, log, run the follow-ups. Every failure ends in the debug log and
-// exit status 0.
+// store, run the follow-ups, then answer Claude. Every failure ends in the
+// debug log and exit status 0.
 func runHook(args []string, env Env, running *atomic.Pointer[runningEvent], extend func(time.Duration)) (status int) {
-	start := time.Now()
-	home := env.Getenv("HOME")
-	// The config dir (CLAUDE_CONFIG_DIR, which Claude passes on to its
-	// hooks) says where this Claude keeps its sessions: the lock goes
-	// there, and the record names it for the readers.
-	layout := resolver.Layout{Home: home}
-	layout = layout.WithConfig(resolver.ConfigDirFromEnv(layout, env.Getenv("CLAUDE_CONFIG_DIR")))
-	log := newDebugLog(layout, env)
-	defer log.flush()
-	layout = ownConfigDir(layout, log)
+	run := newHookRun(env)
+	defer run.log.flush()
 	session := ""
 	defer func() {
 		if p := recover(); p != nil {
-			log.errorf(session, "panic: %v\n%s", p, debug.Stack())
+			run.log.errorf(session, "panic: %v\n%s", p, debug.Stack())
 			status = 0
 		}
 	}()
 	ag, named, err := lookupAgent(args)
 	if err != nil {
-		log.errorf("", "%v", err)
+		run.log.errorf("", "%v", err)
 		return 0
 	}
 	// The reply an agent needs goes out whatever happens below.
 	if ag.reply != "" && env.Stdout != nil {
 		defer io.WriteString(env.Stdout, ag.reply)
 	}
-	if home == "" {
-		log.errorf("", "no home directory: $HOME is not set")
+	if run.layout.Home == "" {
+		run.log.errorf("", "no home directory: $HOME is not set")
 		return 0
 	}
-
-	input, err := readInput(env.Stdin, maxInput)
-	if err != nil {
-		log.errorf("", "%v", err)
-		return 0
-	}
-	ev, err := ag.decode(named, input)
-	if err != nil {
-		log.errorf("", "%s%v (%d bytes dropped)", agentPrefix(ag), err, len(input))
-		return 0
-	}
+	ev := run.readEvent(ag, named)
 	if ev == nil {
-		return 0 // an event of the agent's that carries no state
+		return 0
 	}
-	ev.Agent = ag.name
 	session = ev.SessionID
 	running.Store(&runningEvent{session: ev.SessionID, event: ev.HookEventName})
-	obs := observe(ev, env, layout, ag, log)
+	obs := observe(ev, env, run.layout, ag, run.log)
 	now := env.Now()
-
-	var u update
-	err = updateStore(layout, now, log, func(t *table) bool {
-		u = applyEvent(t, ev, obs, now)
-		return u.Dropped == ""
-	})
-	if err != nil {
-		log.errorf(session, "%s: %v", ev.HookEventName, err)
+	u, ok := run.apply(ev, obs, now)
+	if !ok {
 		return 0
 	}
-	if u.Dropped != "" {
-		log.eventf(session, "%s ignored: %s (%s)", ev.HookEventName, u.Dropped, sinceMillis(start))
-		return 0
-	}
-
-	ctx := &Context{
-		Layout:  layout,
-		Event:   ev,
-		Before:  u.Before,
-		After:   u.After,
-		Process: AgentProcess{PID: obs.Process.PID, Started: obs.Process.Started},
-		Now:     now,
-		Getenv:  env.Getenv,
-		Logf: func(format string, args ...any) {
-			log.errorf(session, format, args...)
-		},
-		process:    obs.Process,
-		executable: env.Executable,
-	}
+	ctx := run.followUpContext(ev, u, obs, now)
 	runFollowUps(ctx, followUps)
-	replaced := ""
-	if len(u.Replaced) > 0 {
-		replaced = ", ended " + strings.Join(u.Replaced, " ") + " of the same process"
-	}
-	if ctx.blocked != "" {
-		log.eventf(session, "%s blocked, %s kept (%s): %s", ev.HookEventName, stateName(u.Before), sinceMillis(start), ctx.blocked)
-		// A blocked prompt never reaches Claude: no turn starts and no Stop
-		// will follow, so the record goes back to what it was.
-		if err := restoreRecord(layout, now, log, ev.SessionID, u.Before); err != nil {
-			log.errorf(session, "restoring the record after a blocked prompt: %v", err)
-		}
-		fmt.Fprintln(env.Stderr, ctx.blocked)
-		return 2
-	}
-	log.eventf(session, "%s %s→%s (%s%s)", ev.HookEventName, stateName(u.Before), stateName(u.After), sinceMillis(start), replaced)
-	if ev.HookEventName == EventPermissionRequest && ag.answers {
-		answerDialog(ctx, log, extend)
-	}
-	if ctx.said != "" && env.Stdout != nil {
-		io.WriteString(env.Stdout, ctx.said)
-	}
-	return 0
+	return run.finish(ctx, u, ag, extend)
 }
 
 // restoreRecord puts a session's record back as it was before an event

@@ -66,6 +66,31 @@ func Transition(prev *resolver.Record, ev *Event, now time.Time) *resolver.Recor
 		return nil
 	}
 	at := resolver.At(now)
+	r := carried(prev, ev, at)
+	next := nextState(&r, ev, at)
+	// Only the end of compaction (PostCompact, SessionStart(compact)), a
+	// new prompt, a new start or the end of the session leaves compacting:
+	// compaction fires events of its own (a SubagentStop, fixture 18) that
+	// must not.
+	if r.State == resolver.StateCompacting && next != resolver.StateCompacting && !leavesCompacting(ev) {
+		next = resolver.StateCompacting
+	}
+	// A person's new prompt starts a new working spell even when the
+	// record never saw the last one end (an Esc, a denial, a model error
+	// that fired no hook, which the agent's own files corrected on
+	// screen): its "working since" is the prompt's.
+	if next != r.State || prev == nil || personsPrompt(ev) {
+		r.StateChangedAt = at
+	}
+	r.State = next
+	return &r
+}
+
+// carried is the record ev starts from: a copy of prev (a new record in
+// the state ev implies when prev is nil) with what every event says about
+// its session (agent, cwd, permission mode, transcript, when and which
+// event came last).
+func carried(prev *resolver.Record, ev *Event, at resolver.Timestamp) resolver.Record {
 	var r resolver.Record
 	if prev != nil {
 		r = *prev
@@ -86,59 +111,32 @@ func Transition(prev *resolver.Record, ev *Event, now time.Time) *resolver.Recor
 	if ev.TranscriptPath != "" {
 		r.TranscriptPath = ev.TranscriptPath
 	}
+	return r
+}
 
-	next := r.State // heartbeat unless a rule below says otherwise
+// nextState applies ev's rule to r and returns the state r moves to; an
+// event with no rule is a heartbeat and keeps r's state.
+func nextState(r *resolver.Record, ev *Event, at resolver.Timestamp) resolver.State {
 	switch ev.HookEventName {
 	case EventSessionStart:
-		if ev.Source == sourceCompact {
-			next = afterCompaction(&r, ev.Trigger)
-		} else {
-			next = resolver.StateReady
-			r.ToolsInFlight, r.WaitingFor, r.WaitingTool, r.CompactTrigger = 0, "", "", ""
-			r.Subagents = nil // a new process or a new conversation
-		}
+		return sessionStarted(r, ev)
 	case EventUserPromptSubmit:
-		// A turn Claude injected itself (a background agent's result, a
-		// teammate's message, a scheduled wake-up) keeps the person's
-		// prompt as what the session works on, and continues the turn it
-		// belongs to while that one still runs.
-		if !injectedPrompt(ev) {
-			r.WorkingOn = oneLine(ev.Prompt, maxWorkingOn)
-			r.TurnStartedAt = at
-		} else if r.State != resolver.StateWorking || r.TurnStartedAt.IsZero() {
-			r.TurnStartedAt = at
-		}
-		next = resolver.StateWorking
-		// A new turn: whatever the last one left (a tool interrupted with
-		// Esc fires nothing, nor does a dialog dismissed) is over.
-		r.ToolsInFlight, r.WaitingFor, r.WaitingTool, r.LastError, r.CompactTrigger = 0, "", "", "", ""
-	case EventPreToolUse:
-		r.ToolsInFlight++
-		if waitsForOtherTool(&r, ev) {
-			break // a parallel tool or a subagent's: the dialog is still up
-		}
-		next = resolver.StateWorking
-		r.LastTool, r.WaitingFor, r.WaitingTool = ev.ToolName, "", ""
-	case EventPostToolUse, EventPostToolUseFailure, EventPermissionDenied:
-		r.ToolsInFlight = max(r.ToolsInFlight-1, 0)
-		if waitsForOtherTool(&r, ev) {
-			break
-		}
-		next = resolver.StateWorking
-		r.LastTool, r.WaitingFor, r.WaitingTool = ev.ToolName, "", ""
+		return promptSubmitted(r, ev, at)
+	case EventPreToolUse, EventPostToolUse, EventPostToolUseFailure, EventPermissionDenied:
+		return toolCalled(r, ev)
 	case EventPermissionRequest:
-		next = resolver.StateWaiting
 		r.LastTool = ev.ToolName
 		r.WaitingFor = describeDialog(ev.ToolName, ev.ToolInput, r.CWD)
 		r.WaitingTool = toolFingerprint(ev.ToolName, ev.ToolInput)
+		return resolver.StateWaiting
 	case EventNotification:
-		next = notification(&r, ev)
+		return notification(r, ev)
 	case EventElicitation:
-		next = resolver.StateWaiting
 		r.WaitingFor = elicitationText(ev.MCPServerName, ev.Message)
 		r.WaitingTool = elicitationKey
+		return resolver.StateWaiting
 	case EventElicitationResult:
-		next = answered(&r)
+		return answered(r)
 	case EventSubagentStart:
 		r.Subagents = addAgent(r.Subagents, ev.AgentID)
 	case EventSubagentStop:
@@ -147,61 +145,103 @@ func Transition(prev *resolver.Record, ev *Event, now time.Time) *resolver.Recor
 		// <task-notification>): the state waits for that turn's Stop.
 		r.Subagents = removeAgent(r.Subagents, ev.AgentID)
 	case EventStop:
-		// A Stop fired by a subagent (compaction runs as one), by a Stop
-		// hook that continued the turn, or during compaction does not end
-		// the main turn.
-		if ev.StopHookActive || ev.AgentID != "" || r.State == resolver.StateCompacting {
-			break
-		}
-		r.ToolsInFlight = 0
-		// A client that lists its background work says which agents
-		// still run; one that does not (before 2.1.145) has none, since
-		// its subagents run inside the turn.
-		r.Subagents = runningSubagents(ev.BackgroundTasks)
-		switch {
-		case len(r.Subagents) == 0:
-			next = resolver.StateReady
-			r.WaitingFor, r.WaitingTool = "", ""
-		case r.State == resolver.StateWaiting:
-			// The main turn cannot stop with a dialog of its own open:
-			// the one up is a background agent's, and still waits.
-		default:
-			// Claude waits for its agents and continues by itself when
-			// they return: the turn is not over.
-			next = resolver.StateWorking
-			r.WaitingFor, r.WaitingTool = "", ""
-		}
+		return stopped(r, ev)
 	case EventStopFailure:
-		next = resolver.StateReady
 		r.ToolsInFlight, r.WaitingFor, r.WaitingTool = 0, "", ""
 		r.LastError = errorText(ev.Error)
+		return resolver.StateReady
 	case EventPreCompact:
-		next = resolver.StateCompacting
 		r.CompactTrigger = ev.Trigger
+		return resolver.StateCompacting
 	case EventPostCompact:
-		next = afterCompaction(&r, ev.Trigger)
+		return afterCompaction(r, ev.Trigger)
 	case EventCwdChanged:
 		if ev.NewCWD != "" {
 			r.CWD = ev.NewCWD
 		}
 	}
+	return r.State
+}
 
-	// Only the end of compaction (PostCompact, SessionStart(compact)), a
-	// new prompt, a new start or the end of the session leaves compacting:
-	// compaction fires events of its own (a SubagentStop, fixture 18) that
-	// must not.
-	if r.State == resolver.StateCompacting && next != resolver.StateCompacting && !leavesCompacting(ev) {
-		next = resolver.StateCompacting
+// sessionStarted is SessionStart's rule: the end of compaction for
+// SessionStart(compact), else a new process or a new conversation, ready
+// and with nothing of the last one left.
+func sessionStarted(r *resolver.Record, ev *Event) resolver.State {
+	if ev.Source == sourceCompact {
+		return afterCompaction(r, ev.Trigger)
 	}
-	// A person's new prompt starts a new working spell even when the
-	// record never saw the last one end (an Esc, a denial, a model error
-	// that fired no hook, which the agent's own files corrected on
-	// screen): its "working since" is the prompt's.
-	if next != r.State || prev == nil || (ev.HookEventName == EventUserPromptSubmit && !injectedPrompt(ev)) {
-		r.StateChangedAt = at
+	r.ToolsInFlight, r.WaitingFor, r.WaitingTool, r.CompactTrigger = 0, "", "", ""
+	r.Subagents = nil
+	return resolver.StateReady
+}
+
+// promptSubmitted is UserPromptSubmit's rule: a new turn.
+func promptSubmitted(r *resolver.Record, ev *Event, at resolver.Timestamp) resolver.State {
+	// A turn Claude injected itself (a background agent's result, a
+	// teammate's message, a scheduled wake-up) keeps the person's
+	// prompt as what the session works on, and continues the turn it
+	// belongs to while that one still runs.
+	if personsPrompt(ev) {
+		r.WorkingOn = oneLine(ev.Prompt, maxWorkingOn)
+		r.TurnStartedAt = at
+	} else if r.State != resolver.StateWorking || r.TurnStartedAt.IsZero() {
+		r.TurnStartedAt = at
 	}
-	r.State = next
-	return &r
+	// Whatever the last turn left (a tool interrupted with Esc fires
+	// nothing, nor does a dialog dismissed) is over.
+	r.ToolsInFlight, r.WaitingFor, r.WaitingTool, r.LastError, r.CompactTrigger = 0, "", "", "", ""
+	return resolver.StateWorking
+}
+
+// personsPrompt reports whether ev is a prompt the person sent, not one
+// Claude injected.
+func personsPrompt(ev *Event) bool {
+	return ev.HookEventName == EventUserPromptSubmit && !injectedPrompt(ev)
+}
+
+// toolCalled is the rule of a tool call starting (PreToolUse) or ending
+// (PostToolUse, PostToolUseFailure, PermissionDenied): working, unless a
+// dialog for another call is still up.
+func toolCalled(r *resolver.Record, ev *Event) resolver.State {
+	if ev.HookEventName == EventPreToolUse {
+		r.ToolsInFlight++
+	} else {
+		r.ToolsInFlight = max(r.ToolsInFlight-1, 0)
+	}
+	if waitsForOtherTool(r, ev) {
+		return r.State // a parallel tool or a subagent's: the dialog is still up
+	}
+	r.LastTool, r.WaitingFor, r.WaitingTool = ev.ToolName, "", ""
+	return resolver.StateWorking
+}
+
+// stopped is Stop's rule: the main turn ends, unless agents it started
+// still run.
+func stopped(r *resolver.Record, ev *Event) resolver.State {
+	// A Stop fired by a subagent (compaction runs as one), by a Stop
+	// hook that continued the turn, or during compaction does not end
+	// the main turn.
+	if ev.StopHookActive || ev.AgentID != "" || r.State == resolver.StateCompacting {
+		return r.State
+	}
+	r.ToolsInFlight = 0
+	// A client that lists its background work says which agents still
+	// run; one that does not (before 2.1.145) has none, since its
+	// subagents run inside the turn.
+	r.Subagents = runningSubagents(ev.BackgroundTasks)
+	switch {
+	case len(r.Subagents) == 0:
+		r.WaitingFor, r.WaitingTool = "", ""
+		return resolver.StateReady
+	case r.State == resolver.StateWaiting:
+		// The main turn cannot stop with a dialog of its own open: the
+		// one up is a background agent's, and still waits.
+		return r.State
+	}
+	// Claude waits for its agents and continues by itself when they
+	// return: the turn is not over.
+	r.WaitingFor, r.WaitingTool = "", ""
+	return resolver.StateWorking
 }
 
 // waitsForOtherTool reports whether r waits on a permission dialog for a

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/config"
-	"github.com/capacitor-hud/hud/hud/present"
 	"github.com/capacitor-hud/hud/hud/text"
 	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/resolver"
@@ -29,10 +28,10 @@ type Notification struct {
 	Project string
 	Title   string
 	Body    string
-	// Where is the session's terminal (present.FocusOf): a notification
+	// Where is the session's terminal (view.Session.Place): a notification
 	// the person would read in the terminal they look at is not shown.
 	// Zero for a notice about hud itself.
-	Where present.Focus
+	Where view.Place
 }
 
 // tracked is what the Tracker remembers of one session between updates.
@@ -237,7 +236,7 @@ func doneNotification(s view.Session, took time.Duration) Notification {
 // auth refactor needs you".
 func notification(kind Kind, s view.Session, title, body string) Notification {
 	name := s.Name()
-	return Notification{Kind: kind, SessionID: s.Key, Project: name, Title: name + " " + title, Body: body, Where: present.FocusOf(s)}
+	return Notification{Kind: kind, SessionID: s.Key, Project: name, Title: name + " " + title, Body: body, Where: s.Place()}
 }
 
 // withDetail is lead, then ": " and detail when there is one.

@@ -76,19 +76,7 @@ type Row struct {
 	// the row; empty for none.
 	Detail string
 	// Focus is what clicking the row brings forward.
-	Focus Focus
-}
-
-// Focus is where a session can be brought forward: its terminal (a tmux
-// pane, a terminal's tab or window, found from what the hook recorded and
-// from the Claude process's ancestry), else its project folder.
-type Focus struct {
-	// PID is the Claude process, 0 when unknown.
-	PID      int
-	Terminal resolver.Terminal
-	Dir      string
-	// Host is the machine the session runs on; "" for this one.
-	Host string
+	Focus view.Place
 }
 
 // Present computes the view of in.
@@ -137,7 +125,7 @@ func Present(in Input) View {
 				Label:   label,
 				Tooltip: rowTooltip(s),
 				Detail:  activityLine(s.Activity),
-				Focus:   focusOf(&s),
+				Focus:   s.Place(),
 			})
 			tooltip = append(tooltip, label)
 		}
@@ -252,21 +240,6 @@ func activityLine(f *activity.Facts) string {
 	}
 	return text.Line(f.Summary(), 0)
 }
-
-// focusOf is what a click on s brings forward: its terminal, else its
-// folder. A session on another machine (view.Session.Host) brings only
-// its tmux pane, attached over ssh in a new terminal: its process and
-// folder are over there, and nothing here acts on them.
-func focusOf(s *view.Session) Focus {
-	if s.Host != "" {
-		return Focus{Host: s.Host, Terminal: resolver.Terminal{TmuxPane: s.TmuxPane}}
-	}
-	return Focus{PID: s.PID, Terminal: s.Terminal, Dir: cmp.Or(s.CWD, s.ProjectDir)}
-}
-
-// FocusOf is where session s can be brought forward (and where the person
-// may be looking at it already).
-func FocusOf(s view.Session) Focus { return focusOf(&s) }
 
 func rowTooltip(s view.Session) string {
 	lines := []string{text.Line(cmp.Or(s.CWD, s.ProjectDir), 0)}
