@@ -46,6 +46,9 @@ type Env struct {
 	// Getwd is the hook's own working directory, where Claude Code runs
 	// it: the session's cwd when an event does not say.
 	Getwd func() (string, error)
+	// Agents are the coding agents `hud-hook <agent>` may name
+	// (hud/agent/registry's).
+	Agents []*Agent
 }
 
 // OSEnv is the environment of the running process.
@@ -163,14 +166,14 @@ func runHook(args []string, env Env, running *atomic.Pointer[runningEvent], exte
 			status = 0
 		}
 	}()
-	ag, named, err := lookupAgent(args)
+	ag, named, err := lookupAgent(args, env.Agents)
 	if err != nil {
 		log.errorf("", "%v", err)
 		return 0
 	}
 	// The reply an agent needs goes out whatever happens below.
-	if ag.reply != "" && env.Stdout != nil {
-		defer io.WriteString(env.Stdout, ag.reply)
+	if ag.Reply != "" && env.Stdout != nil {
+		defer io.WriteString(env.Stdout, ag.Reply)
 	}
 	if home == "" {
 		log.errorf("", "no home directory: $HOME is not set")
@@ -182,7 +185,7 @@ func runHook(args []string, env Env, running *atomic.Pointer[runningEvent], exte
 		log.errorf("", "%v", err)
 		return 0
 	}
-	ev, err := ag.decode(named, input)
+	ev, err := ag.Decode(named, input)
 	if err != nil {
 		log.errorf("", "%s%v (%d bytes dropped)", agentPrefix(ag), err, len(input))
 		return 0
@@ -190,7 +193,7 @@ func runHook(args []string, env Env, running *atomic.Pointer[runningEvent], exte
 	if ev == nil {
 		return 0 // an event of the agent's that carries no state
 	}
-	ev.Agent = ag.name
+	ev.Agent = ag.Name
 	session = ev.SessionID
 	running.Store(&runningEvent{session: ev.SessionID, event: ev.HookEventName})
 	obs := observe(ev, env, layout, ag, log)
@@ -240,7 +243,7 @@ func runHook(args []string, env Env, running *atomic.Pointer[runningEvent], exte
 		return 2
 	}
 	log.eventf(session, "%s %s→%s (%s%s)", ev.HookEventName, stateName(u.Before), stateName(u.After), sinceMillis(start), replaced)
-	if ev.HookEventName == EventPermissionRequest && ag.answers {
+	if ev.HookEventName == EventPermissionRequest && ag.Answers {
 		answerDialog(ctx, log, extend)
 	}
 	if ctx.said != "" && env.Stdout != nil {
@@ -300,7 +303,7 @@ type observation struct {
 }
 
 // observe normalizes the event's paths in place and looks around.
-func observe(ev *Event, env Env, layout resolver.Layout, ag *agent, log *debugLog) observation {
+func observe(ev *Event, env Env, layout resolver.Layout, ag *Agent, log *debugLog) observation {
 	rawCWD := ev.CWD
 	ev.CWD = resolver.NormalizePath(ev.CWD)
 	ev.NewCWD = resolver.NormalizePath(ev.NewCWD)
@@ -309,7 +312,7 @@ func observe(ev *Event, env Env, layout resolver.Layout, ag *agent, log *debugLo
 		Alive:     lockholder.Alive,
 		ConfigDir: layout.Config,
 	}
-	if p, err := lockholder.FindAgent(env.Parent, ag.process, ag.isProcess(layout)); err != nil {
+	if p, err := lockholder.FindAgent(env.Parent, ag.Process, ag.IsProcess(layout)); err != nil {
 		log.errorf(ev.SessionID, "%v", err)
 	} else if why := refused(ag, p); why != "" {
 		log.errorf(ev.SessionID, "%s", why)
@@ -338,19 +341,19 @@ func observe(ev *Event, env Env, layout resolver.Layout, ag *agent, log *debugLo
 
 // refused says why p, the agent's process found above the hook, cannot
 // stand for the session; "" when it can.
-func refused(ag *agent, p lockholder.Process) string {
-	if ag.refuse == nil {
+func refused(ag *Agent, p lockholder.Process) string {
+	if ag.Refuse == nil {
 		return ""
 	}
-	return ag.refuse(p)
+	return ag.Refuse(p)
 }
 
 // agentPrefix names an agent other than Claude Code in a log line.
-func agentPrefix(ag *agent) string {
-	if ag.name == "" {
+func agentPrefix(ag *Agent) string {
+	if ag.Name == "" {
 		return ""
 	}
-	return ag.name + ": "
+	return ag.Name + ": "
 }
 
 // fallbackCWD is where a session runs when its event does not say:

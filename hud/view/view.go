@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/activity"
+	"github.com/capacitor-hud/hud/hud/agent/registry"
 	"github.com/capacitor-hud/hud/hud/answer"
 	"github.com/capacitor-hud/hud/hud/text"
 	"github.com/capacitor-hud/hud/resolver"
@@ -204,7 +205,7 @@ func WithAgent(name, agent string) string {
 	if agent == "" || agent == resolver.AgentClaude {
 		return name
 	}
-	return name + " (" + resolver.AgentLabel(agent) + ")"
+	return name + " (" + registry.Label(agent) + ")"
 }
 
 // BaseName is the last element of dir: "" for none, dir itself for the
