@@ -10,6 +10,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/agent/copilot"
 	"github.com/capacitor-hud/hud/hud/agent/gemini"
 	"github.com/capacitor-hud/hud/hud/agent/registry"
+	"github.com/capacitor-hud/hud/hud/install"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -76,5 +77,43 @@ func TestLoadTurnEnds(t *testing.T) {
 		if !strings.HasPrefix(d, filepath.Join(home, ".copilot")) && !strings.HasPrefix(d, filepath.Join(home, ".gemini")) {
 			t.Errorf("log directory %s is outside the agents' own", d)
 		}
+	}
+}
+
+// TestEveryAgentIsWhole: each agent in All answers to its name in the
+// hook, the readers and `hud install`, and install knows no agent All does
+// not list: a line here or there alone fails.
+func TestEveryAgentIsWhole(t *testing.T) {
+	for _, a := range registry.All {
+		name := a.Name()
+		if got, ok := registry.Lookup(name); !ok || got != a {
+			t.Errorf("%s: Lookup gives %v, %v", name, got, ok)
+		}
+		if a.Label() == "" || a.Hook() == nil || a.Hook().Decode == nil || a.Hook().IsProcess == nil {
+			t.Errorf("%s: label %q, hook %+v", name, a.Label(), a.Hook())
+		}
+		if name == resolver.AgentClaude {
+			if a.Hook().Name != "" {
+				t.Errorf("Claude Code's hook writes agent %q; its records carry none", a.Hook().Name)
+			}
+			continue
+		}
+		if a.Hook().Name != name {
+			t.Errorf("%s: its hook writes agent %q", name, a.Hook().Name)
+		}
+		if _, err := install.LookupAgent(name); err != nil {
+			t.Errorf("%s: hud install does not know it: %v", name, err)
+		}
+	}
+	for _, a := range install.Agents {
+		if _, ok := registry.Lookup(a.Name); !ok {
+			t.Errorf("hud install knows %s, which the registry does not list", a.Name)
+		}
+	}
+	if _, ok := registry.Lookup(""); !ok {
+		t.Error("a record with no agent is not Claude Code's")
+	}
+	if got := registry.Label("nosuchagent"); got != "nosuchagent" {
+		t.Errorf("an unknown agent's label is %q, want its own name", got)
 	}
 }
