@@ -13,7 +13,7 @@ import (
 // import this one): Claude Code and one other agent, "other", whose
 // payloads are Claude's, whose process is never found and whose dialogs
 // the tray does not answer. The real agents run through the hook in
-// agents_test.go.
+// agent_run_test.go.
 var testAgents = []*Agent{&ClaudeCode, {
 	Name:    "other",
 	Process: "Other",
