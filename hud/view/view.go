@@ -59,7 +59,7 @@ type Session struct {
 	// TurnStartedAt is when the current turn began (zero: unknown).
 	TurnStartedAt time.Time
 	// Agent is the coding agent that runs the session
-	// (resolver.AgentClaude, resolver.AgentCodex, …).
+	// (resolver.AgentClaude, or another agent's name in hud/agent/registry).
 	Agent string
 	// ByClaude is set when Claude's own session file decided the state
 	// rather than a hook event: a turn that ended so was interrupted (Esc).
