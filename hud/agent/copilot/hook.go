@@ -12,9 +12,10 @@ import (
 	"github.com/capacitor-hud/hud/resolver"
 )
 
-// hookAgent is how hud-hook reads Copilot CLI. Its hooks (~/.copilot/hooks/*.json,
-// "version": 1) send camelCase payloads without the event's name, so the
-// name comes from the command line: `hud-hook copilot <event>`.
+// hookAgent is how hud-hook reads Copilot CLI. Its hooks
+// (~/.copilot/hooks/*.json, "version": 1) send camelCase payloads
+// without the event's name, so the name comes from the command line:
+// `hud-hook copilot <event>`.
 //
 //   - sessionStart waits for the first prompt; until then only Copilot's
 //     session directory says the session exists.

@@ -10,10 +10,11 @@ import (
 	"github.com/capacitor-hud/hud/resolver"
 )
 
-// hookAgent is how hud-hook reads Gemini CLI. Its hooks (~/.gemini/settings.json)
-// take Claude Code's matcher-group shape and send snake_case payloads
-// close to Claude's (session_id, cwd, transcript_path, hook_event_name,
-// tool_name, tool_input), under names of its own:
+// hookAgent is how hud-hook reads Gemini CLI. Its hooks
+// (~/.gemini/settings.json) take Claude Code's matcher-group shape and
+// send snake_case payloads close to Claude's (session_id, cwd,
+// transcript_path, hook_event_name, tool_name, tool_input), under names
+// of its own:
 //
 //   - BeforeAgent / AfterAgent open and close a turn: UserPromptSubmit and
 //     Stop. AfterAgent fires after an Esc and after an API error too.

@@ -13,8 +13,8 @@ import (
 	"github.com/capacitor-hud/hud/resolver"
 )
 
-// hookAgent is how hud-hook reads opencode. It has no command hooks: hud's plugin
-// (hud/install/opencode.js, which `hud install opencode` puts in
+// hookAgent is how hud-hook reads opencode. It has no command hooks:
+// hud's plugin (hud/install/opencode.js, which `hud install opencode` puts in
 // ~/.config/opencode/plugins/) runs in the opencode process and runs
 // `hud-hook opencode <event>` for each bus event that carries state, the
 // event's properties on stdin with the plugin's directory beside them,

@@ -36,9 +36,9 @@ func ts(s string) time.Time {
 	return t
 }
 
-// TestLoadTurnEnds: through the registry, the snapshot reads a working Copilot session's
-// events.jsonl and a waiting Gemini session's chat file, and never a path
-// a payload could aim elsewhere.
+// TestLoadTurnEnds: through the registry, the snapshot reads a working
+// Copilot session's events.jsonl and a waiting Gemini session's chat
+// file, and never a path a payload could aim elsewhere.
 func TestLoadTurnEnds(t *testing.T) {
 	home := t.TempDir()
 	l := resolver.Layout{Home: home}
