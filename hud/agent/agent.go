@@ -1,12 +1,13 @@
 // Package agent is what hud knows of one coding agent, behind one small
-// interface: its name and label, and how to read its own log for what its
-// hooks miss. Each agent is a package of its own (hud/agent/codex, …)
-// whose Agent implements Agent, and hud/agent/registry lists them once:
-// the readers, the menu and the notifications range over that list, so
-// adding an agent is its package and a line there.
+// interface: its name and label, how the hook reads its payloads, and how
+// to read its own log for what its hooks miss. Each agent is a package of
+// its own (hud/agent/codex, …) whose Agent implements Agent, and
+// hud/agent/registry lists them once: the hook, the readers, the menu and
+// the notifications range over that list, so adding an agent is its
+// package and a line there (docs/architecture.md).
 //
-// This package and the agents' are light (the resolver's types, the
-// standard library): the hook links them, and must stay fast.
+// This package and the agents' import only the resolver, the hook and the
+// standard library: the hook links them, and must stay fast.
 package agent
 
 import (
