@@ -12,7 +12,7 @@ import (
 // a guess.
 type Account struct {
 	// Agent is the agent whose account it is: "" for Claude Code,
-	// AgentCodex for a Codex home.
+	// another agent's name for its home ("codex").
 	Agent string `json:"agent,omitempty"`
 	// ConfigDir is the account's Claude config directory, normalized; ""
 	// for ~/.claude. For Codex, its home (~/.codex, $CODEX_HOME).

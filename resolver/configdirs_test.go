@@ -177,7 +177,7 @@ func TestLoadSnapshotConfigDirs(t *testing.T) {
 		writeFile(t, filepath.Join(c.LockDir(), fmt.Sprintf("%d.json", pid)),
 			fmt.Sprintf(`{"pid":%d,"sessionId":"s%d","status":"idle","name":"n%d","nameSource":"user"}`, pid, i+1, i+1))
 	}
-	snap, err := LoadSnapshot(l, nil)
+	snap, err := LoadSnapshot(l, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +198,7 @@ func TestLoadSnapshotConfigDirs(t *testing.T) {
 
 	// A config-dirs.json that does not parse costs only what it named.
 	writeFile(t, l.ConfigDirsPath(), "{")
-	snap, err = LoadSnapshot(l, nil)
+	snap, err = LoadSnapshot(l, nil, nil)
 	if err != nil || len(snap.Locks) != 2 {
 		t.Errorf("with a broken list: %d locks, %v; want 2 (default and the record's)", len(snap.Locks), err)
 	}

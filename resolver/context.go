@@ -34,12 +34,16 @@ type Context struct {
 	WindowFrom string `json:"window_from"`
 }
 
-// Where a Context's figures come from.
+// Where a Context's figures come from. An agent's own log that counts
+// them (Codex's rollout: its token_count events, with the window as the
+// agent counts it) gives ContextFromRollout and WindowFromRollout.
 const (
 	ContextFromTranscript = "transcript"
 	ContextFromStatusLine = "statusline"
+	ContextFromRollout    = "rollout"
 	WindowFromStatusLine  = "statusline"
 	WindowFromModel       = "model"
+	WindowFromRollout     = "rollout"
 )
 
 // Percent is the share of the window in use, rounded and held within 0 to
@@ -163,11 +167,11 @@ var contextTails = [...]int64{maxTranscriptTail, 1 << 20}
 // LoadContexts reads the context in use of the store's sessions, by
 // session id: a Claude Code session's from the tail of its transcript,
 // with what the status line recorded (lines, by session id) winning where
-// it is as new or newer; a Codex session's from its rollout's newest
-// token_count, which also gives its Codex home's limits (codex: the
-// newest of each home). A session with none is left out: unknown, never
-// a guess.
-func LoadContexts(l Layout, store *Store, lines map[string]StatusLine) (contexts map[string]Context, codex []Account) {
+// it is as new or newer; another agent's from its own log when its
+// AgentLog is an AgentRunway (Codex's rollout), which may also give the
+// limits of the agent's home (accounts: the newest of each home). A
+// session with none is left out: unknown, never a guess.
+func LoadContexts(l Layout, store *Store, lines map[string]StatusLine, logs AgentLogs) (contexts map[string]Context, accounts []Account) {
 	if store == nil {
 		return nil, nil
 	}
@@ -177,16 +181,15 @@ func LoadContexts(l Layout, store *Store, lines map[string]StatusLine) (contexts
 		}
 		var c Context
 		var ok bool
-		switch AgentOf(rec) {
-		case AgentClaude:
+		if AgentOf(rec) == AgentClaude {
 			c, ok = transcriptContext(l, rec)
 			if line, has := lines[id]; has {
 				c, ok = line.contextOver(c, ok)
 			}
-		case AgentCodex:
+		} else if runway, is := agentLog(logs, rec.Agent).(AgentRunway); is {
 			var a *Account
-			c, a, ok = codexContext(l, rec)
-			codex = newerAccount(codex, a)
+			c, a, ok = agentRunway(l, rec, runway)
+			accounts = newerAccount(accounts, a)
 		}
 		if !ok {
 			continue
@@ -196,8 +199,27 @@ func LoadContexts(l Layout, store *Store, lines map[string]StatusLine) (contexts
 		}
 		contexts[id] = c
 	}
-	slices.SortFunc(codex, func(a, b Account) int { return strings.Compare(a.ConfigDir, b.ConfigDir) })
-	return contexts, codex
+	slices.SortFunc(accounts, func(a, b Account) int { return strings.Compare(a.ConfigDir, b.ConfigDir) })
+	return contexts, accounts
+}
+
+// agentLog is logs(agent), nil when there are no logs to ask.
+func agentLog(logs AgentLogs, agent string) AgentLog {
+	if logs == nil {
+		return nil
+	}
+	return logs(agent)
+}
+
+// agentRunway is the runway of rec's own log, read bounded and never
+// through a link, with the account its home is.
+func agentRunway(l Layout, rec *Record, r AgentRunway) (Context, *Account, bool) {
+	path, home := r.Path(l, rec)
+	c, a, ok := tailFigures(path, home, r.Runway)
+	if a != nil {
+		a.ConfigDir = home // a copy: cachedTail keeps its own
+	}
+	return c, a, ok
 }
 
 // newerAccount puts a among accounts, in place of an older figure of the

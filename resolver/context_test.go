@@ -146,14 +146,14 @@ func TestLoadContexts(t *testing.T) {
 		"s1": {SessionID: "s1", TranscriptPath: p1},
 		"s2": {SessionID: "s2", TranscriptPath: p2},
 		"s3": {SessionID: "s3", TranscriptPath: filepath.Join(dir, "s3.jsonl")},
-		"s4": {SessionID: "s4", Agent: AgentCodex, TranscriptPath: p4},
+		"s4": {SessionID: "s4", Agent: "codex", TranscriptPath: p4},
 	}
 	answered := time.Date(2026, 11, 26, 14, 13, 10, 408e6, time.UTC)
 	lines := map[string]StatusLine{
 		// Newer than the answer: its figures win.
 		"s2": {SessionID: "s2", At: answered.Add(time.Second), Model: "claude-sonnet-4-5[1m]", Tokens: 50_000, Window: LongWindow},
 	}
-	got, _ := LoadContexts(l, &Store{Version: StoreVersion, Sessions: recs}, lines)
+	got, _ := LoadContexts(l, &Store{Version: StoreVersion, Sessions: recs}, lines, nil)
 	if len(got) != 2 {
 		t.Fatalf("contexts of %d sessions, want s1 and s2: %+v", len(got), got)
 	}
@@ -221,7 +221,7 @@ func BenchmarkLoadContexts(b *testing.B) {
 	}
 	store := &Store{Version: StoreVersion, Sessions: recs}
 	load := func(b *testing.B) {
-		if c, _ := LoadContexts(Layout{Home: home}, store, nil); len(c) != 10 {
+		if c, _ := LoadContexts(Layout{Home: home}, store, nil, nil); len(c) != 10 {
 			b.Fatalf("%d contexts", len(c))
 		}
 	}
@@ -251,7 +251,7 @@ func TestContextCache(t *testing.T) {
 	p := filepath.Join(dir, "s1.jsonl")
 	store := &Store{Version: StoreVersion, Sessions: map[string]*Record{"s1": {SessionID: "s1", TranscriptPath: p}}}
 	tokens := func() int {
-		c, _ := LoadContexts(Layout{Home: home}, store, nil)
+		c, _ := LoadContexts(Layout{Home: home}, store, nil, nil)
 		return c["s1"].Tokens
 	}
 	write := func(data string) {

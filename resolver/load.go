@@ -22,6 +22,11 @@ var ErrCorruptStore = errors.New("corrupt store")
 // process may not be inspected. The real one wraps lockholder.Inspect.
 type ProcessStart func(pid int) (ticks uint64, running bool)
 
+// maxSmallFile bounds a lock's meta.json and Claude's <pid>.json, each a
+// few hundred bytes: a reader never waits on a FIFO or reads a device
+// planted at their names.
+const maxSmallFile = 64 << 10
+
 // LoadSnapshot reads the store, then the lock directories and Claude
 // Code's own session files of every config directory it follows
 // (FollowedConfigDirs). Files that vanish while it reads (a holder
@@ -37,12 +42,10 @@ type ProcessStart func(pid int) (ticks uint64, running bool)
 // procStart checks that a Claude session file's pid still names the
 // process that wrote it (its procStart): files of dead or reused pids are
 // dropped. A nil procStart keeps every file.
-// maxSmallFile bounds a lock's meta.json and Claude's <pid>.json, each a
-// few hundred bytes: a reader never waits on a FIFO or reads a device
-// planted at their names.
-const maxSmallFile = 64 << 10
-
-func LoadSnapshot(l Layout, procStart ProcessStart) (Snapshot, error) {
+//
+// logs gives each coding agent's own log, read for what its hooks miss
+// and for its runway (LoadTurnEnds, LoadContexts); nil reads none.
+func LoadSnapshot(l Layout, procStart ProcessStart, logs AgentLogs) (Snapshot, error) {
 	snap := Snapshot{Store: NewStore()}
 	var errs []error
 	store, err := LoadStore(l.StorePath())
@@ -67,11 +70,11 @@ func LoadSnapshot(l Layout, procStart ProcessStart) (Snapshot, error) {
 		}
 		snap.Claude = append(snap.Claude, claude...)
 	}
-	snap.TurnEnds, snap.AgentLogDirs = LoadTurnEnds(l, snap.Store)
+	snap.TurnEnds, snap.AgentLogDirs = LoadTurnEnds(l, snap.Store, logs)
 	lines := LoadStatusLines(l)
-	var codex []Account
-	snap.Contexts, codex = LoadContexts(l, snap.Store, lines)
-	snap.Accounts = append(Accounts(l, followed, lines), codex...)
+	var agentAccounts []Account
+	snap.Contexts, agentAccounts = LoadContexts(l, snap.Store, lines, logs)
+	snap.Accounts = append(Accounts(l, followed, lines), agentAccounts...)
 	return snap, errors.Join(errs...)
 }
 

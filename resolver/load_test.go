@@ -33,7 +33,7 @@ func writeLock(t *testing.T, l Layout, path string, pid int, sid string) string 
 }
 
 func TestLoadSnapshotEmptyHome(t *testing.T) {
-	snap, err := LoadSnapshot(Layout{Home: t.TempDir()}, nil)
+	snap, err := LoadSnapshot(Layout{Home: t.TempDir()}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +68,7 @@ func TestLoadSnapshot(t *testing.T) {
 	writeFile(t, filepath.Join(sessions, "x.json"), `{"pid":1,"sessionId":"x"}`)
 	must(t, os.Mkdir(filepath.Join(sessions, "104.json"), 0o700))
 
-	snap, err := LoadSnapshot(l, nil)
+	snap, err := LoadSnapshot(l, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +138,7 @@ func TestLoadStoreErrors(t *testing.T) {
 			l := Layout{Home: t.TempDir()}
 			writeFile(t, l.StorePath(), content)
 			writeLock(t, l, "/p", 42, "s1")
-			snap, err := LoadSnapshot(l, nil)
+			snap, err := LoadSnapshot(l, nil, nil)
 			if !errors.Is(err, ErrCorruptStore) {
 				t.Fatalf("err = %v, want ErrCorruptStore", err)
 			}
@@ -154,7 +154,7 @@ func TestLoadStoreErrors(t *testing.T) {
 	// first write).
 	l := Layout{Home: t.TempDir()}
 	writeFile(t, l.StorePath(), "")
-	if _, err := LoadSnapshot(l, nil); err != nil {
+	if _, err := LoadSnapshot(l, nil, nil); err != nil {
 		t.Errorf("empty store file: %v", err)
 	}
 }
@@ -185,7 +185,7 @@ func TestLoadWhileLocksComeAndGo(t *testing.T) {
 		}
 	})
 	for range 300 {
-		snap, err := LoadSnapshot(l, nil)
+		snap, err := LoadSnapshot(l, nil, nil)
 		if err != nil {
 			t.Errorf("load: %v", err)
 			break

@@ -89,16 +89,27 @@ type rateLimitInput struct {
 }
 
 func (r *rateLimitInput) limit() (*RateLimit, error) {
-	if r == nil || r.UsedPercentage == nil {
+	if r == nil {
 		return nil, nil
 	}
-	p := *r.UsedPercentage
+	return NewRateLimit(r.UsedPercentage, r.ResetsAt)
+}
+
+// NewRateLimit is a window of an agent's rate limits as its API gives
+// them: the share used, in percent, and when it resets in Unix seconds
+// (nil when not given). No share is no figure (nil, nil); a share out of
+// range is an error.
+func NewRateLimit(usedPercent, resetsAt *float64) (*RateLimit, error) {
+	if usedPercent == nil {
+		return nil, nil
+	}
+	p := *usedPercent
 	if math.IsNaN(p) || p < 0 || p > 1000 {
 		return nil, fmt.Errorf("used_percentage %v out of range", p)
 	}
 	out := &RateLimit{UsedPercent: p}
-	if r.ResetsAt != nil && *r.ResetsAt > 0 && *r.ResetsAt < 1e11 {
-		out.ResetsAt = time.Unix(int64(*r.ResetsAt), 0).UTC()
+	if resetsAt != nil && *resetsAt > 0 && *resetsAt < 1e11 {
+		out.ResetsAt = time.Unix(int64(*resetsAt), 0).UTC()
 	}
 	return out, nil
 }

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/capacitor-hud/hud/hud/agent/registry"
 	"github.com/capacitor-hud/hud/hud/hook"
 	"github.com/capacitor-hud/hud/hud/version"
 )
@@ -20,5 +21,7 @@ func main() {
 		fmt.Println(version.Get().Line("hud-hook"))
 		return
 	}
-	os.Exit(hook.Main(os.Args[1:], hook.OSEnv()))
+	env := hook.OSEnv()
+	env.Agents = registry.Hooks()
+	os.Exit(hook.Main(os.Args[1:], env))
 }

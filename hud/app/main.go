@@ -10,6 +10,7 @@ import (
 
 	"github.com/capacitor-hud/hud/assets"
 	"github.com/capacitor-hud/hud/hud/activity"
+	"github.com/capacitor-hud/hud/hud/agent/registry"
 	"github.com/capacitor-hud/hud/hud/answer"
 	"github.com/capacitor-hud/hud/hud/breaks"
 	"github.com/capacitor-hud/hud/hud/config"
@@ -84,7 +85,7 @@ func Main(ctx context.Context, s Setup) error {
 	// The first read names every config directory to follow; the watcher
 	// starts on them all before the loop reads again, so nothing between
 	// the two is missed.
-	first, _ := resolver.LoadSnapshot(layout, lockholder.StartTicks)
+	first, _ := resolver.LoadSnapshot(layout, lockholder.StartTicks, registry.Logs)
 	watcher, err := startWatcher(s, first.LockDirs)
 	if err != nil {
 		return err
@@ -211,9 +212,9 @@ func WatchedFiles(l resolver.Layout) []string {
 // directory it did not before (a record names a new config directory),
 // it reads again, so what changed there before the watch began is seen.
 func loadFollowing(layout resolver.Layout, w *watch.Watcher) (resolver.Snapshot, error) {
-	snap, err := resolver.LoadSnapshot(layout, lockholder.StartTicks)
+	snap, err := resolver.LoadSnapshot(layout, lockholder.StartTicks, registry.Logs)
 	if w.Follow(snap.LockDirs...) {
-		snap, err = resolver.LoadSnapshot(layout, lockholder.StartTicks)
+		snap, err = resolver.LoadSnapshot(layout, lockholder.StartTicks, registry.Logs)
 	}
 	w.FollowAgentLogs(snap.AgentLogDirs...)
 	w.FollowStatusLines(layout.StatusLineDir())

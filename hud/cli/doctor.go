@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/capacitor-hud/hud/hud/agent/registry"
 	"github.com/capacitor-hud/hud/hud/autostart"
 	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/doctor"
@@ -78,7 +79,7 @@ func followConfigDirs(env *Env, denv *doctor.Env) {
 			denv.ConfigDirSettings = append(denv.ConfigDirSettings, p)
 		}
 	}
-	snap, _ := resolver.LoadSnapshot(l, lockholder.StartTicks)
+	snap, _ := resolver.LoadSnapshot(l, lockholder.StartTicks, registry.Logs)
 	denv.LockDirs = snap.LockDirs
 	for _, s := range resolver.ResolveAll(snap, env.Now(), lockholder.Alive) {
 		if s.Record != nil && !slices.Contains(denv.SessionProjects, s.Record.Project()) {

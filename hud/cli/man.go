@@ -7,6 +7,9 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/capacitor-hud/hud/hud/agent/registry"
+	"github.com/capacitor-hud/hud/resolver"
 )
 
 // ManPage writes the manual page hud(1), in roff, for the packages. Its
@@ -52,13 +55,25 @@ func HookManPage(w io.Writer, version string, date time.Time) error {
 			"of its own), prints nothing (save what an agent requires, or the person's answer to a dialog "+
 			"when 'hud answer on') and exits 0 whatever happens; problems go to "+
 			"~/.claude/hud-hook-debug.log. It is not meant to be run by hand. "+
-			"The other coding agents run it with their name first (codex, opencode, gemini, copilot; "+
+			"The other coding agents run it with their name first ("+otherAgents()+"; "+
 			"Copilot CLI with the event's name too, which its payloads lack), as 'hud install <agent>' wires it.",
 		"'hud install' wires it into ~/.claude/settings.json and 'hud uninstall' takes it out; "+
 			"the Claude Code plugin (hud@hud) wires it without touching that file.")
 	b.WriteString(".SH SEE ALSO\nhud(1)\n")
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// otherAgents names the coding agents besides Claude Code, as hud-hook
+// takes them.
+func otherAgents() string {
+	var names []string
+	for _, a := range registry.All {
+		if a.Name() != resolver.AgentClaude {
+			names = append(names, a.Name())
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 // manHead writes a page's title line, its NAME, its SYNOPSIS (roff as

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/capacitor-hud/hud/hud/agent/registry"
 	"github.com/capacitor-hud/hud/hud/install"
 	"github.com/capacitor-hud/hud/hud/present"
 	"github.com/capacitor-hud/hud/hud/status"
@@ -84,7 +85,7 @@ func hooksDoubt(l resolver.Layout, sessions []resolver.Session) string {
 // loadSnapshot reads what the resolver needs, turning a corrupt store into
 // an error that says where it is and what will happen to it.
 func loadSnapshot(l resolver.Layout) (resolver.Snapshot, error) {
-	snap, err := resolver.LoadSnapshot(l, lockholder.StartTicks)
+	snap, err := resolver.LoadSnapshot(l, lockholder.StartTicks, registry.Logs)
 	switch {
 	case errors.Is(err, resolver.ErrCorruptStore):
 		return snap, withHint(err, fmt.Sprintf(

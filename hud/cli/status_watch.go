@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/capacitor-hud/hud/hud/agent/registry"
 	"github.com/capacitor-hud/hud/hud/status"
 	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/capacitor-hud/hud/resolver"
@@ -68,7 +69,7 @@ func streamLines(ctx context.Context, env *Env, render status.Render, alive reso
 	return follow(ctx, env, false, remotes.changed, func(now time.Time) (watchFrame, error) {
 		// A corrupt store reads as no sessions until the hook replaces
 		// it: a status bar shows "idle" rather than an error message.
-		snap, _ := resolver.LoadSnapshot(layout, lockholder.StartTicks)
+		snap, _ := resolver.LoadSnapshot(layout, lockholder.StartTicks, registry.Logs)
 		sessions := resolver.ResolveAll(snap, now, alive)
 		var line bytes.Buffer
 		v := status.New(sessions, now)

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/capacitor-hud/hud/hud/agent/registry"
 	"github.com/capacitor-hud/hud/hud/remote"
 	"github.com/capacitor-hud/hud/hud/status"
 	"github.com/capacitor-hud/hud/internal/safefile"
@@ -66,7 +67,7 @@ func runStatusline(env *Env, args []string) error {
 	}
 	// A store that cannot be read shows as no sessions: the status line
 	// is no place for an error message (hud doctor is).
-	snap, _ := resolver.LoadSnapshot(env.Layout(), lockholder.StartTicks)
+	snap, _ := resolver.LoadSnapshot(env.Layout(), lockholder.StartTicks, registry.Logs)
 	sessions := resolver.ResolveAll(snap, now, lockholder.Alive)
 	// Claude Code (2.1.x) runs the command with CLAUDE_PID set to its own
 	// process, and with CLAUDE_CONFIG_DIR when the person set it, which

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/capacitor-hud/hud/hud/agent/registry"
 	"github.com/capacitor-hud/hud/hud/text"
 
 	"golang.org/x/sys/unix"
@@ -108,7 +109,7 @@ func watchSessions(ctx context.Context, env *Env, ws watchSettings) error {
 // read, so a change between the two is never missed.
 func follow(ctx context.Context, env *Env, always bool, also <-chan struct{}, draw func(now time.Time) (watchFrame, error)) error {
 	layout := env.Layout()
-	first, _ := resolver.LoadSnapshot(layout, lockholder.StartTicks)
+	first, _ := resolver.LoadSnapshot(layout, lockholder.StartTicks, registry.Logs)
 	w, err := watch.New(watch.Options{Layout: layout, Files: app.WatchedFiles(layout), LockDirs: first.LockDirs})
 	if err != nil {
 		return withHint(err, "check the permissions of "+layout.StoreDir()+" and "+layout.LockDir())

@@ -44,7 +44,7 @@ func TestAnswerDialog(t *testing.T) {
 		{"not a dialog", true, true, pre, answer.Allow, false, "", ""},
 		// The decision is written in Claude Code's format: another
 		// agent's dialog stays its terminal's.
-		{"another agent's dialog", true, true, bash, answer.Allow, false, "", "codex"},
+		{"another agent's dialog", true, true, bash, answer.Allow, false, "", "other"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			home, err := os.MkdirTemp("", "hud-hk-") // short: a socket path is limited

@@ -94,7 +94,7 @@ func TestObserveProjectDir(t *testing.T) {
 			return ""
 		}, Parent: os.Getpid(), Now: time.Now, Stderr: io.Discard}
 		log := newDebugLog(resolver.Layout{}, env)
-		if got := observe(ev, env, resolver.Layout{Home: root}, &claudeCode, log).ProjectDir; got != c.want {
+		if got := observe(ev, env, resolver.Layout{Home: root}, &ClaudeCode, log).ProjectDir; got != c.want {
 			t.Errorf("%s: project %q, want %q", c.name, got, c.want)
 		}
 	}

@@ -8,9 +8,11 @@
 //
 // Where things are: run.go is the pipeline and the list of follow-ups,
 // modes.go the hidden helper modes of the binary; event.go decodes and
-// checks stdin; state.go is the state machine (a pure function of record,
-// event and time), with agents.go (subagents, turns Claude injects itself,
-// notification types) and dialogs.go (what a waiting session waits for, in
+// checks stdin; agent.go is the coding agent a run serves (Claude Code's
+// own payloads, or another agent's through the Agent its package under
+// hud/agent declares, which Env.Agents lists); state.go is the state
+// machine (a pure function of record, event and time), with subagents.go
+// (subagents, turns Claude injects itself, notification types) and dialogs.go (what a waiting session waits for, in
 // the person's words); the events it knows are listed once, in
 // hud/hookevents; sessions.go applies an event to the whole store (ended
 // ids, /clear, the 24-hour bound); table.go splits the store into records

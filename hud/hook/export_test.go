@@ -22,3 +22,10 @@ func ReplayExpectations(t *testing.T, dir string) [][2]string {
 	}
 	return out
 }
+
+// For the black-box tests (package hook_test) that run the registry's
+// agents through Main and the one state machine.
+var (
+	TestEnv         = testEnv
+	ReplayRecording = replayRecording
+)

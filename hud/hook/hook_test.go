@@ -16,6 +16,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/testscript"
 
+	"github.com/capacitor-hud/hud/hud/agent/registry"
 	"github.com/capacitor-hud/hud/hud/hook"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -31,6 +32,7 @@ func TestMain(m *testing.M) {
 			env.Executable = func() (string, error) {
 				return "", errors.New("helpers are not started in tests")
 			}
+			env.Agents = registry.Hooks()
 			os.Exit(hook.Main(os.Args[1:], env))
 		},
 	})

@@ -41,7 +41,7 @@ var payloadName = regexp.MustCompile(`^(\d+)-[A-Za-z0-9_.-]+\.json$`)
 // ignored the event.
 func TestRecordedReplay(t *testing.T) {
 	for name, dir := range recordingDirs(t) {
-		t.Run(name, func(t *testing.T) { replayRecording(t, dir, &claudeCode) })
+		t.Run(name, func(t *testing.T) { replayRecording(t, dir, &ClaudeCode) })
 	}
 }
 
@@ -69,7 +69,7 @@ func recordingDirs(t *testing.T) map[string]string {
 
 // replayRecording replays dir's payloads as ag's hook receives them (the
 // event named in argv, for an agent that passes it, is the file's).
-func replayRecording(t *testing.T, dir string, ag *agent) {
+func replayRecording(t *testing.T, dir string, ag *Agent) {
 	payloads, err := recordedPayloads(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -83,7 +83,7 @@ func replayRecording(t *testing.T, dir string, ag *agent) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ev, err := ag.decode(payloadEvent(name), b)
+		ev, err := ag.Decode(payloadEvent(name), b)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -91,7 +91,7 @@ func replayRecording(t *testing.T, dir string, ag *agent) {
 			got = append(got, replayStep{name, "dropped"}) // an agent's event that carries no state
 			continue
 		}
-		ev.Agent = ag.name
+		ev.Agent = ag.Name
 		obs := observation{Alive: func(int, int64) bool { return true }}
 		obs.Process, err = recordedClaude(filepath.Join(dir, strings.TrimSuffix(name, ".json")+".claude-session.json"), ev.SessionID)
 		if err != nil {
@@ -105,8 +105,8 @@ func replayRecording(t *testing.T, dir string, ag *agent) {
 			t.Fatalf("%s: %v", name, err)
 		} else if r != nil {
 			state = string(r.State)
-			if r.Agent != ag.name {
-				t.Errorf("%s: record's agent %q, want %q", name, r.Agent, ag.name)
+			if r.Agent != ag.Name {
+				t.Errorf("%s: record's agent %q, want %q", name, r.Agent, ag.Name)
 			}
 		}
 		got = append(got, replayStep{name, state})

@@ -45,6 +45,9 @@ type Env struct {
 	// Getwd is the hook's own working directory, where Claude Code runs
 	// it: the session's cwd when an event does not say.
 	Getwd func() (string, error)
+	// Agents are the coding agents `hud-hook <agent>` may name
+	// (hud/agent/registry's).
+	Agents []*Agent
 }
 
 // OSEnv is the environment of the running process.
@@ -154,14 +157,14 @@ func runHook(args []string, env Env, running *atomic.Pointer[runningEvent], exte
 			status = 0
 		}
 	}()
-	ag, named, err := lookupAgent(args)
+	ag, named, err := lookupAgent(args, env.Agents)
 	if err != nil {
 		run.log.errorf("", "%v", err)
 		return 0
 	}
 	// The reply an agent needs goes out whatever happens below.
-	if ag.reply != "" && env.Stdout != nil {
-		defer io.WriteString(env.Stdout, ag.reply)
+	if ag.Reply != "" && env.Stdout != nil {
+		defer io.WriteString(env.Stdout, ag.Reply)
 	}
 	if run.layout.Home == "" {
 		run.log.errorf("", "no home directory: $HOME is not set")
@@ -235,7 +238,7 @@ type observation struct {
 }
 
 // observe normalizes the event's paths in place and looks around.
-func observe(ev *Event, env Env, layout resolver.Layout, ag *agent, log *debugLog) observation {
+func observe(ev *Event, env Env, layout resolver.Layout, ag *Agent, log *debugLog) observation {
 	rawCWD := ev.CWD
 	ev.CWD = resolver.NormalizePath(ev.CWD)
 	ev.NewCWD = resolver.NormalizePath(ev.NewCWD)
@@ -244,7 +247,7 @@ func observe(ev *Event, env Env, layout resolver.Layout, ag *agent, log *debugLo
 		Alive:     lockholder.Alive,
 		ConfigDir: layout.Config,
 	}
-	if p, err := lockholder.FindAgent(env.Parent, ag.process, ag.isProcess(layout)); err != nil {
+	if p, err := lockholder.FindAgent(env.Parent, ag.Process, ag.IsProcess(layout)); err != nil {
 		log.errorf(ev.SessionID, "%v", err)
 	} else if why := refused(ag, p); why != "" {
 		log.errorf(ev.SessionID, "%s", why)
@@ -273,19 +276,19 @@ func observe(ev *Event, env Env, layout resolver.Layout, ag *agent, log *debugLo
 
 // refused says why p, the agent's process found above the hook, cannot
 // stand for the session; "" when it can.
-func refused(ag *agent, p lockholder.Process) string {
-	if ag.refuse == nil {
+func refused(ag *Agent, p lockholder.Process) string {
+	if ag.Refuse == nil {
 		return ""
 	}
-	return ag.refuse(p)
+	return ag.Refuse(p)
 }
 
 // agentPrefix names an agent other than Claude Code in a log line.
-func agentPrefix(ag *agent) string {
-	if ag.name == "" {
+func agentPrefix(ag *Agent) string {
+	if ag.Name == "" {
 		return ""
 	}
-	return ag.name + ": "
+	return ag.Name + ": "
 }
 
 // fallbackCWD is where a session runs when its event does not say:

@@ -26,6 +26,7 @@ func testEnv(home, stdin string, stderr *bytes.Buffer) Env {
 		Now:        func() time.Time { return t0 },
 		Parent:     os.Getpid(),
 		Executable: func() (string, error) { return "", errors.New("no helpers in tests") },
+		Agents:     testAgents,
 	}
 }
 

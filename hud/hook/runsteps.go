@@ -32,19 +32,19 @@ func newHookRun(env Env) *hookRun {
 // readEvent reads stdin and decodes it as ag's event; nil when there is
 // nothing to apply (an input that does not decode, logged, or an event of
 // the agent's that carries no state).
-func (run *hookRun) readEvent(ag *agent, named string) *Event {
+func (run *hookRun) readEvent(ag *Agent, named string) *Event {
 	input, err := readInput(run.env.Stdin, maxInput)
 	if err != nil {
 		run.log.errorf("", "%v", err)
 		return nil
 	}
-	ev, err := ag.decode(named, input)
+	ev, err := ag.Decode(named, input)
 	if err != nil {
 		run.log.errorf("", "%s%v (%d bytes dropped)", agentPrefix(ag), err, len(input))
 		return nil
 	}
 	if ev != nil {
-		ev.Agent = ag.name
+		ev.Agent = ag.Name
 	}
 	return ev
 }
@@ -89,7 +89,7 @@ func (run *hookRun) followUpContext(ev *Event, u update, obs observation, now ti
 // finish logs the run and answers Claude: exit status 2 and the reason on
 // stderr when a follow-up blocked the event, else the tray's answer to a
 // dialog and what the follow-ups said, and status 0.
-func (run *hookRun) finish(ctx *Context, u update, ag *agent, extend func(time.Duration)) int {
+func (run *hookRun) finish(ctx *Context, u update, ag *Agent, extend func(time.Duration)) int {
 	ev, session := ctx.Event, ctx.Event.SessionID
 	if ctx.blocked != "" {
 		run.log.eventf(session, "%s blocked, %s kept (%s): %s", ev.HookEventName, stateName(u.Before), sinceMillis(run.start), ctx.blocked)
@@ -106,7 +106,7 @@ func (run *hookRun) finish(ctx *Context, u update, ag *agent, extend func(time.D
 		replaced = ", ended " + strings.Join(u.Replaced, " ") + " of the same process"
 	}
 	run.log.eventf(session, "%s %s→%s (%s%s)", ev.HookEventName, stateName(u.Before), stateName(u.After), sinceMillis(run.start), replaced)
-	if ev.HookEventName == EventPermissionRequest && ag.answers {
+	if ev.HookEventName == EventPermissionRequest && ag.Answers {
 		answerDialog(ctx, run.log, extend)
 	}
 	if ctx.said != "" && run.env.Stdout != nil {

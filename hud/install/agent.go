@@ -14,7 +14,10 @@ import (
 // <agent>` wires hud-hook into, with the same care as Claude's settings:
 // order kept, a backup first, a second run changing nothing, a dry run
 // writing nothing. Each agent is one file declaring its Agent and a line
-// in Agents.
+// in Agents; the rest of what hud knows of it is its package under
+// hud/agent. Install edits through this package's ordered tree, which the
+// hook must not link, so it stays here; the registry's test checks that
+// both name the same agents.
 type Agent struct {
 	// Name is how `hud install <name>`, `hud-hook <name>` and the store
 	// name the agent.

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"time"
 
+	"github.com/capacitor-hud/hud/hud/agent/registry"
 	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/text"
 	"github.com/capacitor-hud/hud/hud/view"
@@ -221,7 +222,7 @@ func (t *Tracker) reminderTime(start time.Time) time.Time {
 }
 
 func waitingNotification(s view.Session) Notification {
-	return notification(KindWaiting, s, "needs you", cmp.Or(s.WaitingFor, resolver.AgentLabel(s.Agent)+" is waiting for you."))
+	return notification(KindWaiting, s, "needs you", cmp.Or(s.WaitingFor, registry.Label(s.Agent)+" is waiting for you."))
 }
 
 func stillWaitingNotification(s view.Session, waited time.Duration) Notification {

@@ -21,7 +21,7 @@ func waiting(id string, since int, what string) view.Session {
 }
 
 func codex(s view.Session) view.Session {
-	s.Agent = resolver.AgentCodex
+	s.Agent = "codex"
 	return s
 }
 

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/capacitor-hud/hud/hud/agent/registry"
 	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/text"
 	"github.com/capacitor-hud/hud/hud/view"
@@ -96,7 +97,7 @@ func contextWarning(s *view.Session) Notification {
 	c := s.Context
 	name := s.Name()
 	return Notification{Kind: KindContext, SessionID: s.Key, Project: name,
-		Title: fmt.Sprintf("%s: context %d %%, %s will compact soon", name, c.Percent(), resolver.AgentLabel(s.Agent)),
+		Title: fmt.Sprintf("%s: context %d %%, %s will compact soon", name, c.Percent(), registry.Label(s.Agent)),
 		Body:  fmt.Sprintf("%s of %s tokens in use", view.Tokens(c.Tokens), view.Tokens(c.Window))}
 }
 

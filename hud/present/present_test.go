@@ -311,7 +311,7 @@ func TestRemoteRowFocus(t *testing.T) {
 func TestRowSaysTheAgent(t *testing.T) {
 	claude := session("a", "api", resolver.StateWorking, time.Minute)
 	codex := session("b", "api", resolver.StateWaiting, time.Minute)
-	codex.Agent = resolver.AgentCodex
+	codex.Agent = "codex"
 	v := Present(Input{Now: now, Sessions: []view.Session{claude, codex}})
 	var labels []string
 	for _, r := range v.Rows {

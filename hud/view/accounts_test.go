@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capacitor-hud/hud/hud/agent/codex"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -21,7 +22,7 @@ func TestAccountLines(t *testing.T) {
 			[]string{"Usage ~/.claude: 5h 42.6% (resets in 2h 5m) · week 91% (resets in 3d 4h) · learnt 2m ago", "Usage ~/.claude-work: usage unknown"}},
 		{"one window reset, one with no reset time", []resolver.Account{{ConfigDir: "/srv/claude", At: now, FiveHour: &resolver.RateLimit{UsedPercent: 3, ResetsAt: now}, SevenDay: &resolver.RateLimit{UsedPercent: 7}}},
 			[]string{"Usage /srv/claude: 5h unknown · week 7% · learnt now"}},
-		{"a Codex home", []resolver.Account{{Agent: resolver.AgentCodex, ConfigDir: "/home/u/.codex", At: now, FiveHour: &resolver.RateLimit{UsedPercent: 12}}},
+		{"a Codex home", []resolver.Account{{Agent: codex.Name, ConfigDir: "/home/u/.codex", At: now, FiveHour: &resolver.RateLimit{UsedPercent: 12}}},
 			[]string{"Usage ~/.codex (Codex): 5h 12% · week unknown · learnt now"}},
 		{"every window reset", []resolver.Account{{At: now, FiveHour: &resolver.RateLimit{UsedPercent: 3, ResetsAt: now.Add(-time.Second)}}}, nil},
 	}

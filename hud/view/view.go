@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/activity"
+	"github.com/capacitor-hud/hud/hud/agent/registry"
 	"github.com/capacitor-hud/hud/hud/answer"
 	"github.com/capacitor-hud/hud/hud/text"
 	"github.com/capacitor-hud/hud/resolver"
@@ -58,7 +59,7 @@ type Session struct {
 	// TurnStartedAt is when the current turn began (zero: unknown).
 	TurnStartedAt time.Time
 	// Agent is the coding agent that runs the session
-	// (resolver.AgentClaude, resolver.AgentCodex, …).
+	// (resolver.AgentClaude, or another agent's name in hud/agent/registry).
 	Agent string
 	// ByClaude is set when Claude's own session file decided the state
 	// rather than a hook event: a turn that ended so was interrupted (Esc).
@@ -204,7 +205,7 @@ func WithAgent(name, agent string) string {
 	if agent == "" || agent == resolver.AgentClaude {
 		return name
 	}
-	return name + " (" + resolver.AgentLabel(agent) + ")"
+	return name + " (" + registry.Label(agent) + ")"
 }
 
 // BaseName is the last element of dir: "" for none, dir itself for the

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capacitor-hud/hud/hud/agent/codex"
+	"github.com/capacitor-hud/hud/hud/agent/opencode"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -169,8 +171,8 @@ func TestAgentInName(t *testing.T) {
 		{nil, "api"},
 		{&resolver.Record{SessionID: "s"}, "api"},
 		{&resolver.Record{SessionID: "s", Agent: resolver.AgentClaude}, "api"},
-		{&resolver.Record{SessionID: "s", Agent: resolver.AgentCodex}, "api (Codex)"},
-		{&resolver.Record{SessionID: "s", Agent: resolver.AgentOpencode}, "api (opencode)"},
+		{&resolver.Record{SessionID: "s", Agent: codex.Name}, "api (Codex)"},
+		{&resolver.Record{SessionID: "s", Agent: opencode.Name}, "api (opencode)"},
 		{&resolver.Record{SessionID: "s", Agent: "newagent"}, "api (newagent)"},
 	}
 	for _, c := range cases {

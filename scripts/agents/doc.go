@@ -16,7 +16,7 @@
 //
 // HUD_AGENTS_RECORD=DIR saves every hook payload in
 // DIR/<agent>-<version>/<scenario>/NN-<event>.json, in the layout the
-// hook's replay test reads from testdata/hook/ (hud/hook/agent_replay_test.go).
+// hook's replay test reads from testdata/hook/ (hud/hook/agent_run_test.go, TestAgentRecordedReplay).
 //
 // The tests need the CLIs, tmux and the built binaries, so they run through
 // scripts/agents/run.sh (`make agents-e2e`), which installs the CLIs into

@@ -1,4 +1,4 @@
-package hook
+package opencode
 
 import (
 	"cmp"
@@ -8,19 +8,20 @@ import (
 	"strings"
 
 	"github.com/capacitor-hud/hud/hud/answer"
+	"github.com/capacitor-hud/hud/hud/hook"
 	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
-// opencodeAgent is opencode. It has no command hooks: hud's plugin
-// (hud/install/opencode.js, which `hud install opencode` puts in
+// hookAgent is how hud-hook reads opencode. It has no command hooks:
+// hud's plugin (hud/install/opencode.js, which `hud install opencode` puts in
 // ~/.config/opencode/plugins/) runs in the opencode process and runs
 // `hud-hook opencode <event>` for each bus event that carries state, the
 // event's properties on stdin with the plugin's directory beside them,
 // one at a time and without opencode waiting for them. The decoder maps
 // them onto Claude Code's events:
 //
-//   - chat.message (the plugin's own, from opencode's hook of that name:
+//   - chat.message (the plugin's own, from opencode's hook of that Name:
 //     the person's prompt) is UserPromptSubmit; session.created is
 //     SessionStart (at the first prompt, like Codex).
 //   - session.status busy, fired at every step of a turn, is a sign of
@@ -36,19 +37,19 @@ import (
 //     the same for opencode's question tool, read as AskUserQuestion.
 //   - session.deleted is SessionEnd. Nothing fires when opencode exits:
 //     its sessions end with its process (the lock holder).
-var opencodeAgent = agent{
-	name:    resolver.AgentOpencode,
-	process: "opencode",
-	decode:  decodeOpencode,
+var hookAgent = hook.Agent{
+	Name:    Name,
+	Process: "opencode",
+	Decode:  decode,
 	// opencode is one Bun binary, named opencode, running the plugin.
-	isProcess: func(resolver.Layout) func(lockholder.Process) bool { return isOpencode },
+	IsProcess: func(resolver.Layout) func(lockholder.Process) bool { return isOpencode },
 }
 
 var isOpencode = lockholder.IsExecutable("opencode")
 
-// opencodePayload is what hud's plugin sends: an event's properties, with
+// payload is what hud's plugin sends: an event's properties, with
 // the plugin's directory and, for an answer, the request it answers.
-type opencodePayload struct {
+type payload struct {
 	SessionID string `json:"sessionID"`
 	Directory string `json:"directory"`
 	Info      struct {
@@ -75,11 +76,11 @@ type opencodePayload struct {
 	Questions json.RawMessage `json:"questions"`
 	// Asked is, on an answer, the request it answers (permission.asked's
 	// or question.asked's properties), kept by the plugin.
-	Asked *opencodePayload `json:"asked"`
+	Asked *payload `json:"asked"`
 }
 
-func decodeOpencode(event string, b []byte) (*Event, error) {
-	var p opencodePayload
+func decode(event string, b []byte) (*hook.Event, error) {
+	var p payload
 	if err := json.Unmarshal(b, &p); err != nil {
 		return nil, fmt.Errorf("decoding opencode %s: %w", event, err)
 	}
@@ -89,58 +90,58 @@ func decodeOpencode(event string, b []byte) (*Event, error) {
 	if err := resolver.CheckSessionID(p.SessionID); err != nil {
 		return nil, fmt.Errorf("decoding opencode %s: %w", event, err)
 	}
-	ev := &Event{SessionID: p.SessionID, CWD: p.Directory}
+	ev := &hook.Event{SessionID: p.SessionID, CWD: p.Directory}
 	if p.Info.Directory != "" {
 		ev.CWD = p.Info.Directory
 	}
 	switch event {
 	case "session.created":
-		ev.HookEventName, ev.Source = EventSessionStart, "startup"
+		ev.HookEventName, ev.Source = hook.EventSessionStart, "startup"
 	case "chat.message":
-		ev.HookEventName, ev.Prompt = EventUserPromptSubmit, p.Prompt
+		ev.HookEventName, ev.Prompt = hook.EventUserPromptSubmit, p.Prompt
 	case "session.status":
 		switch p.Status.Type {
 		case "busy":
-			ev.HookEventName = EventPostToolUse
+			ev.HookEventName = hook.EventPostToolUse
 		case "idle":
-			ev.HookEventName = EventStop
+			ev.HookEventName = hook.EventStop
 		default:
 			return nil, nil
 		}
 	case "session.idle":
-		ev.HookEventName = EventStop
+		ev.HookEventName = hook.EventStop
 	case "session.error":
 		if p.Error == nil || p.Error.Name == "MessageAbortedError" {
 			return nil, nil
 		}
-		ev.HookEventName = EventStopFailure
+		ev.HookEventName = hook.EventStopFailure
 		ev.Error, _ = json.Marshal(map[string]string{"message": cmp.Or(p.Error.Data.Message, p.Error.Name)})
 	case "permission.asked":
-		ev.HookEventName = EventPermissionRequest
-		ev.ToolName, ev.ToolInput = opencodeTool(&p)
+		ev.HookEventName = hook.EventPermissionRequest
+		ev.ToolName, ev.ToolInput = tool(&p)
 	case "permission.replied", "question.replied", "question.rejected":
 		if p.Reply == "reject" || event == "question.rejected" || p.Asked == nil {
-			ev.HookEventName = EventStop
+			ev.HookEventName = hook.EventStop
 			break
 		}
-		ev.HookEventName = EventPostToolUse
-		ev.ToolName, ev.ToolInput = opencodeTool(p.Asked)
+		ev.HookEventName = hook.EventPostToolUse
+		ev.ToolName, ev.ToolInput = tool(p.Asked)
 	case "question.asked":
-		ev.HookEventName = EventPermissionRequest
-		ev.ToolName, ev.ToolInput = opencodeTool(&p)
+		ev.HookEventName = hook.EventPermissionRequest
+		ev.ToolName, ev.ToolInput = tool(&p)
 	case "session.deleted":
-		ev.HookEventName = EventSessionEnd
+		ev.HookEventName = hook.EventSessionEnd
 	default:
 		return nil, nil
 	}
 	return ev, nil
 }
 
-// opencodeTool is the tool an ask is about, as Claude Code names it: a
+// tool is the tool an ask is about, as Claude Code names it: a
 // question is AskUserQuestion (with the same questions), bash is Bash with
 // its command, any other permission its name with the patterns it asks
 // for.
-func opencodeTool(p *opencodePayload) (string, json.RawMessage) {
+func tool(p *payload) (string, json.RawMessage) {
 	switch {
 	case len(p.Questions) > 0:
 		in, _ := json.Marshal(map[string]json.RawMessage{"questions": p.Questions})

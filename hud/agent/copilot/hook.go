@@ -1,4 +1,4 @@
-package hook
+package copilot
 
 import (
 	"encoding/json"
@@ -7,13 +7,15 @@ import (
 	"path/filepath"
 
 	"github.com/capacitor-hud/hud/hud/answer"
+	"github.com/capacitor-hud/hud/hud/hook"
 	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
-// copilotAgent is GitHub's Copilot CLI. Its hooks (~/.copilot/hooks/*.json,
-// "version": 1) send camelCase payloads without the event's name, so the
-// name comes from the command line: `hud-hook copilot <event>`.
+// hookAgent is how hud-hook reads Copilot CLI. Its hooks
+// (~/.copilot/hooks/*.json, "version": 1) send camelCase payloads
+// without the event's name, so the name comes from the command line:
+// `hud-hook copilot <event>`.
 //
 //   - sessionStart waits for the first prompt; until then only Copilot's
 //     session directory says the session exists.
@@ -24,13 +26,13 @@ import (
 //   - agentStop ends a turn. A denial or an Esc fires nothing, and a
 //     model error fires errorOccurred once per retry, every one
 //     "recoverable", and no agentStop: the readers take the end of those
-//     turns from Copilot's events.jsonl (resolver). An error Copilot says
+//     turns from Copilot's events.jsonl (Log). An error Copilot says
 //     it cannot recover from ends the turn here.
-var copilotAgent = agent{
-	name:      resolver.AgentCopilot,
-	process:   "Copilot CLI",
-	decode:    decodeCopilot,
-	isProcess: func(resolver.Layout) func(lockholder.Process) bool { return isCopilot },
+var hookAgent = hook.Agent{
+	Name:      Name,
+	Process:   "Copilot CLI",
+	Decode:    decode,
+	IsProcess: func(resolver.Layout) func(lockholder.Process) bool { return isCopilot },
 }
 
 // isCopilot: the npm package's node launcher starts the native binary,
@@ -48,20 +50,20 @@ var isCopilotLauncher = lockholder.IsExecutable("copilot")
 
 // Copilot's hook events, as its hooks file names them.
 const (
-	copilotSessionStart       = "sessionStart"
-	copilotSessionEnd         = "sessionEnd"
-	copilotUserPrompt         = "userPromptSubmitted"
-	copilotPreToolUse         = "preToolUse"
-	copilotPostToolUse        = "postToolUse"
-	copilotPostToolUseFailure = "postToolUseFailure"
-	copilotNotification       = "notification"
-	copilotAgentStop          = "agentStop"
-	copilotErrorOccurred      = "errorOccurred"
-	copilotAskUser            = "ask_user"
+	sessionStart       = "sessionStart"
+	sessionEnd         = "sessionEnd"
+	userPrompt         = "userPromptSubmitted"
+	preToolUse         = "preToolUse"
+	postToolUse        = "postToolUse"
+	postToolUseFailure = "postToolUseFailure"
+	notification       = "notification"
+	agentStop          = "agentStop"
+	errorOccurred      = "errorOccurred"
+	askUser            = "ask_user"
 )
 
-// copilotPayload is the part of a Copilot hook payload hud reads.
-type copilotPayload struct {
+// payload is the part of a Copilot hook payload hud reads.
+type payload struct {
 	SessionID        string          `json:"sessionId"`
 	CWD              string          `json:"cwd"`
 	Source           string          `json:"source"`
@@ -78,18 +80,18 @@ type copilotPayload struct {
 	} `json:"error"`
 }
 
-func decodeCopilot(event string, b []byte) (*Event, error) {
+func decode(event string, b []byte) (*hook.Event, error) {
 	if event == "" {
 		return nil, errors.New("a Copilot payload does not name its event: the hook command must (hud-hook copilot <event>)")
 	}
-	var p copilotPayload
+	var p payload
 	if err := json.Unmarshal(b, &p); err != nil {
 		return nil, fmt.Errorf("copilot %s payload: %w", event, err)
 	}
 	if err := resolver.CheckSessionID(p.SessionID); err != nil {
 		return nil, fmt.Errorf("copilot %s payload: %w", event, err)
 	}
-	ev := &Event{
+	ev := &hook.Event{
 		SessionID:      p.SessionID,
 		CWD:            p.CWD,
 		TranscriptPath: p.TranscriptPath,
@@ -99,44 +101,44 @@ func decodeCopilot(event string, b []byte) (*Event, error) {
 		ToolInput:      p.ToolArgs,
 		Message:        p.Message,
 	}
-	if ev.ToolName == copilotAskUser {
+	if ev.ToolName == askUser {
 		// Its question is in message: as Claude's AskUserQuestion input,
 		// the dialog reads the same and every event about the call names
 		// it alike.
 		ev.ToolName = answer.AskUserQuestion
-		ev.ToolInput = copilotQuestion(p.ToolArgs)
+		ev.ToolInput = question(p.ToolArgs)
 	}
 	switch event {
-	case copilotSessionStart:
-		ev.HookEventName = EventSessionStart
-		if p.Source != sourceResume {
+	case sessionStart:
+		ev.HookEventName = hook.EventSessionStart
+		if p.Source != hook.SourceResume {
 			ev.Source = "startup" // "new"
 		} else {
-			ev.Source = sourceResume
+			ev.Source = hook.SourceResume
 		}
-	case copilotSessionEnd:
-		ev.HookEventName = EventSessionEnd
-	case copilotUserPrompt:
-		ev.HookEventName = EventUserPromptSubmit
-	case copilotPreToolUse:
-		ev.HookEventName = EventPreToolUse
+	case sessionEnd:
+		ev.HookEventName = hook.EventSessionEnd
+	case userPrompt:
+		ev.HookEventName = hook.EventUserPromptSubmit
+	case preToolUse:
+		ev.HookEventName = hook.EventPreToolUse
 		if ev.ToolName == answer.AskUserQuestion {
-			ev.HookEventName = EventPermissionRequest // the question is up at once
+			ev.HookEventName = hook.EventPermissionRequest // the question is up at once
 		}
-	case copilotPostToolUse:
-		ev.HookEventName = EventPostToolUse
-	case copilotPostToolUseFailure:
-		ev.HookEventName = EventPostToolUseFailure
-	case copilotNotification:
-		ev.HookEventName = EventNotification
+	case postToolUse:
+		ev.HookEventName = hook.EventPostToolUse
+	case postToolUseFailure:
+		ev.HookEventName = hook.EventPostToolUseFailure
+	case notification:
+		ev.HookEventName = hook.EventNotification
 		ev.NotificationType = p.NotificationType
-	case copilotAgentStop:
-		ev.HookEventName = EventStop
-	case copilotErrorOccurred:
+	case agentStop:
+		ev.HookEventName = hook.EventStop
+	case errorOccurred:
 		if p.Recoverable == nil || *p.Recoverable {
 			return nil, nil // a retry follows, or events.jsonl ends the turn
 		}
-		ev.HookEventName = EventStopFailure
+		ev.HookEventName = hook.EventStopFailure
 		ev.Error, _ = json.Marshal(p.Error.Message)
 	default:
 		return nil, nil // permissionRequest (see above), subagentStop, preCompact, …
@@ -144,9 +146,9 @@ func decodeCopilot(event string, b []byte) (*Event, error) {
 	return ev, nil
 }
 
-// copilotQuestion turns ask_user's arguments ({"message": …}) into
+// question turns ask_user's arguments ({"message": …}) into
 // AskUserQuestion's input.
-func copilotQuestion(args json.RawMessage) json.RawMessage {
+func question(args json.RawMessage) json.RawMessage {
 	var in struct {
 		Message string `json:"message"`
 	}

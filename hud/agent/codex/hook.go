@@ -1,15 +1,16 @@
-package hook
+package codex
 
 import (
 	"encoding/json"
 	"slices"
 
 	"github.com/capacitor-hud/hud/hud/answer"
+	"github.com/capacitor-hud/hud/hud/hook"
 	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
-// codexAgent is OpenAI's Codex CLI. Its hooks (~/.codex/hooks.json) take
+// hookAgent is how hud-hook reads Codex. Its hooks (~/.codex/hooks.json) take
 // Claude Code's shape and send Claude's payloads (session_id, cwd,
 // hook_event_name, tool_name "Bash" with tool_input.command, …), so the
 // decoder only renames what Codex names differently:
@@ -30,43 +31,43 @@ import (
 //     its PostToolUse (approved, run) ends the wait.
 //
 // A turn that ends in an API error fires nothing at all; the readers take
-// that from Codex's rollout file (resolver).
-var codexAgent = agent{
-	name:    resolver.AgentCodex,
-	process: "Codex",
-	decode: func(_ string, b []byte) (*Event, error) {
-		ev, err := DecodeEvent(b)
+// that from Codex's rollout file (Log).
+var hookAgent = hook.Agent{
+	Name:    Name,
+	Process: "Codex",
+	Decode: func(_ string, b []byte) (*hook.Event, error) {
+		ev, err := hook.DecodeEvent(b)
 		if err != nil {
 			return nil, err
 		}
 		switch ev.HookEventName {
-		case codexInterrupt:
-			ev.HookEventName = EventStop
-		case codexPreModelRequest:
+		case interrupt:
+			ev.HookEventName = hook.EventStop
+		case preModelRequest:
 			return nil, nil
-		case EventPermissionRequest:
+		case hook.EventPermissionRequest:
 			ev.ToolInput = withoutField(ev.ToolInput, "description")
 		}
-		if ev.ToolName == codexQuestionTool {
+		if ev.ToolName == questionTool {
 			ev.ToolName = answer.AskUserQuestion
-			if ev.HookEventName == EventPreToolUse {
-				ev.HookEventName = EventPermissionRequest
+			if ev.HookEventName == hook.EventPreToolUse {
+				ev.HookEventName = hook.EventPermissionRequest
 			}
 		}
 		return ev, nil
 	},
-	isProcess: func(resolver.Layout) func(lockholder.Process) bool {
+	IsProcess: func(resolver.Layout) func(lockholder.Process) bool {
 		return isCodex
 	},
-	refuse: sharedAppServer,
+	Refuse: sharedAppServer,
 }
 
 // Codex's own hook events that Claude Code has no name for.
 const (
-	codexInterrupt       = "Interrupt"
-	codexPreModelRequest = "PreModelRequest"
-	// codexQuestionTool is Codex's ask-the-person tool.
-	codexQuestionTool = "request_user_input"
+	interrupt       = "Interrupt"
+	preModelRequest = "PreModelRequest"
+	// questionTool is Codex's ask-the-person tool.
+	questionTool = "request_user_input"
 )
 
 var isCodex = lockholder.IsExecutable("codex")

@@ -1,17 +1,20 @@
-package hook
+package gemini
 
 import (
 	"encoding/json"
 
 	"github.com/capacitor-hud/hud/hud/answer"
+	"github.com/capacitor-hud/hud/hud/hook"
+	"github.com/capacitor-hud/hud/hud/hookevents"
 	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
-// geminiAgent is Google's Gemini CLI. Its hooks (~/.gemini/settings.json)
-// take Claude Code's matcher-group shape and send snake_case payloads
-// close to Claude's (session_id, cwd, transcript_path, hook_event_name,
-// tool_name, tool_input), under names of its own:
+// hookAgent is how hud-hook reads Gemini CLI. Its hooks
+// (~/.gemini/settings.json) take Claude Code's matcher-group shape and
+// send snake_case payloads close to Claude's (session_id, cwd,
+// transcript_path, hook_event_name, tool_name, tool_input), under names
+// of its own:
 //
 //   - BeforeAgent / AfterAgent open and close a turn: UserPromptSubmit and
 //     Stop. AfterAgent fires after an Esc and after an API error too.
@@ -26,73 +29,73 @@ import (
 //     the others find none.
 //
 // A denial at the dialog fires nothing at all: the readers take it from
-// Gemini's chat file (resolver). Gemini parses every hook's stdout as
+// Gemini's chat file (Log). Gemini parses every hook's stdout as
 // JSON, so the hook answers "{}", which asks nothing of it.
-var geminiAgent = agent{
-	name:    resolver.AgentGemini,
-	process: "Gemini CLI",
-	decode:  decodeGemini,
+var hookAgent = hook.Agent{
+	Name:    Name,
+	Process: "Gemini CLI",
+	Decode:  decode,
 	// Gemini relaunches itself in a second node process (with a larger
 	// heap) that runs the hooks; the walk finds that one first, and it
 	// lives exactly as long as the session.
-	isProcess: func(resolver.Layout) func(lockholder.Process) bool { return isGemini },
-	reply:     "{}",
+	IsProcess: func(resolver.Layout) func(lockholder.Process) bool { return isGemini },
+	Reply:     "{}",
 }
 
 var isGemini = lockholder.IsExecutable("gemini")
 
 // Gemini's hook events and values that hud reads.
 const (
-	geminiBeforeAgent    = "BeforeAgent"
-	geminiAfterAgent     = "AfterAgent"
-	geminiBeforeTool     = "BeforeTool"
-	geminiAfterTool      = "AfterTool"
-	geminiToolPermission = "ToolPermission"
-	geminiAskUser        = "ask_user"
+	beforeAgent    = "BeforeAgent"
+	afterAgent     = "AfterAgent"
+	beforeTool     = "BeforeTool"
+	afterTool      = "AfterTool"
+	toolPermission = "ToolPermission"
+	askUser        = "ask_user"
 )
 
-func decodeGemini(_ string, b []byte) (*Event, error) {
-	ev, err := DecodeEvent(b)
+func decode(_ string, b []byte) (*hook.Event, error) {
+	ev, err := hook.DecodeEvent(b)
 	if err != nil {
 		return nil, err
 	}
 	// Gemini's ask_user takes Claude's AskUserQuestion input (questions
 	// with question and header), so its dialog reads the same.
-	if ev.ToolName == geminiAskUser {
+	if ev.ToolName == askUser {
 		ev.ToolName = answer.AskUserQuestion
 	}
 	switch ev.HookEventName {
-	case EventSessionStart, EventSessionEnd:
-	case geminiBeforeAgent:
-		ev.HookEventName = EventUserPromptSubmit
-	case geminiAfterAgent:
-		ev.HookEventName = EventStop
-	case geminiBeforeTool:
-		ev.HookEventName = EventPreToolUse
+	case hook.EventSessionStart, hook.EventSessionEnd:
+	case beforeAgent:
+		ev.HookEventName = hook.EventUserPromptSubmit
+	case afterAgent:
+		ev.HookEventName = hook.EventStop
+	case beforeTool:
+		ev.HookEventName = hook.EventPreToolUse
 		if ev.ToolName == answer.AskUserQuestion {
 			// The question is up as soon as the tool runs; the
 			// notification after it says only "Tool requires
 			// confirmation".
-			ev.HookEventName = EventPermissionRequest
+			ev.HookEventName = hook.EventPermissionRequest
 		}
-	case geminiAfterTool:
-		ev.HookEventName = EventPostToolUse
-	case EventNotification:
-		if ev.NotificationType != geminiToolPermission {
+	case afterTool:
+		ev.HookEventName = hook.EventPostToolUse
+	case hook.EventNotification:
+		if ev.NotificationType != toolPermission {
 			return nil, nil
 		}
-		ev.NotificationType = notifyPermissionPrompt
-		ev.Message = geminiDialog(b, ev)
+		ev.NotificationType = hookevents.PermissionPrompt
+		ev.Message = dialog(b, ev)
 	default:
 		return nil, nil
 	}
 	return ev, nil
 }
 
-// geminiDialog says what a ToolPermission notification waits for: the
+// dialog says what a ToolPermission notification waits for: the
 // command of a shell call as Claude's Bash dialog says it, else the
 // dialog's title, else Gemini's message.
-func geminiDialog(b []byte, ev *Event) string {
+func dialog(b []byte, ev *hook.Event) string {
 	var n struct {
 		Details struct {
 			Type    string `json:"type"`
@@ -105,9 +108,9 @@ func geminiDialog(b []byte, ev *Event) string {
 	switch {
 	case d.Type == "exec" && d.Command != "":
 		input, _ := json.Marshal(map[string]string{"command": d.Command})
-		return describeTool("Shell", input, ev.CWD)
+		return hook.DescribeTool("Shell", input, ev.CWD)
 	case d.Title != "":
-		return oneLine(d.Title, maxWaitingFor)
+		return hook.WaitingFor(d.Title)
 	}
-	return oneLine(ev.Message, maxWaitingFor)
+	return hook.WaitingFor(ev.Message)
 }

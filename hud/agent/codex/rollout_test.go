@@ -1,4 +1,4 @@
-package resolver
+package codex
 
 import (
 	"os"
@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/capacitor-hud/hud/resolver"
 )
 
 // Lines as Codex CLI 0.169.0 writes them to its rollout file (trimmed).
@@ -16,7 +18,7 @@ const (
 	rolloutComplete = `{"timestamp":"2026-11-23T15:37:20.500Z","ordinal":20,"type":"event_msg","payload":{"type":"task_complete","turn_id":"t1","last_agent_message":"ok"}}`
 )
 
-func TestLastTurnEnd(t *testing.T) {
+func TestTurnEnd(t *testing.T) {
 	cases := []struct {
 		name  string
 		lines []string
@@ -29,7 +31,7 @@ func TestLastTurnEnd(t *testing.T) {
 		{"nothing", nil, false, ""},
 	}
 	for _, c := range cases {
-		end, ok := lastTurnEnd([]byte(strings.Join(c.lines, "\n") + "\n"))
+		end, ok := rollout{}.TurnEnd([]byte(strings.Join(c.lines, "\n")+"\n"), time.Time{})
 		if ok != c.want || !strings.Contains(end.Error, c.error) {
 			t.Errorf("%s: %+v %v", c.name, end, ok)
 		}
@@ -48,12 +50,12 @@ func TestTurnEndOpinion(t *testing.T) {
 		}
 	}
 	prompted := time.Date(2026, 11, 23, 15, 37, 31, 0, time.UTC)
-	rec := &Record{SessionID: "s", Agent: AgentCodex, State: StateWorking, CWD: "/p",
-		TranscriptPath: rollout, UpdatedAt: At(prompted), StateChangedAt: At(prompted)}
-	store := &Store{Version: StoreVersion, Sessions: map[string]*Record{"s": rec}}
-	resolve := func() Session {
-		snap := Snapshot{Store: store, TurnEnds: loadTurnEnds(home, store)}
-		all := ResolveAll(snap, prompted.Add(2*time.Second), func(int, int64) bool { return true })
+	rec := &resolver.Record{SessionID: "s", Agent: Name, State: resolver.StateWorking, CWD: "/p",
+		TranscriptPath: rollout, UpdatedAt: resolver.At(prompted), StateChangedAt: resolver.At(prompted)}
+	store := &resolver.Store{Version: resolver.StoreVersion, Sessions: map[string]*resolver.Record{"s": rec}}
+	resolve := func() resolver.Session {
+		snap := resolver.Snapshot{Store: store, TurnEnds: loadTurnEnds(home, store)}
+		all := resolver.ResolveAll(snap, prompted.Add(2*time.Second), func(int, int64) bool { return true })
 		if len(all) != 1 {
 			t.Fatalf("%d sessions", len(all))
 		}
@@ -61,27 +63,35 @@ func TestTurnEndOpinion(t *testing.T) {
 	}
 
 	write(rolloutComplete, rolloutStarted, rolloutUser)
-	if s := resolve(); s.State != StateWorking || s.TurnEnd != nil {
+	if s := resolve(); s.State != resolver.StateWorking || s.TurnEnd != nil {
 		t.Errorf("running turn: %s", s.State)
 	}
 	write(rolloutComplete, rolloutStarted, rolloutUser, rolloutFailed)
-	if s := resolve(); s.State != StateReady || s.TurnEnd == nil || !s.Since.Equal(time.Date(2026, 11, 23, 15, 37, 31, 68e6, time.UTC)) {
+	if s := resolve(); s.State != resolver.StateReady || s.TurnEnd == nil || !s.Since.Equal(time.Date(2026, 11, 23, 15, 37, 31, 68e6, time.UTC)) {
 		t.Errorf("failed turn: %s since %v", s.State, s.Since)
 	}
-	rec.UpdatedAt = At(prompted.Add(time.Second)) // a newer prompt
-	if s := resolve(); s.State != StateWorking {
+	rec.UpdatedAt = resolver.At(prompted.Add(time.Second)) // a newer prompt
+	if s := resolve(); s.State != resolver.StateWorking {
 		t.Errorf("an earlier turn's end: %s", s.State)
 	}
 	rec.Agent = "" // Claude's transcripts are not read this way
-	rec.UpdatedAt = At(prompted)
+	rec.UpdatedAt = resolver.At(prompted)
 	if got := loadTurnEnds(home, store); len(got) != 0 {
 		t.Errorf("read a Claude transcript: %v", got)
 	}
 }
 
+// logs is the registry's answer for Codex alone.
+func logs(agent string) resolver.AgentLog {
+	if agent == Name {
+		return Agent{}.Log()
+	}
+	return nil
+}
+
 // loadTurnEnds is LoadTurnEnds's turn ends for home.
-func loadTurnEnds(home string, store *Store) map[string]TurnEnd {
-	ends, _ := LoadTurnEnds(Layout{Home: home}, store)
+func loadTurnEnds(home string, store *resolver.Store) map[string]resolver.TurnEnd {
+	ends, _ := resolver.LoadTurnEnds(resolver.Layout{Home: home}, store, logs)
 	return ends
 }
 
@@ -99,7 +109,7 @@ func rolloutDir(t *testing.T, home, name string) string {
 // A Codex record's transcript_path is read only when it names a rollout
 // file where Codex keeps them, in its own home, and never through a link:
 // a record could name any file, and the tray would watch its directory.
-func TestCodexRolloutPathChecked(t *testing.T) {
+func TestRolloutPathChecked(t *testing.T) {
 	home := t.TempDir()
 	real := rolloutDir(t, home, "real.jsonl")
 	if err := os.WriteFile(real, []byte(rolloutStarted+"\n"+rolloutFailed+"\n"), 0o600); err != nil {
@@ -138,9 +148,9 @@ func TestCodexRolloutPathChecked(t *testing.T) {
 		{"not clean", dir + "/../23/rollout-real.jsonl", false, false},
 		{"a rollout where Codex keeps them", renamed, true, true},
 	} {
-		rec := &Record{SessionID: "s", Agent: AgentCodex, State: StateWorking, TranscriptPath: tt.path}
-		store := &Store{Version: StoreVersion, Sessions: map[string]*Record{"s": rec}}
-		ends, dirs := LoadTurnEnds(Layout{Home: home}, store)
+		rec := &resolver.Record{SessionID: "s", Agent: Name, State: resolver.StateWorking, TranscriptPath: tt.path}
+		store := &resolver.Store{Version: resolver.StoreVersion, Sessions: map[string]*resolver.Record{"s": rec}}
+		ends, dirs := resolver.LoadTurnEnds(resolver.Layout{Home: home}, store, logs)
 		if _, read := ends["s"]; read != tt.read {
 			t.Errorf("%s: read %v, want %v", tt.name, read, tt.read)
 		}

@@ -1,4 +1,4 @@
-package resolver
+package codex
 
 import (
 	"os"
@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/capacitor-hud/hud/resolver"
 )
 
 // tokenCountLine is a token_count event as Codex CLI 0.169.0 writes it to
@@ -13,7 +15,7 @@ import (
 // 50,000 input tokens and its rate-limit headers).
 const tokenCountLine = `{"timestamp":"2026-11-26T14:44:15.627Z","ordinal":12,"type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":50000,"cached_input_tokens":49700,"cache_write_input_tokens":0,"output_tokens":5,"reasoning_output_tokens":0,"total_tokens":50005},"last_token_usage":{"input_tokens":50000,"cached_input_tokens":49700,"cache_write_input_tokens":0,"output_tokens":5,"reasoning_output_tokens":0,"total_tokens":50005},"last_usage_includes_reasoning":false,"model_context_window":258400},"rate_limits":{"limit_id":"codex","limit_name":null,"primary":{"used_percent":12.0,"window_minutes":300,"resets_at":1795711455},"secondary":{"used_percent":34.0,"window_minutes":10080,"resets_at":1795963455},"credits":null,"individual_limit":null,"spend_control_reached":null,"plan_type":null,"rate_limit_reached_type":null}}}`
 
-func TestCodexRunway(t *testing.T) {
+func TestRunway(t *testing.T) {
 	at := time.Date(2026, 11, 26, 14, 44, 15, 627e6, time.UTC)
 	noInfo := `{"timestamp":"2026-11-26T14:44:16.000Z","type":"event_msg","payload":{"type":"token_count","info":null,"rate_limits":null}}`
 	noLimits := strings.Replace(tokenCountLine, `"rate_limits":{"limit_id"`, `"rate_limits":null,"x":{"limit_id"`, 1)
@@ -30,15 +32,15 @@ func TestCodexRunway(t *testing.T) {
 		{"a cut line", []string{tokenCountLine[30:]}, false, false},
 	}
 	for _, c := range cases {
-		ctx, a, ok := codexRunway([]byte(strings.Join(c.lines, "\n") + "\n"))
+		ctx, a, ok := rollout{}.Runway([]byte(strings.Join(c.lines, "\n") + "\n"))
 		if ok != c.ok || (a != nil) != c.limits {
 			t.Errorf("%s: %+v %+v %v", c.name, ctx, a, ok)
 			continue
 		}
-		if ok && (ctx.Tokens != 50005 || ctx.Window != 258400 || !ctx.At.Equal(at) || ctx.Percent() != 19 || ctx.From != ContextFromRollout) {
+		if ok && (ctx.Tokens != 50005 || ctx.Window != 258400 || !ctx.At.Equal(at) || ctx.Percent() != 19 || ctx.From != resolver.ContextFromRollout) {
 			t.Errorf("%s: %+v", c.name, ctx)
 		}
-		if a != nil && (a.Agent != AgentCodex || a.FiveHour.UsedPercent != 12 || a.SevenDay.UsedPercent != 34 ||
+		if a != nil && (a.Agent != Name || a.FiveHour.UsedPercent != 12 || a.SevenDay.UsedPercent != 34 ||
 			a.FiveHour.ResetsAt.Unix() != 1795711455 || a.SevenDay.ResetsAt.Unix() != 1795963455 || !a.At.Equal(at)) {
 			t.Errorf("%s: limits %+v %+v %+v", c.name, a, a.FiveHour, a.SevenDay)
 		}
@@ -48,22 +50,22 @@ func TestCodexRunway(t *testing.T) {
 // TestLoadCodexContexts: a Codex session's context and its home's limits
 // come from its rollout; of two sessions in one home the newer count
 // gives the limits.
-func TestLoadCodexContexts(t *testing.T) {
+func TestLoadContexts(t *testing.T) {
 	home := t.TempDir()
 	dir := filepath.Join(home, ".codex", "sessions", "2026", "11", "26")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
 	older := strings.Replace(strings.Replace(tokenCountLine, "14:44:15.627", "14:40:00.000", 1), `"used_percent":12.0`, `"used_percent":5.0`, 1)
-	recs := map[string]*Record{}
+	recs := map[string]*resolver.Record{}
 	for id, line := range map[string]string{"a": tokenCountLine, "b": older} {
 		p := filepath.Join(dir, "rollout-2026-11-26T14-40-00-"+id+".jsonl")
 		if err := os.WriteFile(p, []byte(line+"\n"), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		recs[id] = &Record{SessionID: id, Agent: AgentCodex, TranscriptPath: p}
+		recs[id] = &resolver.Record{SessionID: id, Agent: Name, TranscriptPath: p}
 	}
-	contexts, codex := LoadContexts(Layout{Home: home}, &Store{Version: StoreVersion, Sessions: recs}, nil)
+	contexts, codex := resolver.LoadContexts(resolver.Layout{Home: home}, &resolver.Store{Version: resolver.StoreVersion, Sessions: recs}, nil, logs)
 	if len(contexts) != 2 || contexts["a"].Tokens != 50005 || contexts["b"].Window != 258400 {
 		t.Errorf("contexts %+v", contexts)
 	}

@@ -1,0 +1,47 @@
+// Package agent is what hud knows of one coding agent, behind one small
+// interface: its name and label, how the hook reads its payloads, and how
+// to read its own log for what its hooks miss. Each agent is a package of
+// its own (hud/agent/codex, …) whose Agent implements Agent, and
+// hud/agent/registry lists them once: the hook, the readers, the menu and
+// the notifications range over that list, so adding an agent is its
+// package and a line there (docs/architecture.md).
+//
+// This package and the agents' import only the resolver, the hook and the
+// standard library: the hook links them, and must stay fast.
+package agent
+
+import (
+	"bytes"
+
+	"github.com/capacitor-hud/hud/hud/hook"
+	"github.com/capacitor-hud/hud/resolver"
+)
+
+// An Agent is one coding agent hud follows.
+type Agent interface {
+	// Name is how the store's records, `hud-hook <name>` and `hud install
+	// <name>` name the agent ("codex"); resolver.AgentClaude for Claude
+	// Code, whose records carry no name.
+	Name() string
+	// Label is the name a person knows it by, in the menu, `hud status`
+	// and the notifications ("Codex").
+	Label() string
+	// Log is how to read the agent's own log for the turn ends its hooks
+	// miss (and, for a resolver.AgentRunway, its context in use); nil for
+	// an agent whose hooks tell it all.
+	Log() resolver.AgentLog
+	// Hook is how hud-hook reads the agent's payloads and finds its
+	// process.
+	Hook() *hook.Agent
+}
+
+// JSONLines calls fn with each line of a log's tail that holds a JSON
+// object, oldest first. The tail starts at a whole line
+// (resolver.AgentLog.TurnEnd).
+func JSONLines(tail []byte, fn func(line []byte)) {
+	for _, line := range bytes.Split(tail, []byte{'\n'}) {
+		if len(line) > 0 && line[0] == '{' {
+			fn(line)
+		}
+	}
+}

@@ -1,0 +1,28 @@
+// Package claude is Claude Code as one of hud's agents. Claude is the
+// agent hud was built around: the hook's payloads are Claude's own
+// (hud/hook), its transcripts, session files and status line are the
+// resolver's shared formats, and `hud install` with no agent wires it.
+// What is left here is its name and label.
+package claude
+
+import (
+	"github.com/capacitor-hud/hud/hud/hook"
+	"github.com/capacitor-hud/hud/resolver"
+)
+
+// Agent is Claude Code.
+type Agent struct{}
+
+// Name is resolver.AgentClaude: Claude's records carry no agent field.
+func (Agent) Name() string { return resolver.AgentClaude }
+
+// Label is "Claude".
+func (Agent) Label() string { return "Claude" }
+
+// Log is nil: Claude's own session files are read beside its locks
+// (resolver.LoadClaudeSessions), and its transcript for its context.
+func (Agent) Log() resolver.AgentLog { return nil }
+
+// Hook is the hook's own reading of Claude's payloads: hud-hook with no
+// argument.
+func (Agent) Hook() *hook.Agent { return &hook.ClaudeCode }

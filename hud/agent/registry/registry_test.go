@@ -1,0 +1,119 @@
+package registry_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/capacitor-hud/hud/hud/agent/copilot"
+	"github.com/capacitor-hud/hud/hud/agent/gemini"
+	"github.com/capacitor-hud/hud/hud/agent/registry"
+	"github.com/capacitor-hud/hud/hud/install"
+	"github.com/capacitor-hud/hud/resolver"
+)
+
+const recordedLogs = "../../../testdata/hook"
+
+// logUpTo is a recorded log cut after its line n (1-based): the file as
+// it was at that moment.
+func logUpTo(t *testing.T, path string, n int) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(recordedLogs, path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	return []byte(strings.Join(lines[:min(n, len(lines))], ""))
+}
+
+func ts(s string) time.Time {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// TestLoadTurnEnds: through the registry, the snapshot reads a working
+// Copilot session's events.jsonl and a waiting Gemini session's chat
+// file, and never a path a payload could aim elsewhere.
+func TestLoadTurnEnds(t *testing.T) {
+	home := t.TempDir()
+	l := resolver.Layout{Home: home}
+	put := func(rel string, b []byte) string {
+		p := filepath.Join(home, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	const cpID, gmID = "06fc3013-484c-4fe7-b048-5ed1ec7fdadc", "fab20e7f-8708-4034-9d40-31457422420a"
+	put(".copilot/session-state/"+cpID+"/events.jsonl", logUpTo(t, "copilot-1.0.102/session-files/events.jsonl", 57))
+	chat := put(".gemini/tmp/proj/chats/session-2026-11-23T15-30-fab20e7f.jsonl", logUpTo(t, "gemini-0.61.0/session-files/chat-after-denial.jsonl", 1000))
+	outside := put("elsewhere/chats/session-x.jsonl", logUpTo(t, "gemini-0.61.0/session-files/chat-after-denial.jsonl", 1000))
+	link := filepath.Join(home, ".gemini/tmp/proj/chats/session-link.jsonl")
+	if err := os.Symlink(outside, link); err != nil {
+		t.Fatal(err)
+	}
+	before := resolver.At(ts("2026-11-23T15:28:12.262Z"))
+	st := resolver.NewStore()
+	st.Sessions[cpID] = &resolver.Record{SessionID: cpID, Agent: copilot.Name, State: resolver.StateWaiting, UpdatedAt: before}
+	st.Sessions[gmID] = &resolver.Record{SessionID: gmID, Agent: gemini.Name, State: resolver.StateWaiting, UpdatedAt: before, TranscriptPath: chat}
+	for id, path := range map[string]string{"s-outside": outside, "s-link": link, "s-dotdot": filepath.Join(home, ".gemini/tmp/proj/chats/../../../elsewhere/chats/session-x.jsonl")} {
+		st.Sessions[id] = &resolver.Record{SessionID: id, Agent: gemini.Name, State: resolver.StateWorking, UpdatedAt: before, TranscriptPath: path}
+	}
+	st.Sessions["claude"] = &resolver.Record{SessionID: "claude", State: resolver.StateWorking, UpdatedAt: before, TranscriptPath: chat}
+
+	ends, dirs := resolver.LoadTurnEnds(l, st, registry.Logs)
+	if len(ends) != 2 || ends[cpID].At.IsZero() || ends[gmID].At.IsZero() {
+		t.Errorf("turn ends %v, want the Copilot and the Gemini session's only", ends)
+	}
+	for _, d := range dirs {
+		if !strings.HasPrefix(d, filepath.Join(home, ".copilot")) && !strings.HasPrefix(d, filepath.Join(home, ".gemini")) {
+			t.Errorf("log directory %s is outside the agents' own", d)
+		}
+	}
+}
+
+// TestEveryAgentIsWhole: each agent in All answers to its name in the
+// hook, the readers and `hud install`, and install knows no agent All does
+// not list: a line here or there alone fails.
+func TestEveryAgentIsWhole(t *testing.T) {
+	for _, a := range registry.All {
+		name := a.Name()
+		if got, ok := registry.Lookup(name); !ok || got != a {
+			t.Errorf("%s: Lookup gives %v, %v", name, got, ok)
+		}
+		if a.Label() == "" || a.Hook() == nil || a.Hook().Decode == nil || a.Hook().IsProcess == nil {
+			t.Errorf("%s: label %q, hook %+v", name, a.Label(), a.Hook())
+		}
+		if name == resolver.AgentClaude {
+			if a.Hook().Name != "" {
+				t.Errorf("Claude Code's hook writes agent %q; its records carry none", a.Hook().Name)
+			}
+			continue
+		}
+		if a.Hook().Name != name {
+			t.Errorf("%s: its hook writes agent %q", name, a.Hook().Name)
+		}
+		if _, err := install.LookupAgent(name); err != nil {
+			t.Errorf("%s: hud install does not know it: %v", name, err)
+		}
+	}
+	for _, a := range install.Agents {
+		if _, ok := registry.Lookup(a.Name); !ok {
+			t.Errorf("hud install knows %s, which the registry does not list", a.Name)
+		}
+	}
+	if _, ok := registry.Lookup(""); !ok {
+		t.Error("a record with no agent is not Claude Code's")
+	}
+	if got := registry.Label("nosuchagent"); got != "nosuchagent" {
+		t.Errorf("an unknown agent's label is %q, want its own name", got)
+	}
+}
