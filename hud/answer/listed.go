@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/capacitor-hud/hud/internal/safefile"
+	"github.com/capacitor-hud/hud/resolver"
 )
 
 // ListedName is the file in hud's directory where `hud answer` notes the
@@ -15,7 +16,9 @@ import (
 const ListedName = "answer-listed.json"
 
 // ListedPath is the file's path for a home directory.
-func ListedPath(home string) string { return filepath.Join(home, ".capacitor", ListedName) }
+func ListedPath(home string) string {
+	return filepath.Join(resolver.Layout{Home: home}.StoreDir(), ListedName)
+}
 
 // maxListed bounds the read of the file: a note per dialog listed.
 const maxListed = 1 << 20

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/capacitor-hud/hud/resolver"
 )
 
 // SocketName is the tray's socket in hud's directory (~/.capacitor). It
@@ -14,7 +16,9 @@ import (
 const SocketName = "answer.sock"
 
 // SocketPath is the socket's path for a home directory.
-func SocketPath(home string) string { return filepath.Join(home, ".capacitor", SocketName) }
+func SocketPath(home string) string {
+	return filepath.Join(resolver.Layout{Home: home}.StoreDir(), SocketName)
+}
 
 // maxMessage bounds one message either way: a request carries a short
 // subject and a few choices, never the tool's whole input. A list of the
