@@ -73,7 +73,6 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzInstallUninstall$$' -fuzztime $(FUZZTIME) ./hud/install
 	$(GO) test -run '^$$' -fuzz '^FuzzLine$$' -fuzztime $(FUZZTIME) ./hud/text
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeLaunch$$' -fuzztime $(FUZZTIME) ./hud/activity
-	$(GO) test -run '^$$' -fuzz '^FuzzSum$$' -fuzztime $(FUZZTIME) ./internal/sum256
 
 ## e2e: the real Claude Code CLI in tmux against a local stand-in API, the
 ## oldest supported and the newest tested release side by side (named in

@@ -2,6 +2,7 @@ package answer
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -14,7 +15,6 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/text"
 	"github.com/capacitor-hud/hud/internal/safefile"
-	"github.com/capacitor-hud/hud/internal/sum256"
 )
 
 // The choice keys of a permission dialog. A question's choices are keyed
@@ -152,7 +152,7 @@ func (d Dialog) digest(at time.Time) string {
 		b = append(b, ':')
 		b = append(b, part...)
 	}
-	sum := sum256.Sum(b)
+	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }
 
