@@ -53,7 +53,11 @@ func updateStore(l resolver.Layout, now time.Time, log *debugLog, edit func(*tab
 	if !edit(t) {
 		return nil
 	}
-	info, err := writeAtomic(l.StorePath(), t.encode())
+	out, err := t.encode()
+	if err != nil {
+		return fmt.Errorf("writing store: %w", err)
+	}
+	info, err := writeAtomic(l.StorePath(), out)
 	if err != nil {
 		return fmt.Errorf("writing store: %w", err)
 	}
