@@ -128,14 +128,9 @@ func fromSnapshot(configPath string) (Config, error) {
 	return snap.Config, nil
 }
 
-// readSnapshot decodes the hook's copy of the settings over the defaults,
-// as json.Unmarshal does.
+// readSnapshot decodes the hook's copy of the settings over the defaults.
 func readSnapshot(data []byte) (snapshot, error) {
 	snap := snapshot{Config: Default()}
-	if decodeSnapshot(data, &snap) {
-		return snap, nil
-	}
-	snap = snapshot{Config: Default()}
 	err := json.Unmarshal(data, &snap)
 	return snap, err
 }
