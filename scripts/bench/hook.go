@@ -2,6 +2,7 @@ package main
 
 import (
 	_ "embed"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -83,7 +84,8 @@ const (
 // baseline and all cases with each other, round after round, so the
 // machine's load falls on both sides alike. Then the shell way (bash and
 // jq) against the hook, on the same inputs, and the worst case: the hook
-// exec'd with no Claude above it.
+// exec'd with no Claude above it. It fails when an event, with the store
+// on the disk, is over the guard (hookGuard).
 func benchHook(b *bench) error {
 	hook, err := b.build("./cmd/hud-hook")
 	if err != nil {
@@ -220,6 +222,7 @@ func benchHook(b *bench) error {
 	for _, pl := range places {
 		printHookTable(cases, pl.name, underClaude)
 	}
+	guarded := printGuard(cases, places[0].name)
 	for _, pl := range places {
 		printShellTable(cases, pl.name, shellWay, underClaude)
 	}
@@ -229,6 +232,9 @@ func benchHook(b *bench) error {
 	printHookTable(cases, places[0].name, noClaude)
 	printShellTable(cases, places[0].name, shellDirect, noClaude)
 	fmt.Println()
+	if !guarded {
+		return errors.New("the hook is over its guard (above)")
+	}
 	return nil
 }
 

@@ -18,20 +18,56 @@ func printHookTable(cases []*hookCase, placeName, mode string) {
 	for _, name := range rowNames {
 		fmt.Printf("| %-24s |", name)
 		for _, n := range hookStoreSizes {
-			var prog, base []time.Duration
-			for _, c := range cases {
-				if c.place != placeName || c.mode != mode || c.size != n {
-					continue
-				}
-				if c.is(name) {
-					prog, base = append(prog, c.progTimes...), append(base, c.baseTimes...)
-				}
-			}
-			p, e := summarize(prog), summarize(base)
+			p, e := hookRow(cases, placeName, mode, n, name)
 			fmt.Printf(" %10s | %8s | %4.2f× |", ms(p.p50), ms(e.p50), float64(p.p50)/float64(e.p50))
 		}
 		fmt.Println()
 	}
+}
+
+// hookRow is one row of a hook table: the hook's timings and their
+// baseline's, for the cases of one place, way and store size that belong
+// to the row name.
+func hookRow(cases []*hookCase, placeName, mode string, size int, name string) (prog, base summary) {
+	var p, b []time.Duration
+	for _, c := range cases {
+		if c.place == placeName && c.mode == mode && c.size == size && c.is(name) {
+			p, b = append(p, c.progTimes...), append(b, c.baseTimes...)
+		}
+	}
+	return summarize(p), summarize(b)
+}
+
+// hookGuard is the most the hook's p50 may be, as a multiple of the empty
+// program's, for each store size, on every event, started as Claude Code
+// starts it: the line past which the hook's cost is felt.
+var hookGuard = map[int]float64{10: 1.6, 200: 2.0}
+
+// printGuard checks every event, under a stand-in Claude with the store on
+// placeName, against hookGuard, and prints the worst ratio of each store
+// size with PASS or FAIL. It reports whether every size passed.
+func printGuard(cases []*hookCase, placeName string) bool {
+	fmt.Printf("\nguard: every event within the limit of the empty program, store on %s, under a stand-in claude\n\n", placeName)
+	pass := true
+	for _, n := range hookStoreSizes {
+		limit, ok := hookGuard[n]
+		if !ok {
+			continue
+		}
+		worst, worstName := 0.0, ""
+		for _, name := range eventNames() {
+			p, e := hookRow(cases, placeName, underClaude, n, name)
+			if r := float64(p.p50) / float64(e.p50); r > worst {
+				worst, worstName = r, name
+			}
+		}
+		verdict := "PASS"
+		if worst > limit {
+			verdict, pass = "FAIL", false
+		}
+		fmt.Printf("%4d sessions: worst %4.2f× (%s), limit %.1f×: %s\n", n, worst, worstName, limit, verdict)
+	}
+	return pass
 }
 
 // printCompareTable prints this hook beside the compared build, both
