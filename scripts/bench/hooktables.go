@@ -70,12 +70,12 @@ func printGuard(cases []*hookCase, placeName string) bool {
 	return pass
 }
 
-// printCompareTable prints this hook beside the compared build, both
+// printCompareTable prints this hook beside the compared build other, both
 // against the empty program of their own rounds.
-func printCompareTable(cases []*hookCase, placeName, other string) {
-	fmt.Printf("\nthis hook beside %s, store on %s, under a stand-in claude through /bin/sh -c\n\n", other, placeName)
-	fmt.Printf("| %-24s | %-8s | %10s | %10s | %7s | %7s | %7s |\n", "event", "sessions", "compared", "this", "empty", "ratio", "saved")
-	fmt.Printf("|%s|%s|%s|%s|%s|%s|%s|\n", dashes(26), dashes(10), dashes(12), dashes(12), dashes(9), dashes(9), dashes(9))
+func printCompareTable(cases []*hookCase, placeName string, other comparedBuild) {
+	fmt.Printf("\nthis hook beside %s, store on %s, under a stand-in claude through /bin/sh -c\n\n", other.name, placeName)
+	fmt.Printf("| %-24s | %-8s | %10s | %10s | %7s | %7s | %8s | %7s |\n", "event", "sessions", "compared", "this", "empty", "ratio", "saved", "saved %")
+	fmt.Printf("|%s|%s|%s|%s|%s|%s|%s|%s|\n", dashes(26), dashes(10), dashes(12), dashes(12), dashes(9), dashes(9), dashes(10), dashes(9))
 	for _, name := range append(eventNames(), "all events", "no input (start-up only)") {
 		for _, n := range hookStoreSizes {
 			var this, that, base []time.Duration
@@ -87,12 +87,15 @@ func printCompareTable(cases []*hookCase, placeName, other string) {
 				case underClaude:
 					this = append(this, c.progTimes...)
 				case compared:
+					if c.prog != other.bin {
+						continue
+					}
 					that, base = append(that, c.progTimes...), append(base, c.baseTimes...)
 				}
 			}
 			h, o, e := summarize(this), summarize(that), summarize(base)
-			fmt.Printf("| %-24s | %8d | %10s | %10s | %7s | %4.2f× | %7s |\n", name, n, ms(o.p50), ms(h.p50),
-				ms(e.p50), float64(h.p50)/float64(o.p50), ms(o.p50-h.p50))
+			fmt.Printf("| %-24s | %8d | %10s | %10s | %7s | %4.2f× | %8s | %6.1f%% |\n", name, n, ms(o.p50), ms(h.p50),
+				ms(e.p50), float64(h.p50)/float64(o.p50), ms(o.p50-h.p50), 100*float64(o.p50-h.p50)/float64(o.p50))
 		}
 	}
 }
