@@ -270,8 +270,8 @@ func TestStdinNeverCloses(t *testing.T) {
 
 // TestHookLinksNoDesktopLibraries: the hook starts on every tool call, so
 // it must not link the tray's libraries, whose initialisation alone would
-// outweigh the hook's own work, nor net or math/big, whose initialisation
-// every run would pay for nothing the hook does.
+// outweigh the hook's own work, nor math/big, whose initialisation every
+// run would pay for nothing the hook does.
 func TestHookLinksNoDesktopLibraries(t *testing.T) {
 	gotool, err := exec.LookPath("go")
 	if err != nil {
@@ -283,7 +283,7 @@ func TestHookLinksNoDesktopLibraries(t *testing.T) {
 	}
 	for _, pkg := range strings.Fields(string(out)) {
 		for _, banned := range []string{"fyne.io/systray", "github.com/gen2brain/beeep", "github.com/fsnotify/fsnotify", "github.com/godbus/dbus",
-			"net", "math/big"} {
+			"math/big"} {
 			if pkg == banned || strings.HasPrefix(pkg, banned+"/") {
 				t.Errorf("bin/hud-hook links %s", pkg)
 			}
