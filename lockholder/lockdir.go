@@ -55,7 +55,7 @@ func readMeta(dir string) (resolver.LockMeta, error) {
 	if err != nil {
 		return m, fmt.Errorf("reading lock meta: %w", err)
 	}
-	if m, err = resolver.DecodeLockMeta(b); err != nil {
+	if err := json.Unmarshal(b, &m); err != nil {
 		return m, fmt.Errorf("reading lock meta %s: %w", dir, err)
 	}
 	return m, nil

@@ -13,8 +13,6 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
-
-	"github.com/capacitor-hud/hud/internal/safefile"
 )
 
 // clockTicks is USER_HZ, the unit of /proc/<pid>/stat start times. It is
@@ -97,11 +95,9 @@ func signalZero(pid int) bool {
 // a few hundred bytes; a command line is cut there.
 const maxProcFile = 16 << 10
 
-// readProc reads /proc/<pid>/<name>, at most maxProcFile bytes. The hook
-// reads a few of these on every event, without the runtime poller
-// (safefile.File).
+// readProc reads /proc/<pid>/<name>, at most maxProcFile bytes.
 func readProc(pid int, name string) ([]byte, error) {
-	f, err := safefile.OpenFile("/proc/"+strconv.Itoa(pid)+"/"+name, os.O_RDONLY, 0)
+	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/" + name)
 	if err != nil {
 		return nil, err
 	}

@@ -1,13 +1,12 @@
 package resolver
 
 import (
+	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
-
-	"github.com/capacitor-hud/hud/internal/sum256"
 )
 
 // Layout names every file the HUD shares, relative to one home directory.
@@ -81,7 +80,7 @@ func (l Layout) DebugLogPath() string { return filepath.Join(l.ClaudeDir(), "hud
 // the given pid whose session runs in the (normalized) path:
 // <first 12 hex digits of SHA-256 of path>-<pid>.lock
 func LockName(path string, pid int) string {
-	sum := sum256.Sum([]byte(path))
+	sum := sha256.Sum256([]byte(path))
 	return hex.EncodeToString(sum[:])[:12] + "-" + strconv.Itoa(pid) + ".lock"
 }
 

@@ -141,8 +141,8 @@ func LoadLocks(dir string) ([]Lock, error) {
 		if err != nil {
 			continue
 		}
-		meta, err := DecodeLockMeta(b)
-		if err != nil || meta.PID != pid || meta.Path == "" {
+		var meta LockMeta
+		if err := json.Unmarshal(b, &meta); err != nil || meta.PID != pid || meta.Path == "" {
 			continue
 		}
 		locks = append(locks, Lock{Dir: lockDir, LockMeta: meta})

@@ -88,8 +88,8 @@ func decodeRecord(id string, m json.RawMessage) (*Record, error) {
 	if err := CheckSessionID(id); err != nil {
 		return nil, fmt.Errorf("dropped: %w", err)
 	}
-	r, err := DecodeRecord(m)
-	if err != nil {
+	var r *Record
+	if err := json.Unmarshal(m, &r); err != nil {
 		return nil, fmt.Errorf("dropped: %w", err)
 	}
 	if r == nil {

@@ -55,7 +55,7 @@ func AppendJSONL[T any](path string, values ...T) error {
 		return err
 	}
 	defer unlock()
-	f, err := safefile.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return fmt.Errorf("appending to %s: %w", path, err)
 	}

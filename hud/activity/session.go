@@ -139,14 +139,6 @@ func Load(l resolver.Layout, sessionID string) (*Session, error) {
 // the checkpoint lives in a project, which the repository shapes, and
 // hud's own files are never links.
 func readJSONFile[T any](what, path string) (*T, error) {
-	return readFile(what, path, func(b []byte) (v T, err error) {
-		err = json.Unmarshal(b, &v)
-		return v, err
-	})
-}
-
-// readFile is readJSONFile with the decoder given.
-func readFile[T any](what, path string, decode func([]byte) (T, error)) (*T, error) {
 	b, _, err := safefile.Read(path, safefile.MaxRead, safefile.NoFollow)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -154,8 +146,8 @@ func readFile[T any](what, path string, decode func([]byte) (T, error)) (*T, err
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", what, err)
 	}
-	v, err := decode(b)
-	if err != nil {
+	var v T
+	if err := json.Unmarshal(b, &v); err != nil {
 		return nil, fmt.Errorf("reading %s %s: %w", what, path, err)
 	}
 	return &v, nil

@@ -19,9 +19,9 @@ type Hook struct{ c *conn }
 // at once when no tray listens (or answering is off: the tray then serves
 // no socket).
 func Connect(home string) (*Hook, error) {
-	// No socket, no tray to ask: one stat says so, where a connect first
-	// starts Go's network poller, on every PermissionRequest of a person
-	// who never turned answering on.
+	// No socket, no tray to ask: one stat says so, where a connect would
+	// first start Go's network poller on every PermissionRequest of a
+	// person who never turned answering on.
 	if _, err := os.Lstat(SocketPath(home)); err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package answer
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -13,8 +14,6 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/text"
-	"github.com/capacitor-hud/hud/internal/safefile"
-	"github.com/capacitor-hud/hud/internal/sum256"
 )
 
 // The choice keys of a permission dialog. A question's choices are keyed
@@ -135,7 +134,7 @@ func NewRequest(d Dialog, at time.Time, pid int) (Request, error) {
 // this alone, with its package initialisation on every run (Go's FIPS 140
 // module and math/big come with it).
 func randomBytes(b []byte) error {
-	f, err := safefile.OpenFile("/dev/urandom", os.O_RDONLY, 0)
+	f, err := os.Open("/dev/urandom")
 	if err != nil {
 		return err
 	}
@@ -152,7 +151,7 @@ func (d Dialog) digest(at time.Time) string {
 		b = append(b, ':')
 		b = append(b, part...)
 	}
-	sum := sum256.Sum(b)
+	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net"
 	"os"
 	"path/filepath"
 	"sort"
@@ -18,8 +19,8 @@ var ErrStale = errors.New("that dialog is no longer waiting (answered in the ter
 // Server is the tray's end: it holds the requests hooks offer while they
 // wait, and sends each the one answer given for it.
 type Server struct {
-	ln     *os.File
-	accept func(*os.File) (*os.File, int, error)
+	ln     *net.UnixListener
+	accept func(*net.UnixListener) (*net.UnixConn, int, error)
 	// done is closed by Close: a retry waiting after a failed accept ends.
 	done chan struct{}
 	path string
@@ -50,7 +51,7 @@ func Listen(path string, uid int, logf func(string, ...any), changed func()) (*S
 }
 
 // listen is Listen with the accept to serve with.
-func listen(path string, uid int, logf func(string, ...any), changed func(), accept func(*os.File) (*os.File, int, error)) (*Server, error) {
+func listen(path string, uid int, logf func(string, ...any), changed func(), accept func(*net.UnixListener) (*net.UnixConn, int, error)) (*Server, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("answering: %w", err)
 	}
@@ -151,7 +152,7 @@ func (s *Server) isClosed() bool {
 }
 
 // handle serves one connection: an offer, a list or an answer.
-func (s *Server) handle(uc *os.File, uid int) {
+func (s *Server) handle(uc *net.UnixConn, uid int) {
 	if err := checkPeer(uid, s.uid); err != nil {
 		s.logf("answering: %v", err)
 		uc.Close()

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -263,7 +264,7 @@ func TestAcceptFailureKeepsServing(t *testing.T) {
 	}
 	defer os.RemoveAll(home)
 	var failures atomic.Int32
-	accept := func(ln *os.File) (*os.File, int, error) {
+	accept := func(ln *net.UnixListener) (*net.UnixConn, int, error) {
 		if failures.Add(1) <= 4 {
 			return nil, -1, os.NewSyscallError("accept", unix.EMFILE)
 		}
@@ -303,7 +304,7 @@ func TestCloseEndsTheRetry(t *testing.T) {
 	}
 	defer os.RemoveAll(home)
 	calls := make(chan struct{}, 100)
-	accept := func(*os.File) (*os.File, int, error) {
+	accept := func(*net.UnixListener) (*net.UnixConn, int, error) {
 		calls <- struct{}{}
 		return nil, -1, os.NewSyscallError("accept", unix.EMFILE)
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"time"
@@ -59,11 +60,11 @@ type Reply struct {
 
 // conn is one connection with its reader.
 type conn struct {
-	c *os.File
+	c *net.UnixConn
 	r *bufio.Reader
 }
 
-func newConn(c *os.File) *conn { return &conn{c: c, r: bufio.NewReaderSize(c, 4096)} }
+func newConn(c *net.UnixConn) *conn { return &conn{c: c, r: bufio.NewReaderSize(c, 4096)} }
 
 func (c *conn) send(m message) error {
 	data, err := json.Marshal(m)

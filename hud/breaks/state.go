@@ -84,9 +84,6 @@ func (s *State) tipIndex(k Kind) *int {
 // of the wrong type, which Python would only have tripped over later. The
 // caller replaces a rejected file with [Fresh].
 func DecodeState(data []byte) (State, error) {
-	if s, ok := decodeStateFast(data); ok {
-		return s, nil
-	}
 	var keys map[string]json.RawMessage
 	if err := json.Unmarshal(data, &keys); err != nil {
 		return State{}, fmt.Errorf("break state: %w", err)
@@ -105,9 +102,6 @@ func DecodeState(data []byte) (State, error) {
 
 // Encode writes s the way Python's json.dump(state, f, indent=2) did.
 func (s State) Encode() []byte {
-	if data, ok := appendState(make([]byte, 0, 512), s); ok {
-		return append(data, '\n')
-	}
 	data, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
 		panic(fmt.Sprintf("breaks: encoding state: %v", err)) // only numbers and strings

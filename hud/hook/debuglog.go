@@ -11,7 +11,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/capacitor-hud/hud/internal/safefile"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -91,7 +90,7 @@ func (d *debugLog) append() error {
 		// one. Only while the open file is still the one at the path: when
 		// another hook rotated first, renaming again would move its fresh
 		// file over the old one.
-		if cur, err := os.Lstat(d.path); err == nil && safefile.SameFile(info, cur) {
+		if cur, err := os.Lstat(d.path); err == nil && os.SameFile(info, cur) {
 			os.Rename(d.path, d.path+".1")
 		}
 		f.Close()
@@ -123,12 +122,12 @@ var errNotLog = errors.New("not a regular file")
 // blocking (a FIFO at its name), and returns its info. ~/.claude may not
 // exist yet (the hook run by hand before Claude ever ran) and is then
 // created, but never the home directory itself.
-func openLog(path string) (*safefile.File, fs.FileInfo, error) {
+func openLog(path string) (*os.File, fs.FileInfo, error) {
 	const flags = os.O_WRONLY | os.O_APPEND | os.O_CREATE | syscall.O_NOFOLLOW | syscall.O_NONBLOCK
-	f, err := safefile.OpenFile(path, flags, 0o600)
+	f, err := os.OpenFile(path, flags, 0o600)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err = os.Mkdir(filepath.Dir(path), 0o700); err == nil || errors.Is(err, fs.ErrExist) {
-			f, err = safefile.OpenFile(path, flags, 0o600)
+			f, err = os.OpenFile(path, flags, 0o600)
 		}
 	}
 	switch {

@@ -71,14 +71,11 @@ func DecodeEvent(b []byte) (*Event, error) {
 	if b[0] != '{' {
 		return nil, errors.New("decoding event: not a JSON object")
 	}
-	ev, ok := decodeEventFast(b)
-	if !ok {
-		ev = &Event{}
-		if err := json.Unmarshal(b, ev); err != nil {
-			var typeErr *json.UnmarshalTypeError
-			if !errors.As(err, &typeErr) || typeErr.Field == "" {
-				return nil, fmt.Errorf("decoding event: %w", err)
-			}
+	ev := &Event{}
+	if err := json.Unmarshal(b, ev); err != nil {
+		var typeErr *json.UnmarshalTypeError
+		if !errors.As(err, &typeErr) || typeErr.Field == "" {
+			return nil, fmt.Errorf("decoding event: %w", err)
 		}
 	}
 	if err := resolver.CheckSessionID(ev.SessionID); err != nil {

@@ -2,6 +2,7 @@ package hook
 
 import (
 	"bytes"
+	"os"
 
 	"github.com/capacitor-hud/hud/internal/safefile"
 )
@@ -80,4 +81,4 @@ func (o *pieces) len() int {
 
 // writeTo writes every piece to f, with as few writev calls as the
 // pieces allow.
-func (o *pieces) writeTo(f *safefile.File) error { return f.Writev(o.list) }
+func (o *pieces) writeTo(f *os.File) error { return safefile.Writev(f, o.list) }

@@ -62,7 +62,7 @@ func TestEncodeReusesTheFile(t *testing.T) {
 		}
 		want := cloneStore(t, s)
 		edit.do(tb, want)
-		out := tb.encode()
+		out := encoded(t, tb)
 		wantText, _ := resolver.EncodeStore(want)
 		if got := out.bytes(); !bytes.Equal(got, wantText) {
 			t.Errorf("%s: encoded\n%s\nwant\n%s", edit.name, got, wantText)
@@ -115,7 +115,7 @@ func TestWriteAtomicPieces(t *testing.T) {
 // file) is written from generated text alone.
 func TestEncodeAfterFullDecode(t *testing.T) {
 	s, want := bigStore(t, 300)
-	out := tableFromStore(s).encode()
+	out := encoded(t, tableFromStore(s))
 	if got := out.bytes(); !bytes.Equal(got, want) {
 		t.Fatalf("encoded differently from EncodeStore")
 	}

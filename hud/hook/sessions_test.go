@@ -121,7 +121,7 @@ func TestStaleRecordsDropped(t *testing.T) {
 // reloadRaw encodes tb and reads it back the way the next hook run does.
 func reloadRaw(t *testing.T, tb *table) {
 	t.Helper()
-	b := tb.encode().bytes()
+	b := encoded(t, tb).bytes()
 	fresh, ok := parseCanonical(b)
 	if !ok {
 		t.Fatalf("own output is not canonical:\n%s", b)

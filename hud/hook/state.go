@@ -2,12 +2,12 @@ package hook
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/hookevents"
-	"github.com/capacitor-hud/hud/internal/sum256"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -266,7 +266,7 @@ func toolFingerprint(name string, input json.RawMessage) string {
 	}
 	b := make([]byte, 0, len(name)+1+compact.Len())
 	b = append(append(append(b, name...), 0), compact.Bytes()...)
-	sum := sum256.Sum(b)
+	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:8])
 }
 

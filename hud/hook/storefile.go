@@ -53,7 +53,11 @@ func updateStore(l resolver.Layout, now time.Time, log *debugLog, edit func(*tab
 	if !edit(t) {
 		return nil
 	}
-	info, err := writeAtomic(l.StorePath(), t.encode())
+	out, err := t.encode()
+	if err != nil {
+		return fmt.Errorf("writing store: %w", err)
+	}
+	info, err := writeAtomic(l.StorePath(), out)
 	if err != nil {
 		return fmt.Errorf("writing store: %w", err)
 	}
@@ -112,7 +116,7 @@ func quarantined(l resolver.Layout, now time.Time, log *debugLog, why error) (*t
 // parseCanonical). Another writer's rename brings a new inode, an edit in
 // place a new modification time; either sends the next run down the slow,
 // validating path.
-type storeLock struct{ f *safefile.File }
+type storeLock struct{ f *os.File }
 
 // lockStore opens (creating ~/.capacitor if needed, never the home
 // itself) and locks the store's lock file, waiting at most timeout. The
@@ -122,16 +126,16 @@ type storeLock struct{ f *safefile.File }
 func lockStore(l resolver.Layout, timeout time.Duration, log *debugLog) (*storeLock, error) {
 	path := l.StoreLockPath()
 	const flags = os.O_RDWR | os.O_CREATE | syscall.O_NOFOLLOW | syscall.O_NONBLOCK
-	f, err := safefile.OpenFile(path, flags, 0o600)
+	f, err := os.OpenFile(path, flags, 0o600)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err = os.Mkdir(l.StoreDir(), 0o700); err == nil || errors.Is(err, fs.ErrExist) {
-			f, err = safefile.OpenFile(path, flags, 0o600)
+			f, err = os.OpenFile(path, flags, 0o600)
 		}
 	}
 	if errors.Is(err, syscall.ELOOP) {
 		log.errorf("", "%s is a symbolic link: removed it, not followed", path)
 		if err = os.Remove(path); err == nil || errors.Is(err, fs.ErrNotExist) {
-			f, err = safefile.OpenFile(path, flags, 0o600)
+			f, err = os.OpenFile(path, flags, 0o600)
 		}
 	}
 	if err != nil {
@@ -152,8 +156,8 @@ func lockStore(l resolver.Layout, timeout time.Duration, log *debugLog) (*storeL
 // each gets the lock the moment the previous one lets go, not a poll
 // interval later, and a process that exits within milliseconds can
 // afford to leave the goroutine behind.
-func flockTimeout(f *safefile.File, timeout time.Duration) error {
-	fd := f.Fd()
+func flockTimeout(f *os.File, timeout time.Duration) error {
+	fd := int(f.Fd())
 	err := unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB)
 	if err == nil {
 		return nil
@@ -231,10 +235,10 @@ func (s *storeLock) vouchFor(info fs.FileInfo) {
 func writeAtomic(path string, data *pieces) (info fs.FileInfo, err error) {
 	tmp := path + ".tmp"
 	const flags = os.O_WRONLY | os.O_CREATE | os.O_EXCL | syscall.O_NOFOLLOW
-	f, err := safefile.OpenFile(tmp, flags, 0o600)
+	f, err := os.OpenFile(tmp, flags, 0o600)
 	if errors.Is(err, fs.ErrExist) {
 		if err = os.Remove(tmp); err == nil {
-			f, err = safefile.OpenFile(tmp, flags, 0o600)
+			f, err = os.OpenFile(tmp, flags, 0o600)
 		}
 	}
 	if err != nil {

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/capacitor-hud/hud/internal/jsonscan"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -59,8 +58,8 @@ func (t *table) get(id string) (*resolver.Record, error) {
 	if !ok {
 		return nil, nil
 	}
-	r, err := resolver.DecodeRecord(b)
-	if err != nil {
+	var r *resolver.Record
+	if err := json.Unmarshal(b, &r); err != nil {
 		return nil, fmt.Errorf("decoding record %s: %w", id, err)
 	}
 	return r, nil
@@ -167,20 +166,26 @@ func topField(rec []byte, name string) []byte {
 // store: two-space indentation, keys sorted, a final newline. Untouched
 // records are not copied: the result is pieces of the file as read and of
 // the text written anew.
-func (t *table) encode() *pieces {
+func (t *table) encode() (*pieces, error) {
 	o := &pieces{gen: make([]byte, 0, 256+1024*len(t.recs)+64*len(t.ended))}
 	o.addText([]byte("{\n  \"version\": 3,\n  \"sessions\": {"))
 	var scratch []byte
 	ids := t.ids()
 	for i, id := range ids {
-		scratch = append(scratch[:0], "\n    "...)
-		scratch = resolver.AppendJSONString(scratch, id)
-		scratch = append(scratch, ": "...)
+		key, err := json.Marshal(id)
+		if err != nil {
+			return nil, fmt.Errorf("encoding session id %q: %w", id, err)
+		}
+		scratch = append(append(append(scratch[:0], "\n    "...), key...), ": "...)
+		o.addText(scratch)
 		if b, ok := t.raw[id]; ok {
-			o.addText(scratch)
 			o.addSrc(b)
 		} else {
-			o.addText(resolver.AppendRecord(scratch, t.recs[id], "    "))
+			rec, err := json.MarshalIndent(t.recs[id], "    ", "  ")
+			if err != nil {
+				return nil, fmt.Errorf("encoding record %s: %w", id, err)
+			}
+			o.addText(rec)
 		}
 		if i < len(ids)-1 {
 			o.addText([]byte{','})
@@ -199,9 +204,11 @@ func (t *table) encode() *pieces {
 		}
 		slices.Sort(ended)
 		for i, id := range ended {
-			scratch = append(scratch, "\n    "...)
-			scratch = resolver.AppendJSONString(scratch, id)
-			scratch = append(scratch, ": "...)
+			key, err := json.Marshal(id)
+			if err != nil {
+				return nil, fmt.Errorf("encoding session id %q: %w", id, err)
+			}
+			scratch = append(append(append(scratch, "\n    "...), key...), ": "...)
 			ts, _ := t.ended[id].MarshalJSON()
 			scratch = append(scratch, ts...)
 			if i < len(ended)-1 {
@@ -211,7 +218,7 @@ func (t *table) encode() *pieces {
 		scratch = append(scratch, "\n  }"...)
 	}
 	o.addText(append(scratch, "\n}\n"...))
-	return o
+	return o, nil
 }
 
 // plain reports whether encoding/json writes s between quotes unchanged:
@@ -288,7 +295,7 @@ func parseCanonical(b []byte) (*table, bool) {
 	}
 	if r, ok := bytes.CutPrefix(rest, []byte(",\n  \"ended\": ")); ok {
 		end := bytes.Index(r, []byte("\n  }"))
-		if end < 0 || !decodeEnded(r[:end+len("\n  }")], t.ended) {
+		if end < 0 || json.Unmarshal(r[:end+len("\n  }")], &t.ended) != nil {
 			return nil, false
 		}
 		rest = r[end+len("\n  }"):]
@@ -297,27 +304,4 @@ func parseCanonical(b []byte) (*table, bool) {
 		return nil, false
 	}
 	return t, true
-}
-
-// decodeEnded reads the store's "ended" object (session id to the time
-// it ended) into ended, with encoding/json's result. A minute after any
-// session ended (a /clear is one) every event reads it; encoding/json
-// would first build its decoder for the map's type by reflection, so the
-// plain shape the hook writes is read by hand and anything else left to
-// encoding/json.
-func decodeEnded(b []byte, ended map[string]resolver.Timestamp) bool {
-	s := jsonscan.New(b)
-	err := s.Object(func(id string) error {
-		var at resolver.Timestamp
-		if err := resolver.ScanTimestamp(s, &at); err != nil {
-			return err
-		}
-		ended[id] = at
-		return nil
-	})
-	if err == nil && s.End() {
-		return true
-	}
-	clear(ended)
-	return json.Unmarshal(b, &ended) == nil
 }

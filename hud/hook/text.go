@@ -4,12 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"path/filepath"
-	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/capacitor-hud/hud/hud/text"
-	"github.com/capacitor-hud/hud/internal/jsonscan"
 )
 
 // Lengths of the short texts the hook keeps in a record, in runes: a menu
@@ -62,34 +60,14 @@ func describeTool(name string, input json.RawMessage, cwd string) string {
 }
 
 // toolSubjects returns the string values of tool_input's toolSubjectKeys,
-// in their order ("" for a key missing or not a string), as encoding/json
-// reads them: the last of repeated keys counts. The hook reads the plain
-// shape by hand (a permission dialog would otherwise pay for
-// encoding/json's decoders, built by reflection, on every dialog) and
-// leaves anything else to encoding/json. A tool_input that cannot be read
-// still names its tool.
+// in their order ("" for a key missing or not a string). The keys are
+// matched exactly, not folded as a struct's would be: a tool's input is
+// the tool's own, and "Command" is not its command. A tool_input that
+// cannot be read still names its tool.
 func toolSubjects(input json.RawMessage) (v [len(toolSubjectKeys)]string) {
 	if len(input) == 0 || input[0] != '{' {
 		return v
 	}
-	s := jsonscan.New(input)
-	err := s.Object(func(key string) error {
-		i := slices.Index(toolSubjectKeys[:], key)
-		if i < 0 {
-			_, err := s.Value()
-			return err
-		}
-		v[i] = ""
-		raw, err := s.Value()
-		if err != nil || raw[0] != '"' {
-			return err
-		}
-		return jsonscan.New(raw).String(&v[i])
-	})
-	if err == nil && s.End() {
-		return v
-	}
-	v = [len(toolSubjectKeys)]string{}
 	fields := map[string]json.RawMessage{}
 	_ = json.Unmarshal(input, &fields)
 	for i, key := range toolSubjectKeys {

@@ -129,12 +129,12 @@ func ReadTail(path string, n int64, links Links) ([]byte, error) {
 // O_NONBLOCK, so a FIFO opens at once and is then refused by fstat like a
 // device or a directory; with NoFollow, a link at the path is refused
 // (ErrSymlink). fi is set whenever fstat ran.
-func openRegular(path string, links Links) (f *File, fi fs.FileInfo, err error) {
+func openRegular(path string, links Links) (f *os.File, fi fs.FileInfo, err error) {
 	flags := os.O_RDONLY | unix.O_NONBLOCK | unix.O_NOCTTY | unix.O_CLOEXEC
 	if links == NoFollow {
 		flags |= unix.O_NOFOLLOW
 	}
-	f, err = OpenFile(path, flags, 0)
+	f, err = os.OpenFile(path, flags, 0)
 	if err != nil {
 		if links == NoFollow && errors.Is(err, unix.ELOOP) {
 			return nil, nil, fmt.Errorf("reading %s: %w", path, ErrSymlink)

@@ -4,10 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -41,12 +39,12 @@ func replace(path string, data []byte, perm fs.FileMode, durable bool) error {
 	// is missing: the hook replaces files in directories that exist on
 	// nearly every run, and a stat each time is a system call for nothing.
 	prefix := "." + filepath.Base(path) + tempInfix
-	tmp, err := createTemp(dir, prefix)
+	tmp, err := os.CreateTemp(dir, prefix+"*")
 	if errors.Is(err, fs.ErrNotExist) {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return fmt.Errorf("creating %s: %w", dir, err)
 		}
-		tmp, err = createTemp(dir, prefix)
+		tmp, err = os.CreateTemp(dir, prefix+"*")
 	}
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
@@ -61,16 +59,16 @@ func replace(path string, data []byte, perm fs.FileMode, durable bool) error {
 	if _, err := tmp.Write(data); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
-	// createTemp made it 0600, which no umask in use narrows: any other
+	// os.CreateTemp made it 0600, which no umask in use narrows: any other
 	// mode is set here, past the umask.
 	if perm.Perm() != 0o600 {
-		if err := syscall.Fchmod(tmp.Fd(), uint32(perm.Perm())); err != nil {
-			return fmt.Errorf("writing %s: %w", path, &fs.PathError{Op: "chmod", Path: tmp.Name(), Err: err})
+		if err := tmp.Chmod(perm.Perm()); err != nil {
+			return fmt.Errorf("writing %s: %w", path, err)
 		}
 	}
 	if durable {
-		if err := syscall.Fsync(tmp.Fd()); err != nil {
-			return fmt.Errorf("writing %s: %w", path, &fs.PathError{Op: "sync", Path: tmp.Name(), Err: err})
+		if err := tmp.Sync(); err != nil {
+			return fmt.Errorf("writing %s: %w", path, err)
 		}
 	}
 	if err := tmp.Close(); err != nil {
@@ -89,19 +87,6 @@ func replace(path string, data []byte, perm fs.FileMode, durable bool) error {
 		syncDir(dir)
 	}
 	return nil
-}
-
-// createTemp creates a new file, 0600, named prefix and random digits in
-// dir, as os.CreateTemp does (without handing it to the runtime poller).
-func createTemp(dir, prefix string) (*File, error) {
-	for try := 0; ; try++ {
-		name := filepath.Join(dir, prefix+strconv.FormatUint(uint64(rand.Uint32()), 10))
-		f, err := OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
-		if errors.Is(err, fs.ErrExist) && try < 10000 {
-			continue
-		}
-		return f, err
-	}
 }
 
 // tempInfix is in the name of every temp file WriteFile and Replace make:
@@ -182,12 +167,12 @@ func syncDir(dir string) {
 // (a missing file is not held). It takes a shared lock without waiting and
 // drops it at once, so it never disturbs the holder.
 func Held(path string) bool {
-	f, err := OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return false
 	}
 	defer f.Close()
-	return errors.Is(unix.Flock(f.Fd(), unix.LOCK_SH|unix.LOCK_NB), unix.EWOULDBLOCK)
+	return errors.Is(unix.Flock(int(f.Fd()), unix.LOCK_SH|unix.LOCK_NB), unix.EWOULDBLOCK)
 }
 
 // ErrLockTimeout is returned when a lock could not be taken in time.
@@ -208,19 +193,19 @@ func Lock(path string, timeout time.Duration) (unlock func(), err error) {
 	// Never through a link: a lock file is only ever hud's own. The
 	// directory is made only when it is missing (see replace).
 	const flags = os.O_RDWR | os.O_CREATE | syscall.O_NOFOLLOW | syscall.O_NONBLOCK
-	f, err := OpenFile(path, flags, 0o600)
+	f, err := os.OpenFile(path, flags, 0o600)
 	if errors.Is(err, fs.ErrNotExist) {
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 			return nil, fmt.Errorf("locking %s: %w", path, err)
 		}
-		f, err = OpenFile(path, flags, 0o600)
+		f, err = os.OpenFile(path, flags, 0o600)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("locking %s: %w", path, err)
 	}
 	deadline := time.Now().Add(timeout)
 	for {
-		err := unix.Flock(f.Fd(), unix.LOCK_EX|unix.LOCK_NB)
+		err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
 		if err == nil {
 			return func() { f.Close() }, nil // closing releases the flock
 		}

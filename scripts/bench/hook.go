@@ -2,6 +2,7 @@ package main
 
 import (
 	_ "embed"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -64,7 +65,8 @@ const (
 	// shellWay: the shell hook (bash and jq) under a stand-in Claude.
 	shellWay = "shell"
 	// compared: another build of the hook (-compare) under a stand-in
-	// Claude, on the disk, beside this one.
+	// Claude, on the disk, beside this one; the case's prog tells the
+	// builds apart.
 	compared = "compared"
 	// noClaude: exec'd directly by the bench, no Claude above: the hook
 	// walks every ancestor looking for one and records no pid, the worst
@@ -83,7 +85,8 @@ const (
 // baseline and all cases with each other, round after round, so the
 // machine's load falls on both sides alike. Then the shell way (bash and
 // jq) against the hook, on the same inputs, and the worst case: the hook
-// exec'd with no Claude above it.
+// exec'd with no Claude above it. It fails when an event, with the store
+// on the disk, is over the guard (hookGuard).
 func benchHook(b *bench) error {
 	hook, err := b.build("./cmd/hud-hook")
 	if err != nil {
@@ -115,7 +118,7 @@ func benchHook(b *bench) error {
 	// add appends a case per event (and one with no input when withEmpty)
 	// in a home of its own with a store of size sessions.
 	add := func(pl place, size int, mode, prog, base string, every int, withEmpty bool) error {
-		home, project, err := benchHome(pl.dir, fmt.Sprintf("%s-%d", strings.ReplaceAll(mode, " ", "-"), size), size)
+		home, project, err := benchHome(pl.dir, fmt.Sprintf("%s-%d-%d", strings.ReplaceAll(mode, " ", "-"), size, len(cases)), size)
 		if err != nil {
 			return err
 		}
@@ -162,9 +165,9 @@ func benchHook(b *bench) error {
 			}
 		}
 	}
-	if b.compare != "" {
+	for _, other := range b.compared {
 		for _, size := range hookStoreSizes {
-			if err := add(places[0], size, compared, b.compareBin, empty, 1, true); err != nil {
+			if err := add(places[0], size, compared, other.bin, empty, 1, true); err != nil {
 				return err
 			}
 		}
@@ -220,15 +223,19 @@ func benchHook(b *bench) error {
 	for _, pl := range places {
 		printHookTable(cases, pl.name, underClaude)
 	}
+	guarded := printGuard(cases, places[0].name)
 	for _, pl := range places {
 		printShellTable(cases, pl.name, shellWay, underClaude)
 	}
-	if b.compare != "" {
-		printCompareTable(cases, places[0].name, b.compare)
+	for _, other := range b.compared {
+		printCompareTable(cases, places[0].name, other)
 	}
 	printHookTable(cases, places[0].name, noClaude)
 	printShellTable(cases, places[0].name, shellDirect, noClaude)
 	fmt.Println()
+	if !guarded {
+		return errors.New("the hook is over its guard (above)")
+	}
 	return nil
 }
 

@@ -18,28 +18,64 @@ func printHookTable(cases []*hookCase, placeName, mode string) {
 	for _, name := range rowNames {
 		fmt.Printf("| %-24s |", name)
 		for _, n := range hookStoreSizes {
-			var prog, base []time.Duration
-			for _, c := range cases {
-				if c.place != placeName || c.mode != mode || c.size != n {
-					continue
-				}
-				if c.is(name) {
-					prog, base = append(prog, c.progTimes...), append(base, c.baseTimes...)
-				}
-			}
-			p, e := summarize(prog), summarize(base)
+			p, e := hookRow(cases, placeName, mode, n, name)
 			fmt.Printf(" %10s | %8s | %4.2f× |", ms(p.p50), ms(e.p50), float64(p.p50)/float64(e.p50))
 		}
 		fmt.Println()
 	}
 }
 
-// printCompareTable prints this hook beside the compared build, both
+// hookRow is one row of a hook table: the hook's timings and their
+// baseline's, for the cases of one place, way and store size that belong
+// to the row name.
+func hookRow(cases []*hookCase, placeName, mode string, size int, name string) (prog, base summary) {
+	var p, b []time.Duration
+	for _, c := range cases {
+		if c.place == placeName && c.mode == mode && c.size == size && c.is(name) {
+			p, b = append(p, c.progTimes...), append(b, c.baseTimes...)
+		}
+	}
+	return summarize(p), summarize(b)
+}
+
+// hookGuard is the most the hook's p50 may be, as a multiple of the empty
+// program's, for each store size, on every event, started as Claude Code
+// starts it: the line past which the hook's cost is felt.
+var hookGuard = map[int]float64{10: 1.6, 200: 2.0}
+
+// printGuard checks every event, under a stand-in Claude with the store on
+// placeName, against hookGuard, and prints the worst ratio of each store
+// size with PASS or FAIL. It reports whether every size passed.
+func printGuard(cases []*hookCase, placeName string) bool {
+	fmt.Printf("\nguard: every event within the limit of the empty program, store on %s, under a stand-in claude\n\n", placeName)
+	pass := true
+	for _, n := range hookStoreSizes {
+		limit, ok := hookGuard[n]
+		if !ok {
+			continue
+		}
+		worst, worstName := 0.0, ""
+		for _, name := range eventNames() {
+			p, e := hookRow(cases, placeName, underClaude, n, name)
+			if r := float64(p.p50) / float64(e.p50); r > worst {
+				worst, worstName = r, name
+			}
+		}
+		verdict := "PASS"
+		if worst > limit {
+			verdict, pass = "FAIL", false
+		}
+		fmt.Printf("%4d sessions: worst %4.2f× (%s), limit %.1f×: %s\n", n, worst, worstName, limit, verdict)
+	}
+	return pass
+}
+
+// printCompareTable prints this hook beside the compared build other, both
 // against the empty program of their own rounds.
-func printCompareTable(cases []*hookCase, placeName, other string) {
-	fmt.Printf("\nthis hook beside %s, store on %s, under a stand-in claude through /bin/sh -c\n\n", other, placeName)
-	fmt.Printf("| %-24s | %-8s | %10s | %10s | %7s | %7s | %7s |\n", "event", "sessions", "compared", "this", "empty", "ratio", "saved")
-	fmt.Printf("|%s|%s|%s|%s|%s|%s|%s|\n", dashes(26), dashes(10), dashes(12), dashes(12), dashes(9), dashes(9), dashes(9))
+func printCompareTable(cases []*hookCase, placeName string, other comparedBuild) {
+	fmt.Printf("\nthis hook beside %s, store on %s, under a stand-in claude through /bin/sh -c\n\n", other.name, placeName)
+	fmt.Printf("| %-24s | %-8s | %10s | %10s | %7s | %7s | %8s | %7s |\n", "event", "sessions", "compared", "this", "empty", "ratio", "saved", "saved %")
+	fmt.Printf("|%s|%s|%s|%s|%s|%s|%s|%s|\n", dashes(26), dashes(10), dashes(12), dashes(12), dashes(9), dashes(9), dashes(10), dashes(9))
 	for _, name := range append(eventNames(), "all events", "no input (start-up only)") {
 		for _, n := range hookStoreSizes {
 			var this, that, base []time.Duration
@@ -51,12 +87,15 @@ func printCompareTable(cases []*hookCase, placeName, other string) {
 				case underClaude:
 					this = append(this, c.progTimes...)
 				case compared:
+					if c.prog != other.bin {
+						continue
+					}
 					that, base = append(that, c.progTimes...), append(base, c.baseTimes...)
 				}
 			}
 			h, o, e := summarize(this), summarize(that), summarize(base)
-			fmt.Printf("| %-24s | %8d | %10s | %10s | %7s | %4.2f× | %7s |\n", name, n, ms(o.p50), ms(h.p50),
-				ms(e.p50), float64(h.p50)/float64(o.p50), ms(o.p50-h.p50))
+			fmt.Printf("| %-24s | %8d | %10s | %10s | %7s | %4.2f× | %8s | %6.1f%% |\n", name, n, ms(o.p50), ms(h.p50),
+				ms(e.p50), float64(h.p50)/float64(o.p50), ms(o.p50-h.p50), 100*float64(o.p50-h.p50)/float64(o.p50))
 		}
 	}
 }

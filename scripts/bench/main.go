@@ -5,7 +5,7 @@
 // differ, so only a ratio against a baseline taken at the same moment
 // means anything.
 //
-//	go run ./scripts/bench [-n 200] [-only hook] [-compare old/hud-hook]
+//	go run ./scripts/bench [-n 200] [-only hook] [-compare old/hud-hook]...
 package main
 
 import (
@@ -43,33 +43,42 @@ type bench struct {
 	n     int
 	dir   string
 	built map[string]string
-	// compare is another build of hud-hook (an older commit's) that the
-	// hook figure times side by side with this one, as the path given
-	// (the tables name it so); compareBin is its installed copy, which
-	// is what runs (see goBuild). Both "" for none.
-	compare, compareBin string
+	// compared are other builds of hud-hook (an older commit's, a
+	// variant's) that the hook figure times side by side with this one,
+	// in the same rounds.
+	compared []comparedBuild
 	// cleanup removes what figures made outside dir.
 	cleanup []func()
 }
 
+// comparedBuild is a build given with -compare: name is the path given
+// (the tables name it so), bin its installed copy, which is what runs (see
+// goBuild).
+type comparedBuild struct{ name, bin string }
+
 func main() {
 	n := flag.Int("n", 200, "timed runs per row")
 	only := flag.String("only", "", "run only the figure with this name")
-	compare := flag.String("compare", "", "`hud-hook` binary (another commit's release build) to time beside this one")
+	var compare []string
+	flag.Func("compare", "`hud-hook` binary (another commit's release build) to time beside this one; may be repeated", func(path string) error {
+		compare = append(compare, path)
+		return nil
+	})
 	flag.Parse()
 	dir, err := os.MkdirTemp("", "hud-bench-")
 	if err != nil {
 		fatal(err)
 	}
 	defer os.RemoveAll(dir)
-	b := &bench{n: *n, dir: dir, built: map[string]string{}, compare: *compare}
+	b := &bench{n: *n, dir: dir, built: map[string]string{}}
 	defer b.clean()
-	if *compare != "" {
-		b.compareBin = filepath.Join(dir, "bin", "compared", "hud-hook")
-		if err := install(*compare, b.compareBin); err != nil {
+	for i, path := range compare {
+		bin := filepath.Join(dir, "bin", fmt.Sprintf("compared-%d", i), "hud-hook")
+		if err := install(path, bin); err != nil {
 			os.RemoveAll(dir)
 			fatal(fmt.Errorf("-compare: %w", err))
 		}
+		b.compared = append(b.compared, comparedBuild{name: path, bin: bin})
 	}
 	fmt.Printf("machine: %s\n\n", machine())
 	failed := false

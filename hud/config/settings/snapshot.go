@@ -2,6 +2,7 @@ package settings
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -10,7 +11,6 @@ import (
 	"path/filepath"
 
 	"github.com/capacitor-hud/hud/internal/safefile"
-	"github.com/capacitor-hud/hud/internal/sum256"
 )
 
 // DefaultPath is $XDG_CONFIG_HOME/hud/config.toml, or
@@ -39,7 +39,7 @@ const SnapshotName = "hook-settings.json"
 
 // sourceHash identifies a text of config.toml.
 func sourceHash(text []byte) string {
-	sum := sum256.Sum(text)
+	sum := sha256.Sum256(text)
 	return hex.EncodeToString(sum[:])
 }
 
@@ -128,14 +128,9 @@ func fromSnapshot(configPath string) (Config, error) {
 	return snap.Config, nil
 }
 
-// readSnapshot decodes the hook's copy of the settings over the defaults,
-// as json.Unmarshal does.
+// readSnapshot decodes the hook's copy of the settings over the defaults.
 func readSnapshot(data []byte) (snapshot, error) {
 	snap := snapshot{Config: Default()}
-	if decodeSnapshot(data, &snap) {
-		return snap, nil
-	}
-	snap = snapshot{Config: Default()}
 	err := json.Unmarshal(data, &snap)
 	return snap, err
 }

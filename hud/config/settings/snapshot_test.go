@@ -1,10 +1,12 @@
 package settings
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -102,5 +104,29 @@ func TestWriteSnapshotOnlyWhenChanged(t *testing.T) {
 	}
 	if before.Mode().Perm() != 0o600 {
 		t.Errorf("mode %v, want 0600", before.Mode().Perm())
+	}
+}
+
+// TestSnapshotLeavesOutThePushURL: the push URL may hold a token and the
+// hook never needs it, so its copy leaves it out and reads back the
+// default, while every other setting survives the round trip.
+func TestSnapshotLeavesOutThePushURL(t *testing.T) {
+	cfg := Default()
+	cfg.Notifications.PushURL = "https://ntfy.example/secret-topic"
+	cfg.Breaks.Enabled = !cfg.Breaks.Enabled
+	data, err := json.Marshal(snapshot{Version: snapshotVersion, Source: "abc", Config: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(data), "secret-topic") {
+		t.Errorf("the hook's copy holds the push URL: %s", data)
+	}
+	snap, err := readSnapshot(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Notifications.PushURL = Default().Notifications.PushURL
+	if snap.Config != cfg || snap.Version != snapshotVersion || snap.Source != "abc" {
+		t.Errorf("read %+v\nwant %+v", snap, cfg)
 	}
 }
