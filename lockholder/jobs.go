@@ -53,9 +53,10 @@ const (
 var ErrNoInbox = errors.New("no lock holder takes jobs there")
 
 // SendJob hands job to the holder of the lock directory dir without
-// waiting for it. It uses raw system calls, never package net, whose first
-// use starts Go's network poller (0.35-0.4 ms of a hook run). Any error
-// means the holder did not get the job; ErrNoInbox marks the expected ones.
+// waiting for it. It uses raw system calls, not package net, whose first
+// use starts Go's network poller: a cost every Stop would pay, measured
+// in docs/performance.md. Any error means the holder did not get the job;
+// ErrNoInbox marks the expected ones.
 func SendJob(dir string, job []byte) error {
 	if len(job) > MaxJob {
 		return fmt.Errorf("sending job: %d bytes, over %d", len(job), MaxJob)
