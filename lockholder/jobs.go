@@ -11,8 +11,8 @@ import (
 
 // The holder takes jobs: background work a hook hands it to start, so that
 // the hook sends one datagram and exits instead of waiting for a fork and
-// exec (on a loaded machine the child first waits for a CPU before it can
-// exec, and the hook with it). The holder is
+// exec (0.2-0.3 ms on a quiet machine, milliseconds on a loaded one, where
+// the child waits for a CPU before it can exec). The holder is
 // already running for the hook's Claude process, asleep in its wait; the
 // job socket is one more thing it waits on.
 //
@@ -42,8 +42,9 @@ const (
 	// jobDelay is how long a job waits before the holder runs it. The
 	// hook that sent it still has its last steps to take, and Claude the
 	// turn to end: a worker started at once (a fork, an exec, a Go
-	// runtime starting) competes with both for the CPUs and slows the
-	// Stop hook. Nobody waits for a checkpoint.
+	// runtime starting) competed with both for the CPUs, 0.17-0.26 ms of
+	// the Stop hook's run on a 2-CPU machine, measured beside a holder
+	// that starts it at once. Nobody waits for a checkpoint.
 	jobDelay = 50 * time.Millisecond
 )
 
@@ -52,9 +53,10 @@ const (
 var ErrNoInbox = errors.New("no lock holder takes jobs there")
 
 // SendJob hands job to the holder of the lock directory dir without
-// waiting for it. It uses raw system calls, never package net, whose first
-// use starts Go's network poller inside the hook's run. Any error
-// means the holder did not get the job; ErrNoInbox marks the expected ones.
+// waiting for it. It uses raw system calls, not package net, whose first
+// use starts Go's network poller: a cost every Stop would pay, measured
+// in docs/performance.md. Any error means the holder did not get the job;
+// ErrNoInbox marks the expected ones.
 func SendJob(dir string, job []byte) error {
 	if len(job) > MaxJob {
 		return fmt.Errorf("sending job: %d bytes, over %d", len(job), MaxJob)
