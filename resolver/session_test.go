@@ -21,7 +21,7 @@ func TestSessionAgentsAndWaitingFor(t *testing.T) {
 	}
 	for _, c := range cases {
 		if got := c.s.SubagentsRunning(); got != c.agents {
-			t.Errorf("%s: AgentsRunning %d, want %d", c.name, got, c.agents)
+			t.Errorf("%s: SubagentsRunning %d, want %d", c.name, got, c.agents)
 		}
 		if got := c.s.WaitingFor(); got != c.waitingFor {
 			t.Errorf("%s: WaitingFor %q, want %q", c.name, got, c.waitingFor)
@@ -29,7 +29,7 @@ func TestSessionAgentsAndWaitingFor(t *testing.T) {
 	}
 	for n, want := range map[int]string{0: "", 1: "1 agent running", 3: "3 agents running", 12: "12 agents running"} {
 		if got := SubagentsText(n); got != want {
-			t.Errorf("AgentsText(%d) = %q, want %q", n, got, want)
+			t.Errorf("SubagentsText(%d) = %q, want %q", n, got, want)
 		}
 	}
 	for _, c := range []struct {
@@ -42,7 +42,7 @@ func TestSessionAgentsAndWaitingFor(t *testing.T) {
 		{0, "", ""},
 	} {
 		if got := WithSubagents(c.n, c.detail); got != c.want {
-			t.Errorf("WithAgents(%d, %q) = %q, want %q", c.n, c.detail, got, c.want)
+			t.Errorf("WithSubagents(%d, %q) = %q, want %q", c.n, c.detail, got, c.want)
 		}
 	}
 }
