@@ -8,13 +8,14 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/safefile"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
 // Ensure makes sure a detached holder keeps a lock for the Claude process
 // claude, whose session sessionID runs in path (already normalized with
-// resolver.NormalizePath). It returns quickly and never waits for the
+// paths.Normalize). It returns quickly and never waits for the
 // holder. When the process already has a lock it only brings the lock's
 // session id up to date (after /clear a new session runs in the same
 // process) and starts a new holder if the old one died.
@@ -25,7 +26,7 @@ import (
 // the atomic mkdir of the lock directory picks the one event that creates
 // the lock, and a non-blocking flock on its pid file picks the one that
 // starts its holder (see startHolder).
-func Ensure(l resolver.Layout, claude Process, path, sessionID, holderExe string) error {
+func Ensure(l paths.Layout, claude Process, path, sessionID, holderExe string) error {
 	if claude.PID <= 0 {
 		return fmt.Errorf("ensuring lock: bad claude pid %d", claude.PID)
 	}
@@ -70,12 +71,12 @@ func Ensure(l resolver.Layout, claude Process, path, sessionID, holderExe string
 // Dir is the lock directory of the Claude process pid whose session
 // runs in path (normalized): what Ensure makes when it takes the lock,
 // computed without looking.
-func Dir(l resolver.Layout, path string, pid int) string {
-	return filepath.Join(l.LockDir(), resolver.LockName(path, pid))
+func Dir(l paths.Layout, path string, pid int) string {
+	return filepath.Join(l.LockDir(), paths.LockName(path, pid))
 }
 
 // createLock makes a new lock directory for claude and starts its holder.
-func createLock(l resolver.Layout, claude Process, path, sessionID, holderExe string) error {
+func createLock(l paths.Layout, claude Process, path, sessionID, holderExe string) error {
 	sessions := l.LockDir()
 	// ~/.claude/sessions is Claude Code's; create it only if it is missing.
 	if err := os.MkdirAll(sessions, 0o700); err != nil {
@@ -127,7 +128,7 @@ func keepLock(dir string, meta resolver.LockMeta, claude Process, sessionID, hol
 // A lock without a readable meta.json is judged by the pid in its name,
 // and left alone for a few seconds after it was made: an Ensure may be
 // writing it right now.
-func Sweep(l resolver.Layout) (int, error) {
+func Sweep(l paths.Layout) (int, error) {
 	entries, err := safefile.ListDir(l.LockDir(), "locks")
 	if err != nil {
 		return 0, fmt.Errorf("sweeping: %w", err)
@@ -136,7 +137,7 @@ func Sweep(l resolver.Layout) (int, error) {
 	removed := 0
 	var errs []error
 	for _, e := range entries {
-		_, pid, err := resolver.ParseLockName(e.Name())
+		_, pid, err := paths.ParseLockName(e.Name())
 		if err != nil || !e.IsDir() {
 			continue
 		}
@@ -176,7 +177,7 @@ func isStale(dir string, pid int, now time.Time) bool {
 // HasLiveLock reports whether the Claude process has a lock directory (for
 // any path) whose meta matches the process's start time and whose holder
 // is alive.
-func HasLiveLock(l resolver.Layout, claude Process) bool {
+func HasLiveLock(l paths.Layout, claude Process) bool {
 	if claude.PID <= 0 {
 		return false
 	}
@@ -210,7 +211,7 @@ func isLiveLock(dir string, claude Process) bool {
 // Ensure would make for path: the common case (the session has not
 // changed directory since its lock was made), which spares the hook the
 // listing of the sessions directory on every prompt.
-func HasLiveLockAt(l resolver.Layout, claude Process, path string) bool {
+func HasLiveLockAt(l paths.Layout, claude Process, path string) bool {
 	if claude.PID > 0 && claude.Started != 0 && path != "" {
 		if isLiveLock(Dir(l, path, claude.PID), claude) {
 			return true

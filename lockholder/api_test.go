@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/resolver"
 	"golang.org/x/sys/unix"
 )
@@ -34,7 +35,7 @@ func self(t *testing.T) Process {
 }
 
 // makeLock writes a lock directory by hand; meta nil leaves meta.json out.
-func makeLock(t *testing.T, l resolver.Layout, path string, pid int, meta *resolver.LockMeta) string {
+func makeLock(t *testing.T, l paths.Layout, path string, pid int, meta *resolver.LockMeta) string {
 	t.Helper()
 	dir := Dir(l, path, pid)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -66,7 +67,7 @@ func age(t *testing.T, path string, d time.Duration) {
 }
 
 func TestSweep(t *testing.T) {
-	l := resolver.Layout{Home: t.TempDir()}
+	l := paths.Layout{Home: t.TempDir()}
 	me := self(t)
 	dead := deadPID(t)
 	meta := func(pid int, started int64) *resolver.LockMeta {
@@ -115,7 +116,7 @@ func TestSweep(t *testing.T) {
 }
 
 func TestSweepWithoutSessionsDir(t *testing.T) {
-	if n, err := Sweep(resolver.Layout{Home: t.TempDir()}); n != 0 || err != nil {
+	if n, err := Sweep(paths.Layout{Home: t.TempDir()}); n != 0 || err != nil {
 		t.Errorf("Sweep = %d, %v; want 0, nil", n, err)
 	}
 }
@@ -123,7 +124,7 @@ func TestSweepWithoutSessionsDir(t *testing.T) {
 // TestHasLiveLock: HasLiveLock and HasLiveLockAt agree, whether the
 // session is still in the directory its lock was made for or not.
 func TestHasLiveLock(t *testing.T) {
-	l := resolver.Layout{Home: t.TempDir()}
+	l := paths.Layout{Home: t.TempDir()}
 	me := self(t)
 	check := func(what string, p Process, want bool) {
 		t.Helper()
@@ -167,15 +168,15 @@ func TestEnsureExistingLock(t *testing.T) {
 	}
 	for _, tt := range []struct {
 		name      string
-		setup     func(l resolver.Layout) string // makes a lock, returns its dir
-		held      bool                           // a holder holds it
-		wantSpawn bool                           // Ensure tries to start a holder
-		wantGone  bool                           // the lock made by setup is removed
-		wantMeta  *resolver.LockMeta             // in the lock Ensure leaves (nil: none)
+		setup     func(l paths.Layout) string // makes a lock, returns its dir
+		held      bool                        // a holder holds it
+		wantSpawn bool                        // Ensure tries to start a holder
+		wantGone  bool                        // the lock made by setup is removed
+		wantMeta  *resolver.LockMeta          // in the lock Ensure leaves (nil: none)
 	}{
 		{
 			name: "earlier process with the same pid",
-			setup: func(l resolver.Layout) string {
+			setup: func(l paths.Layout) string {
 				return makeLock(t, l, "/old", me.PID, metaFor("/old", me.Started-3600, "s0"))
 			},
 			wantSpawn: true, wantGone: true,
@@ -183,7 +184,7 @@ func TestEnsureExistingLock(t *testing.T) {
 		},
 		{
 			name: "half made long ago: adopted",
-			setup: func(l resolver.Layout) string {
+			setup: func(l paths.Layout) string {
 				dir := makeLock(t, l, "/old", me.PID, nil)
 				age(t, dir, time.Minute)
 				return dir
@@ -193,12 +194,12 @@ func TestEnsureExistingLock(t *testing.T) {
 		},
 		{
 			name:     "being made by a racing Ensure: left to it",
-			setup:    func(l resolver.Layout) string { return makeLock(t, l, "/old", me.PID, nil) },
+			setup:    func(l paths.Layout) string { return makeLock(t, l, "/old", me.PID, nil) },
 			wantMeta: nil,
 		},
 		{
 			name: "held, after /clear: new session id",
-			setup: func(l resolver.Layout) string {
+			setup: func(l paths.Layout) string {
 				return makeLock(t, l, "/old", me.PID, metaFor("/old", me.Started, "s0"))
 			},
 			held:     true,
@@ -206,7 +207,7 @@ func TestEnsureExistingLock(t *testing.T) {
 		},
 		{
 			name: "holder died: restarted",
-			setup: func(l resolver.Layout) string {
+			setup: func(l paths.Layout) string {
 				return makeLock(t, l, "/old", me.PID, metaFor("/old", me.Started, "s1"))
 			},
 			wantSpawn: true,
@@ -214,7 +215,7 @@ func TestEnsureExistingLock(t *testing.T) {
 		},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			l := resolver.Layout{Home: t.TempDir()}
+			l := paths.Layout{Home: t.TempDir()}
 			dir := tt.setup(l)
 			if tt.held {
 				fd, held, err := lockForHolding(dir)
@@ -251,7 +252,7 @@ func TestEnsureExistingLock(t *testing.T) {
 }
 
 func TestEnsureRejects(t *testing.T) {
-	l := resolver.Layout{Home: t.TempDir()}
+	l := paths.Layout{Home: t.TempDir()}
 	me := self(t)
 	for name, call := range map[string]func() error{
 		"no pid":   func() error { return Ensure(l, Process{}, "/p", "s", "/bin/true") },
@@ -286,7 +287,7 @@ func TestHoldMainArgs(t *testing.T) {
 // A holder started for a process that is gone, or whose pid now belongs
 // to another process, removes the lock at once instead of holding it.
 func TestHolderRemovesLockOfGoneProcess(t *testing.T) {
-	l := resolver.Layout{Home: t.TempDir()}
+	l := paths.Layout{Home: t.TempDir()}
 	me := self(t)
 	dead := deadPID(t)
 	for name, p := range map[string]Process{

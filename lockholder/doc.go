@@ -3,7 +3,7 @@
 // from a record left behind by a closed terminal or a kill -9.
 //
 // A lock is ~/.claude/sessions/<12 hex of SHA-256 of the path>-<pid>.lock/
-// (resolver.LockName) holding pid and meta.json (resolver.LockMeta). One
+// (paths.LockName) holding pid and meta.json (resolver.LockMeta). One
 // Claude process has one lock, named for the cwd its session had when the
 // lock was taken. The hook calls Ensure, which makes the lock and starts a
 // holder: the hook binary itself in the hidden mode HoldMode (HoldMain),

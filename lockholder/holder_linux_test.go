@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/resolver"
 	"golang.org/x/sys/unix"
 )
@@ -37,7 +38,7 @@ func TestLockFollowsClaudeProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := resolver.LockMeta{
-		PID: claude.pid(), Path: resolver.NormalizePath(project),
+		PID: claude.pid(), Path: paths.Normalize(project),
 		Created: meta.Created, ProcStarted: proc.Started, SessionID: "s1",
 	}
 	if meta != want {

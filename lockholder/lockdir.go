@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/safefile"
 	"github.com/capacitor-hud/hud/resolver"
 	"golang.org/x/sys/unix"
@@ -41,7 +42,7 @@ func locksOf(sessions string, pid int) ([]string, error) {
 		if !strings.HasSuffix(e.Name(), suffix) || !e.IsDir() {
 			continue
 		}
-		if _, p, err := resolver.ParseLockName(e.Name()); err == nil && p == pid {
+		if _, p, err := paths.ParseLockName(e.Name()); err == nil && p == pid {
 			dirs = append(dirs, filepath.Join(sessions, e.Name()))
 		}
 	}

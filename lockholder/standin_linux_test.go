@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/paths"
 )
 
 // The test binary plays three parts besides running the tests, chosen in
@@ -136,8 +136,8 @@ func standInHook() int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	l := resolver.Layout{Home: os.Getenv("HOME")}
-	if err := Ensure(l, claude, resolver.NormalizePath(cwd), os.Getenv(sessionEnv), exe); err != nil {
+	l := paths.Layout{Home: os.Getenv("HOME")}
+	if err := Ensure(l, claude, paths.Normalize(cwd), os.Getenv(sessionEnv), exe); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
@@ -150,7 +150,7 @@ type claudeProc struct {
 	cmd    *exec.Cmd
 	in     io.WriteCloser
 	out    *bufio.Scanner
-	layout resolver.Layout
+	layout paths.Layout
 	cwd    string
 }
 
@@ -174,7 +174,7 @@ func startClaude(t *testing.T, home, cwd string) *claudeProc {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	c := &claudeProc{t: t, cmd: cmd, in: in, out: bufio.NewScanner(out), layout: resolver.Layout{Home: home}, cwd: cwd}
+	c := &claudeProc{t: t, cmd: cmd, in: in, out: bufio.NewScanner(out), layout: paths.Layout{Home: home}, cwd: cwd}
 	t.Cleanup(func() {
 		c.cmd.Process.Kill()
 		c.cmd.Wait()
@@ -221,7 +221,7 @@ func (c *claudeProc) kill9() {
 
 // lockDir is where the stand-in's lock must be.
 func (c *claudeProc) lockDir() string {
-	return Dir(c.layout, resolver.NormalizePath(c.cwd), c.pid())
+	return Dir(c.layout, paths.Normalize(c.cwd), c.pid())
 }
 
 // heldLock starts a stand-in Claude in a fresh home and fires one event,

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/resolver"
 	"golang.org/x/sys/unix"
 )
@@ -43,7 +44,7 @@ func TestLockWatch(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				l := resolver.Layout{Home: t.TempDir()}
+				l := paths.Layout{Home: t.TempDir()}
 				dir := makeLock(t, l, "/p", p.PID, &resolver.LockMeta{PID: p.PID, Path: "/p", ProcStarted: p.Started})
 				dirFD, err := openNoFollow(dir)
 				if err != nil {

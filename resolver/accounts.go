@@ -3,6 +3,8 @@ package resolver
 import (
 	"slices"
 	"time"
+
+	"github.com/capacitor-hud/hud/internal/paths"
 )
 
 // Account is one Claude account's usage limits, as the newest status line
@@ -39,7 +41,7 @@ func (r *RateLimit) Known(now time.Time) *RateLimit {
 // takes the figures of the newest status line of its directory: an
 // account's sessions share its limits, and a newer line without limits
 // (Claude gave null) means none are known now.
-func Accounts(l Layout, dirs []string, lines map[string]StatusLine) []Account {
+func Accounts(l paths.Layout, dirs []string, lines map[string]StatusLine) []Account {
 	byDir := map[string]*Account{}
 	var order []string
 	norm := func(dir string) string {

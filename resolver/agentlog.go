@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/safefile"
 )
 
@@ -19,7 +20,7 @@ type AgentLog interface {
 	// Path is rec's log and the agent's home it lies in, "" when there is
 	// none to read: only a path where and as the agent keeps its logs, so
 	// a payload cannot make hud read or watch anything else.
-	Path(l Layout, rec *Record) (path, home string)
+	Path(l paths.Layout, rec *Record) (path, home string)
 	// TurnEnd finds the newest turn end in the log's tail, which starts at
 	// a whole line and was last written at modified.
 	TurnEnd(tail []byte, modified time.Time) (TurnEnd, bool)
@@ -57,7 +58,7 @@ const maxTranscriptTail = 64 << 10
 // their newest turn ends, by session id, and the directories the logs are
 // in, for a watcher. Files it cannot read, and logs that record no end,
 // are left out: the hooks decide.
-func LoadTurnEnds(l Layout, store *Store, logs AgentLogs) (map[string]TurnEnd, []string) {
+func LoadTurnEnds(l paths.Layout, store *Store, logs AgentLogs) (map[string]TurnEnd, []string) {
 	if store == nil || logs == nil {
 		return nil, nil
 	}

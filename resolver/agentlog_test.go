@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/capacitor-hud/hud/internal/paths"
 )
 
 func ts(s string) time.Time {
@@ -48,7 +50,7 @@ type tailLog struct {
 	got  *[]byte
 }
 
-func (l tailLog) Path(Layout, *Record) (string, string) {
+func (l tailLog) Path(paths.Layout, *Record) (string, string) {
 	return l.path, filepath.Dir(filepath.Dir(l.path))
 }
 
@@ -80,14 +82,14 @@ func TestLoadTurnEndsWholeLines(t *testing.T) {
 	st := NewStore()
 	st.Sessions["s"] = &Record{SessionID: "s", Agent: "other", State: StateWorking}
 	st.Sessions["c"] = &Record{SessionID: "c", State: StateWorking}
-	ends, dirs := LoadTurnEnds(Layout{Home: home}, st, logs)
+	ends, dirs := LoadTurnEnds(paths.Layout{Home: home}, st, logs)
 	if len(ends) != 1 || len(dirs) != 1 || dirs[0] != filepath.Dir(path) {
 		t.Fatalf("ends %v dirs %v, want the other agent's only", ends, dirs)
 	}
 	if len(got) == 0 || len(got)%len(line) != 0 || !strings.HasPrefix(string(got), `{"n":`) {
 		t.Errorf("handed %d bytes starting %.10q, want whole lines", len(got), got)
 	}
-	if ends, dirs := LoadTurnEnds(Layout{Home: home}, st, nil); ends != nil || dirs != nil {
+	if ends, dirs := LoadTurnEnds(paths.Layout{Home: home}, st, nil); ends != nil || dirs != nil {
 		t.Errorf("no logs read %v %v", ends, dirs)
 	}
 }

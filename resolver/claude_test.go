@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"testing"
 	"time"
+
+	"github.com/capacitor-hud/hud/internal/paths"
 )
 
 // claudeAt is Claude Code's session file for process pid and session sid,
@@ -143,7 +145,7 @@ func TestSecondOpinionInResolution(t *testing.T) {
 		SessionID: busy.SessionID, State: StateWorking, CWD: busy.CWD, WorkingOn: "SLOW:30 take your time",
 		UpdatedAt: At(promptAt), StateChangedAt: At(promptAt), PID: pid, ProcStarted: started,
 	}
-	lk := Lock{Dir: "/x/" + LockName(busy.CWD, pid), LockMeta: LockMeta{PID: pid, Path: busy.CWD, ProcStarted: started, SessionID: busy.SessionID}}
+	lk := Lock{Dir: "/x/" + paths.LockName(busy.CWD, pid), LockMeta: LockMeta{PID: pid, Path: busy.CWD, ProcStarted: started, SessionID: busy.SessionID}}
 	live := func(p int, s int64) bool { return p == pid && (s == 0 || s == started) }
 	snap := func(c ClaudeSession) Snapshot {
 		s := snapshot([]Lock{lk}, record)

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/safefile"
 )
 
@@ -39,7 +40,7 @@ const maxConfigDirList = 64 << 10
 
 // LoadConfigDirList reads l's config-dirs.json; a missing file is an empty
 // list.
-func LoadConfigDirList(l Layout) (ConfigDirList, error) {
+func LoadConfigDirList(l paths.Layout) (ConfigDirList, error) {
 	var list ConfigDirList
 	b, _, err := safefile.Read(l.ConfigDirsPath(), maxConfigDirList, safefile.Follow)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -93,12 +94,12 @@ func OwnConfigDir(dir string) error {
 // ConfigDirFromEnv turns the value of CLAUDE_CONFIG_DIR into the config
 // directory a record names: "" when unset or when it is ~/.claude itself
 // (the default needs no name), else the normalized path.
-func ConfigDirFromEnv(l Layout, value string) string {
+func ConfigDirFromEnv(l paths.Layout, value string) string {
 	if value == "" {
 		return ""
 	}
-	dir := NormalizePath(value)
-	if dir == NormalizePath(l.DefaultConfigDir()) {
+	dir := paths.Normalize(value)
+	if dir == paths.Normalize(l.DefaultConfigDir()) {
 		return ""
 	}
 	return dir
@@ -108,7 +109,7 @@ func ConfigDirFromEnv(l Layout, value string) string {
 // follow, ~/.claude (or l's own) first, each once: l's, the default, the
 // wired ones (list) and those the store's records name that are the
 // person's (OwnConfigDir).
-func FollowedConfigDirs(l Layout, list ConfigDirList, store *Store) []string {
+func FollowedConfigDirs(l paths.Layout, list ConfigDirList, store *Store) []string {
 	dirs := []string{l.ConfigDir(), l.DefaultConfigDir()}
 	dirs = append(dirs, list.ConfigDirs...)
 	if store != nil {

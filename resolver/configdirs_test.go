@@ -8,10 +8,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/capacitor-hud/hud/internal/paths"
 )
 
 func TestLayoutConfig(t *testing.T) {
-	l := Layout{Home: "/home/ann"}
+	l := paths.Layout{Home: "/home/ann"}
 	tests := []struct {
 		config       string
 		lockDir      string
@@ -41,7 +43,7 @@ func TestLayoutConfig(t *testing.T) {
 
 func TestConfigDirFromEnv(t *testing.T) {
 	home := t.TempDir()
-	l := Layout{Home: home}
+	l := paths.Layout{Home: home}
 	tests := []struct{ value, want string }{
 		{"", ""},
 		{filepath.Join(home, ".claude"), ""},
@@ -94,7 +96,7 @@ func TestFollowedConfigDirs(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			l := Layout{Home: home, Config: named.Replace(tt.config)}
+			l := paths.Layout{Home: home, Config: named.Replace(tt.config)}
 			var list []string
 			for _, d := range tt.list {
 				list = append(list, named.Replace(d))
@@ -126,7 +128,7 @@ func TestLoadConfigDirList(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			l := Layout{Home: t.TempDir()}
+			l := paths.Layout{Home: t.TempDir()}
 			if tt.content != "-" {
 				writeFile(t, l.ConfigDirsPath(), tt.content)
 			}
@@ -148,7 +150,7 @@ func TestLoadConfigDirList(t *testing.T) {
 }
 
 func TestConfigDirListRoundTrip(t *testing.T) {
-	l := Layout{Home: t.TempDir()}
+	l := paths.Layout{Home: t.TempDir()}
 	b, err := ConfigDirList{}.Encode()
 	if err != nil || string(b) != "{\n  \"config_dirs\": []\n}\n" {
 		t.Fatalf("empty list encodes as %q, %v", b, err)
@@ -165,7 +167,7 @@ func TestConfigDirListRoundTrip(t *testing.T) {
 // wired elsewhere through the record that names it.
 func TestLoadSnapshotConfigDirs(t *testing.T) {
 	home := t.TempDir()
-	l := Layout{Home: home}
+	l := paths.Layout{Home: home}
 	work := filepath.Join(home, ".claude-work")
 	other := filepath.Join(home, "elsewhere")
 	writeFile(t, l.ConfigDirsPath(), fmt.Sprintf(`{"config_dirs":[%q]}`, work))

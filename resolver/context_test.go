@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/capacitor-hud/hud/internal/paths"
 )
 
 // Transcript lines as Claude Code 2.1.197 writes them (trimmed of fields
@@ -87,7 +89,7 @@ func TestContextPercent(t *testing.T) {
 // TestClaudeTranscript: only <config dir>/projects/<dir>/<id>.jsonl is
 // read, whatever path a payload names.
 func TestClaudeTranscript(t *testing.T) {
-	l := Layout{Home: "/home/u"}
+	l := paths.Layout{Home: "/home/u"}
 	good := "/home/u/.claude/projects/-p/s1.jsonl"
 	cases := []struct {
 		rec  Record
@@ -115,7 +117,7 @@ func TestClaudeTranscript(t *testing.T) {
 // are not read as Claude's.
 func TestLoadContexts(t *testing.T) {
 	home := t.TempDir()
-	l := Layout{Home: home}
+	l := paths.Layout{Home: home}
 	dir := filepath.Join(home, ".claude", "projects", "-p")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
@@ -221,7 +223,7 @@ func BenchmarkLoadContexts(b *testing.B) {
 	}
 	store := &Store{Version: StoreVersion, Sessions: recs}
 	load := func(b *testing.B) {
-		if c, _ := LoadContexts(Layout{Home: home}, store, nil, nil); len(c) != 10 {
+		if c, _ := LoadContexts(paths.Layout{Home: home}, store, nil, nil); len(c) != 10 {
 			b.Fatalf("%d contexts", len(c))
 		}
 	}
@@ -251,7 +253,7 @@ func TestContextCache(t *testing.T) {
 	p := filepath.Join(dir, "s1.jsonl")
 	store := &Store{Version: StoreVersion, Sessions: map[string]*Record{"s1": {SessionID: "s1", TranscriptPath: p}}}
 	tokens := func() int {
-		c, _ := LoadContexts(Layout{Home: home}, store, nil, nil)
+		c, _ := LoadContexts(paths.Layout{Home: home}, store, nil, nil)
 		return c["s1"].Tokens
 	}
 	write := func(data string) {

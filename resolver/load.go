@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/safefile"
 )
 
@@ -45,7 +46,7 @@ const maxSmallFile = 64 << 10
 //
 // logs gives each coding agent's own log, read for what its hooks miss
 // and for its runway (LoadTurnEnds, LoadContexts); nil reads none.
-func LoadSnapshot(l Layout, procStart ProcessStart, logs AgentLogs) (Snapshot, error) {
+func LoadSnapshot(l paths.Layout, procStart ProcessStart, logs AgentLogs) (Snapshot, error) {
 	snap := Snapshot{Store: NewStore()}
 	var errs []error
 	store, err := LoadStore(l.StorePath())
@@ -132,7 +133,7 @@ func LoadLocks(dir string) ([]Lock, error) {
 		if !e.IsDir() {
 			continue
 		}
-		_, pid, err := ParseLockName(e.Name())
+		_, pid, err := paths.ParseLockName(e.Name())
 		if err != nil {
 			continue
 		}

@@ -10,6 +10,8 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+
+	"github.com/capacitor-hud/hud/internal/paths"
 )
 
 func writeFile(t *testing.T, path, content string) {
@@ -23,9 +25,9 @@ func writeFile(t *testing.T, path, content string) {
 }
 
 // writeLock makes a lock directory as the holder does.
-func writeLock(t *testing.T, l Layout, path string, pid int, sid string) string {
+func writeLock(t *testing.T, l paths.Layout, path string, pid int, sid string) string {
 	t.Helper()
-	dir := filepath.Join(l.LockDir(), LockName(path, pid))
+	dir := filepath.Join(l.LockDir(), paths.LockName(path, pid))
 	writeFile(t, filepath.Join(dir, "pid"), fmt.Sprint(pid))
 	writeFile(t, filepath.Join(dir, "meta.json"),
 		fmt.Sprintf(`{"pid":%d,"path":%q,"created":1700000000,"proc_started":1700000001,"session_id":%q}`, pid, path, sid))
@@ -33,7 +35,7 @@ func writeLock(t *testing.T, l Layout, path string, pid int, sid string) string 
 }
 
 func TestLoadSnapshotEmptyHome(t *testing.T) {
-	snap, err := LoadSnapshot(Layout{Home: t.TempDir()}, nil, nil)
+	snap, err := LoadSnapshot(paths.Layout{Home: t.TempDir()}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +45,7 @@ func TestLoadSnapshotEmptyHome(t *testing.T) {
 }
 
 func TestLoadSnapshot(t *testing.T) {
-	l := Layout{Home: t.TempDir()}
+	l := paths.Layout{Home: t.TempDir()}
 	writeFile(t, l.StorePath(), `{"version":3,"sessions":{"s1":{"session_id":"s1","state":"working","cwd":"/p","updated_at":"2026-01-21T10:30:00.123Z","state_changed_at":"2026-01-21T10:29:55.000Z","pid":42}}}`)
 	good := writeLock(t, l, "/p", 42, "s1")
 	writeLock(t, l, "/q", 43, "")
@@ -52,10 +54,10 @@ func TestLoadSnapshot(t *testing.T) {
 	// Not locks: a lock being created (no meta yet), a meta whose pid
 	// disagrees with the name, garbage meta, a file with a lock's name,
 	// a name that is not a lock's.
-	must(t, os.Mkdir(filepath.Join(sessions, LockName("/r", 44)), 0o700))
-	writeFile(t, filepath.Join(sessions, LockName("/s", 45), "meta.json"), `{"pid":46,"path":"/s"}`)
-	writeFile(t, filepath.Join(sessions, LockName("/t", 47), "meta.json"), `{"pid":`)
-	writeFile(t, filepath.Join(sessions, LockName("/u", 48)), `{}`)
+	must(t, os.Mkdir(filepath.Join(sessions, paths.LockName("/r", 44)), 0o700))
+	writeFile(t, filepath.Join(sessions, paths.LockName("/s", 45), "meta.json"), `{"pid":46,"path":"/s"}`)
+	writeFile(t, filepath.Join(sessions, paths.LockName("/t", 47), "meta.json"), `{"pid":`)
+	writeFile(t, filepath.Join(sessions, paths.LockName("/u", 48)), `{}`)
 	writeFile(t, filepath.Join(sessions, "notalock.lock", "meta.json"), `{"pid":1,"path":"/"}`)
 
 	// Claude Code's own files, good and bad.
@@ -83,7 +85,7 @@ func TestLoadSnapshot(t *testing.T) {
 		}
 	}
 	slices.Sort(dirs)
-	want := []string{LockName("/p", 42), LockName("/q", 43)}
+	want := []string{paths.LockName("/p", 42), paths.LockName("/q", 43)}
 	slices.Sort(want)
 	if !slices.Equal(dirs, want) {
 		t.Errorf("locks %v, want %v", dirs, want)
@@ -135,7 +137,7 @@ func TestLoadStoreErrors(t *testing.T) {
 		"a json array":    `[]`,
 	} {
 		t.Run(name, func(t *testing.T) {
-			l := Layout{Home: t.TempDir()}
+			l := paths.Layout{Home: t.TempDir()}
 			writeFile(t, l.StorePath(), content)
 			writeLock(t, l, "/p", 42, "s1")
 			snap, err := LoadSnapshot(l, nil, nil)
@@ -152,7 +154,7 @@ func TestLoadStoreErrors(t *testing.T) {
 	}
 	// An empty file is an empty store (a writer that crashed before its
 	// first write).
-	l := Layout{Home: t.TempDir()}
+	l := paths.Layout{Home: t.TempDir()}
 	writeFile(t, l.StorePath(), "")
 	if _, err := LoadSnapshot(l, nil, nil); err != nil {
 		t.Errorf("empty store file: %v", err)
@@ -163,7 +165,7 @@ func TestLoadStoreErrors(t *testing.T) {
 // removes lock directories and Claude files, as holders and Claude do: the
 // loader never fails and never returns a half-written lock.
 func TestLoadWhileLocksComeAndGo(t *testing.T) {
-	l := Layout{Home: t.TempDir()}
+	l := paths.Layout{Home: t.TempDir()}
 	must(t, os.MkdirAll(l.LockDir(), 0o700))
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
@@ -175,7 +177,7 @@ func TestLoadWhileLocksComeAndGo(t *testing.T) {
 			default:
 			}
 			pid := 100 + i%50
-			dir := filepath.Join(l.LockDir(), LockName("/p", pid))
+			dir := filepath.Join(l.LockDir(), paths.LockName("/p", pid))
 			claude := filepath.Join(l.LockDir(), fmt.Sprintf("%d.json", pid))
 			_ = os.Mkdir(dir, 0o700)
 			_ = os.WriteFile(filepath.Join(dir, "meta.json"), fmt.Appendf(nil, `{"pid":%d,"path":"/p"}`, pid), 0o600)

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/capacitor-hud/hud/internal/paths"
 )
 
 // FreshTTL is how long a record without a lock is trusted. It covers the
@@ -148,7 +150,7 @@ type Resolution struct {
 	IsFromLock bool
 	// Match is how the session's cwd relates to the queried path (for a
 	// lock whose session wandered elsewhere, how the lock's path does).
-	Match Match
+	Match paths.Match
 }
 
 // ResolveState applies these rules to project (a normalized path):
@@ -164,7 +166,7 @@ type Resolution struct {
 // (State.Attention), then the most recently updated. ok is false when no
 // session is active there.
 func ResolveState(snap Snapshot, project string, now time.Time, alive Liveness) (res Resolution, ok bool) {
-	project = NormalizeLexical(project)
+	project = paths.NormalizeLexical(project)
 	r := newRun(snap, now, alive)
 	if res, ok := r.resolveByLock(project); ok {
 		return res, true
@@ -231,28 +233,28 @@ func Aggregate(sessions []Session) State {
 // resolveByLock is step 1 of ResolveState.
 func (r *run) resolveByLock(project string) (Resolution, bool) {
 	var best Resolution
-	bestMatch := NoMatch
+	bestMatch := paths.NoMatch
 	for _, l := range r.live {
-		m := PathMatch(project, NormalizeLexical(l.Path))
-		if m != MatchExact && m != MatchChild {
+		m := paths.Compare(project, paths.NormalizeLexical(l.Path))
+		if m != paths.MatchExact && m != paths.MatchChild {
 			continue
 		}
 		s := r.session(r.recordForLock(l), l, SourceLock)
-		if bestMatch != NoMatch && !betterSession(m, &s, bestMatch, &best.Session) {
+		if bestMatch != paths.NoMatch && !betterSession(m, &s, bestMatch, &best.Session) {
 			continue
 		}
-		match := PathMatch(project, NormalizeLexical(s.CWD))
-		if match == NoMatch {
+		match := paths.Compare(project, paths.NormalizeLexical(s.CWD))
+		if match == paths.NoMatch {
 			match = m
 		}
 		best, bestMatch = Resolution{Session: s, IsFromLock: true, Match: match}, m
 	}
-	return best, bestMatch != NoMatch
+	return best, bestMatch != paths.NoMatch
 }
 
 // betterSession orders lock-based candidates like betterCandidate, with
 // the resolved state and, for two locks of one session, preferLock.
-func betterSession(m Match, s *Session, bestMatch Match, best *Session) bool {
+func betterSession(m paths.Match, s *Session, bestMatch paths.Match, best *Session) bool {
 	if m != bestMatch {
 		return m > bestMatch
 	}
@@ -268,10 +270,10 @@ func betterSession(m Match, s *Session, bestMatch Match, best *Session) bool {
 // resolveFresh is step 2 of ResolveState.
 func (r *run) resolveFresh(project string) (Resolution, bool) {
 	var best *Record
-	bestMatch := NoMatch
+	bestMatch := paths.NoMatch
 	for _, rec := range r.records {
-		m := PathMatch(project, NormalizeLexical(rec.CWD))
-		if m != MatchExact && m != MatchChild {
+		m := paths.Compare(project, paths.NormalizeLexical(rec.CWD))
+		if m != paths.MatchExact && m != paths.MatchChild {
 			continue
 		}
 		if !r.fresh(rec) {

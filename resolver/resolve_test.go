@@ -2,8 +2,12 @@ package resolver
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/capacitor-hud/hud/internal/paths"
 )
 
 // now is the fixed clock of every resolver test.
@@ -49,7 +53,7 @@ func ofProc(pid int, started int64) func(*Record) {
 // lock builds the lock of process pid at path naming session sid.
 func lock(path string, pid int, started int64, sid string) Lock {
 	return Lock{
-		Dir:      "/home/me/.claude/sessions/" + LockName(path, pid),
+		Dir:      "/home/me/.claude/sessions/" + paths.LockName(path, pid),
 		LockMeta: LockMeta{PID: pid, Path: path, Created: now.Add(-time.Hour).Unix(), ProcStarted: started, SessionID: sid},
 	}
 }
@@ -67,7 +71,7 @@ type want struct {
 	state     State
 	fromLock  bool
 	sessionID string
-	match     Match
+	match     paths.Match
 }
 
 func (w *want) String() string {
@@ -98,14 +102,14 @@ func TestResolveState(t *testing.T) {
 			locks:   []Lock{lock("/project", pidA, startedA, "s1")},
 			records: []*Record{rec("s1", StateWorking, "/project", time.Hour, ofProc(pidA, startedA))},
 			query:   "/project",
-			want:    &want{StateWorking, true, "s1", MatchExact},
+			want:    &want{StateWorking, true, "s1", paths.MatchExact},
 		},
 		{
 			name:    "paths: record cd'd into a subdir, lock at the project",
 			locks:   []Lock{lock("/project", pidA, startedA, "s1")},
 			records: []*Record{rec("s1", StateReady, "/project/src", time.Hour, ofProc(pidA, startedA))},
 			query:   "/project",
-			want:    &want{StateReady, true, "s1", MatchChild},
+			want:    &want{StateReady, true, "s1", paths.MatchChild},
 		},
 		{
 			name:    "paths: session started at /, lock there too: a parent lock does not count",
@@ -118,13 +122,13 @@ func TestResolveState(t *testing.T) {
 			name:    "paths: exact fresh record",
 			records: []*Record{rec("s1", StateWorking, "/project", 5*time.Second)},
 			query:   "/project",
-			want:    &want{StateWorking, false, "s1", MatchExact},
+			want:    &want{StateWorking, false, "s1", paths.MatchExact},
 		},
 		{
 			name:    "paths: child fresh record",
 			records: []*Record{rec("s1", StateWaiting, "/project/src", 5*time.Second)},
 			query:   "/project",
-			want:    &want{StateWaiting, false, "s1", MatchChild},
+			want:    &want{StateWaiting, false, "s1", paths.MatchChild},
 		},
 		{
 			name:    "paths: parent fresh record never counts",
@@ -139,7 +143,7 @@ func TestResolveState(t *testing.T) {
 			locks:   []Lock{lock("/project", pidA, startedA, "")},
 			records: []*Record{rec("s1", StateWaiting, "/", time.Hour)},
 			query:   "/project",
-			want:    &want{StateWaiting, true, "s1", MatchParent},
+			want:    &want{StateWaiting, true, "s1", paths.MatchParent},
 		},
 		{
 			name:    "parent-only record without a lock, fresh",
@@ -152,7 +156,7 @@ func TestResolveState(t *testing.T) {
 			locks:   []Lock{lock("/project", pidA, startedA, "")},
 			records: []*Record{rec("p", StateWaiting, "/", time.Minute), rec("c", StateWaiting, "/project/a", time.Minute), rec("e", StateReady, "/project", time.Hour)},
 			query:   "/project",
-			want:    &want{StateReady, true, "e", MatchExact},
+			want:    &want{StateReady, true, "e", paths.MatchExact},
 		},
 		{
 			name:  "lock path fallback never takes another process's record",
@@ -161,7 +165,7 @@ func TestResolveState(t *testing.T) {
 			// directory: its pid is dead, it is not this lock's session.
 			records: []*Record{rec("old", StateWorking, "/project", time.Hour, ofProc(pidDead, 1))},
 			query:   "/project",
-			want:    &want{StateReady, true, "", MatchExact},
+			want:    &want{StateReady, true, "", paths.MatchExact},
 		},
 
 		// "/" and trailing slashes.
@@ -170,27 +174,27 @@ func TestResolveState(t *testing.T) {
 			locks:   []Lock{lock("/project", pidA, startedA, "s1")},
 			records: []*Record{rec("s1", StateWorking, "/project", time.Hour, ofProc(pidA, startedA))},
 			query:   "/",
-			want:    &want{StateWorking, true, "s1", MatchChild},
+			want:    &want{StateWorking, true, "s1", paths.MatchChild},
 		},
 		{
 			name:    "querying / with a session at /",
 			records: []*Record{rec("s1", StateWorking, "/", time.Second)},
 			query:   "/",
-			want:    &want{StateWorking, false, "s1", MatchExact},
+			want:    &want{StateWorking, false, "s1", paths.MatchExact},
 		},
 		{
 			name:    "trailing slash on the query",
 			locks:   []Lock{lock("/project", pidA, startedA, "s1")},
 			records: []*Record{rec("s1", StateWorking, "/project", time.Hour, ofProc(pidA, startedA))},
 			query:   "/project/",
-			want:    &want{StateWorking, true, "s1", MatchExact},
+			want:    &want{StateWorking, true, "s1", paths.MatchExact},
 		},
 		{
 			name:    "trailing slash on the record and the lock",
 			locks:   []Lock{lock("/project/", pidA, startedA, "s1")},
 			records: []*Record{rec("s1", StateWorking, "/project//", time.Hour, ofProc(pidA, startedA))},
 			query:   "/project",
-			want:    &want{StateWorking, true, "s1", MatchExact},
+			want:    &want{StateWorking, true, "s1", paths.MatchExact},
 		},
 		{
 			name:    "a sibling sharing a prefix is no child",
@@ -205,13 +209,13 @@ func TestResolveState(t *testing.T) {
 			name:    "fresh at 29.9 s",
 			records: []*Record{rec("s1", StateWorking, "/project", 29900*time.Millisecond)},
 			query:   "/project",
-			want:    &want{StateWorking, false, "s1", MatchExact},
+			want:    &want{StateWorking, false, "s1", paths.MatchExact},
 		},
 		{
 			name:    "fresh at exactly 30 s",
 			records: []*Record{rec("s1", StateWorking, "/project", 30*time.Second)},
 			query:   "/project",
-			want:    &want{StateWorking, false, "s1", MatchExact},
+			want:    &want{StateWorking, false, "s1", paths.MatchExact},
 		},
 		{
 			name:    "stale at 30.1 s",
@@ -229,7 +233,7 @@ func TestResolveState(t *testing.T) {
 			name:    "fresh, its process alive",
 			records: []*Record{rec("s1", StateReady, "/project", time.Second, ofProc(pidA, startedA))},
 			query:   "/project",
-			want:    &want{StateReady, false, "s1", MatchExact},
+			want:    &want{StateReady, false, "s1", paths.MatchExact},
 		},
 		{
 			name:    "fresh, but its process is dead",
@@ -247,7 +251,7 @@ func TestResolveState(t *testing.T) {
 			name:    "a clock that stepped back: updated 10 s in the future is fresh",
 			records: []*Record{rec("s1", StateWorking, "/project", -10*time.Second)},
 			query:   "/project",
-			want:    &want{StateWorking, false, "s1", MatchExact},
+			want:    &want{StateWorking, false, "s1", paths.MatchExact},
 		},
 
 		// Stale locks.
@@ -270,14 +274,14 @@ func TestResolveState(t *testing.T) {
 			locks:   []Lock{lock("/project", pidDead, 5, "old")},
 			records: []*Record{rec("s1", StateWorking, "/project", time.Second, ofProc(pidA, startedA))},
 			query:   "/project",
-			want:    &want{StateWorking, false, "s1", MatchExact},
+			want:    &want{StateWorking, false, "s1", paths.MatchExact},
 		},
 		{
 			name:    "lock start time one second off (boot time jitter) is live",
 			locks:   []Lock{lock("/project", pidA, startedA, "s1")},
 			records: []*Record{rec("s1", StateWorking, "/project", time.Hour, ofProc(pidA, startedA+1))},
 			query:   "/project",
-			want:    &want{StateWorking, true, "s1", MatchExact},
+			want:    &want{StateWorking, true, "s1", paths.MatchExact},
 		},
 
 		// Several sessions.
@@ -292,7 +296,7 @@ func TestResolveState(t *testing.T) {
 				rec("s2", StateWaiting, "/project", time.Hour, ofProc(pidB, startedB)),
 			},
 			query: "/project",
-			want:  &want{StateWaiting, true, "s2", MatchExact},
+			want:  &want{StateWaiting, true, "s2", paths.MatchExact},
 		},
 		{
 			name: "two sessions in one project, same state: the most recently updated wins",
@@ -305,7 +309,7 @@ func TestResolveState(t *testing.T) {
 				rec("s2", StateReady, "/project", time.Hour, ofProc(pidB, startedB)),
 			},
 			query: "/project",
-			want:  &want{StateReady, true, "s1", MatchExact},
+			want:  &want{StateReady, true, "s1", paths.MatchExact},
 		},
 		{
 			name: "an exact lock beats a child lock that needs more attention",
@@ -318,7 +322,7 @@ func TestResolveState(t *testing.T) {
 				rec("s2", StateWaiting, "/project/sub", time.Second, ofProc(pidB, startedB)),
 			},
 			query: "/project",
-			want:  &want{StateReady, true, "s1", MatchExact},
+			want:  &want{StateReady, true, "s1", paths.MatchExact},
 		},
 		{
 			name:  "a lock beats a fresh exact record",
@@ -328,7 +332,7 @@ func TestResolveState(t *testing.T) {
 				rec("s2", StateWaiting, "/project", time.Second, ofProc(pidB, startedB)),
 			},
 			query: "/project",
-			want:  &want{StateReady, true, "s1", MatchChild},
+			want:  &want{StateReady, true, "s1", paths.MatchChild},
 		},
 		{
 			name: "fresh records: exact beats child, then waiting beats working",
@@ -338,7 +342,7 @@ func TestResolveState(t *testing.T) {
 				rec("e2", StateWaiting, "/project", 20*time.Second),
 			},
 			query: "/project",
-			want:  &want{StateWaiting, false, "e2", MatchExact},
+			want:  &want{StateWaiting, false, "e2", paths.MatchExact},
 		},
 
 		// A session that moved into a subdirectory.
@@ -347,14 +351,14 @@ func TestResolveState(t *testing.T) {
 			locks:   []Lock{lock("/project", pidA, startedA, "s1")},
 			records: []*Record{rec("s1", StateWorking, "/project/web", time.Minute, ofProc(pidA, startedA))},
 			query:   "/project",
-			want:    &want{StateWorking, true, "s1", MatchChild},
+			want:    &want{StateWorking, true, "s1", paths.MatchChild},
 		},
 		{
 			name:    "moved into a subdir: the subdir itself, record fresh",
 			locks:   []Lock{lock("/project", pidA, startedA, "s1")},
 			records: []*Record{rec("s1", StateWorking, "/project/web", time.Second, ofProc(pidA, startedA))},
 			query:   "/project/web",
-			want:    &want{StateWorking, false, "s1", MatchExact},
+			want:    &want{StateWorking, false, "s1", paths.MatchExact},
 		},
 		{
 			name:    "moved into a subdir: the subdir itself once the record is stale (the lock is a parent)",
@@ -368,7 +372,7 @@ func TestResolveState(t *testing.T) {
 			locks:   []Lock{lock("/project", pidA, startedA, "s1")},
 			records: []*Record{rec("s1", StateReady, "/tmp", time.Minute, ofProc(pidA, startedA))},
 			query:   "/project",
-			want:    &want{StateReady, true, "s1", MatchExact},
+			want:    &want{StateReady, true, "s1", paths.MatchExact},
 		},
 
 		// Records and locks of one process.
@@ -377,7 +381,7 @@ func TestResolveState(t *testing.T) {
 			locks:   []Lock{lock("/project", pidA, startedA, "s1")},
 			records: nil,
 			query:   "/project",
-			want:    &want{StateReady, true, "s1", MatchExact},
+			want:    &want{StateReady, true, "s1", paths.MatchExact},
 		},
 		{
 			name:  "after /clear the lock still names the old session: the process's newest record",
@@ -387,7 +391,7 @@ func TestResolveState(t *testing.T) {
 				rec("new", StateReady, "/project", time.Minute, ofProc(pidA, startedA)),
 			},
 			query: "/project",
-			want:  &want{StateReady, true, "new", MatchExact},
+			want:  &want{StateReady, true, "new", paths.MatchExact},
 		},
 		{
 			name: "resume: two live locks name one session, the record follows the new process",
@@ -397,7 +401,7 @@ func TestResolveState(t *testing.T) {
 			},
 			records: []*Record{rec("s1", StateWorking, "/project", time.Hour, ofProc(pidB, startedB))},
 			query:   "/project",
-			want:    &want{StateWorking, true, "s1", MatchExact},
+			want:    &want{StateWorking, true, "s1", paths.MatchExact},
 		},
 		{
 			name: "resume: the old process is gone, the new one holds the session",
@@ -407,7 +411,7 @@ func TestResolveState(t *testing.T) {
 			},
 			records: []*Record{rec("s1", StateReady, "/project", time.Hour, ofProc(pidB, startedB))},
 			query:   "/project",
-			want:    &want{StateReady, true, "s1", MatchExact},
+			want:    &want{StateReady, true, "s1", paths.MatchExact},
 		},
 	}
 	for _, tt := range tests {
@@ -465,6 +469,29 @@ func TestLivenessAskedOncePerProcess(t *testing.T) {
 	for k, n := range asked {
 		if n > 1 {
 			t.Errorf("liveness of %v asked %d times", k, n)
+		}
+	}
+}
+
+func TestSymlinkedProjectResolves(t *testing.T) {
+	// The temp dir itself may sit behind a symlink (macOS /var) and, on
+	// macOS, is case-folded: start from its normalized form.
+	tmp := paths.Normalize(t.TempDir())
+	real := filepath.Join(tmp, "code", "api")
+	if err := os.MkdirAll(real, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(tmp, "api-link")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+
+	snap := snapshot([]Lock{lock(paths.Normalize(link), pidA, startedA, "s")},
+		rec("s", StateWorking, paths.Normalize(link+"/"), 0, ofProc(pidA, startedA)))
+	for _, q := range []string{real, link, link + "/", filepath.Join(link, ".")} {
+		res, ok := ResolveState(snap, paths.Normalize(q), now, alive)
+		if !ok || res.Match != paths.MatchExact || !res.IsFromLock {
+			t.Errorf("query %q: %+v, %v; want an exact lock match", q, res, ok)
 		}
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"slices"
 	"time"
+
+	"github.com/capacitor-hud/hud/internal/paths"
 )
 
 // run is one resolution over one snapshot: the live locks are found once
@@ -96,14 +98,14 @@ func (r *run) recordForLock(l *Lock) *Record {
 	if best != nil {
 		return best
 	}
-	lockPath := NormalizeLexical(l.Path)
-	bestMatch := NoMatch
+	lockPath := paths.NormalizeLexical(l.Path)
+	bestMatch := paths.NoMatch
 	for _, rec := range r.records {
 		if r.named[rec.SessionID] || rec.PID != 0 {
 			continue
 		}
-		m := PathMatch(lockPath, NormalizeLexical(rec.CWD))
-		if m == NoMatch {
+		m := paths.Compare(lockPath, paths.NormalizeLexical(rec.CWD))
+		if m == paths.NoMatch {
 			continue
 		}
 		if best == nil || betterCandidate(m, rec, bestMatch, best) {
@@ -115,7 +117,7 @@ func (r *run) recordForLock(l *Lock) *Record {
 
 // betterCandidate orders candidates for one query: the better path match,
 // then the state that needs the person most, then the newer update.
-func betterCandidate(m Match, rec *Record, bestMatch Match, best *Record) bool {
+func betterCandidate(m paths.Match, rec *Record, bestMatch paths.Match, best *Record) bool {
 	if m != bestMatch {
 		return m > bestMatch
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/safefile"
 )
 
@@ -52,14 +53,6 @@ const StatusLineRefresh = time.Minute
 
 // maxStatusLineFile bounds a recorded status line (a few hundred bytes).
 const maxStatusLineFile = 16 << 10
-
-// StatusLineDir is ~/.capacitor/statusline/.
-func (l Layout) StatusLineDir() string { return filepath.Join(l.StoreDir(), "statusline") }
-
-// StatusLinePath is the recorded status line of session id.
-func (l Layout) StatusLinePath(id string) string {
-	return filepath.Join(l.StatusLineDir(), id+".json")
-}
 
 // statusLineInput is the part of Claude Code's status line JSON the
 // record keeps.
@@ -161,7 +154,7 @@ func (a StatusLine) sameFigures(b StatusLine) bool {
 // RecordStatusLine keeps sl as its session's recorded status line (0600,
 // replaced atomically) unless the file already says the same and is
 // younger than StatusLineRefresh. It reports whether it wrote.
-func RecordStatusLine(l Layout, sl StatusLine) (bool, error) {
+func RecordStatusLine(l paths.Layout, sl StatusLine) (bool, error) {
 	if err := CheckSessionID(sl.SessionID); err != nil {
 		return false, fmt.Errorf("recording status line: %w", err)
 	}
@@ -211,7 +204,7 @@ const StatusLineKeep = 8 * 24 * time.Hour
 // LoadStatusLines reads every recorded status line, by session id.
 // Unreadable files are skipped: the figures are a bonus, never a reason
 // to fail.
-func LoadStatusLines(l Layout) map[string]StatusLine {
+func LoadStatusLines(l paths.Layout) map[string]StatusLine {
 	if fi, err := os.Lstat(l.StatusLineDir()); err != nil || !fi.IsDir() {
 		return nil // none yet, or a link that is not hud's directory
 	}
@@ -243,7 +236,7 @@ func LoadStatusLines(l Layout) map[string]StatusLine {
 // sessions at most. Only files hud writes there are removed (regular,
 // named <session id>.json), and only in the directory itself: a link at
 // its name is never followed, so no other directory loses a file.
-func TidyStatusLines(l Layout, cutoff time.Time) error {
+func TidyStatusLines(l paths.Layout, cutoff time.Time) error {
 	dir := l.StatusLineDir()
 	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
 		return nil // none yet, or not hud's: nothing of ours to tidy

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/capacitor-hud/hud/internal/paths"
 )
 
 // statusLineSubscription is the shape Claude Code hands its status line
@@ -72,7 +74,7 @@ func TestParseRecordedStatusLine(t *testing.T) {
 // TestRecordStatusLine: written 0600 when new or changed, left alone when
 // unchanged and younger than StatusLineRefresh.
 func TestRecordStatusLine(t *testing.T) {
-	l := Layout{Home: t.TempDir()}
+	l := paths.Layout{Home: t.TempDir()}
 	now := time.Date(2026, 11, 26, 15, 0, 0, 0, time.UTC)
 	sl := StatusLine{SessionID: "s1", At: now, Model: "m", Tokens: 5, Window: 10}
 	steps := []struct {
@@ -133,7 +135,7 @@ func TestRecordStatusLine(t *testing.T) {
 // TestLoadStatusLines: a link, a file naming another session and a file
 // that is not JSON are left out.
 func TestLoadStatusLines(t *testing.T) {
-	l := Layout{Home: t.TempDir()}
+	l := paths.Layout{Home: t.TempDir()}
 	if _, err := RecordStatusLine(l, StatusLine{SessionID: "s1", Tokens: 1}); err != nil {
 		t.Fatal(err)
 	}
@@ -154,7 +156,7 @@ func TestLoadStatusLines(t *testing.T) {
 }
 
 func TestTidyStatusLines(t *testing.T) {
-	l := Layout{Home: t.TempDir()}
+	l := paths.Layout{Home: t.TempDir()}
 	now := time.Now()
 	for _, id := range []string{"old", "new"} {
 		if _, err := RecordStatusLine(l, StatusLine{SessionID: id}); err != nil {
@@ -197,7 +199,7 @@ func TestTidyStatusLines(t *testing.T) {
 }
 
 func TestAccounts(t *testing.T) {
-	l := Layout{Home: "/home/u"}
+	l := paths.Layout{Home: "/home/u"}
 	t0 := time.Date(2026, 11, 26, 15, 0, 0, 0, time.UTC)
 	five := &RateLimit{UsedPercent: 42, ResetsAt: t0.Add(time.Hour)}
 	week := &RateLimit{UsedPercent: 91, ResetsAt: t0.Add(48 * time.Hour)}

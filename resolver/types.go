@@ -1,6 +1,10 @@
 package resolver
 
-import "time"
+import (
+	"time"
+
+	"github.com/capacitor-hud/hud/internal/terminal"
+)
 
 // State is what a session is doing, as the HUD shows it.
 type State string
@@ -95,7 +99,7 @@ type Record struct {
 	WaitingTool string `json:"waiting_tool,omitempty"`
 	// Terminal is where Claude runs (tmux pane, terminal window): its
 	// fields are the record's own keys.
-	Terminal
+	terminal.Terminal
 	TranscriptPath string `json:"transcript_path,omitempty"`
 	// TurnStartedAt is when the current turn began (UserPromptSubmit); the
 	// tray uses it to say "done" only after long turns.

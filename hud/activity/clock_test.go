@@ -7,11 +7,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/paths"
 )
 
 func TestCheckpointDue(t *testing.T) {
-	l := resolver.Layout{Home: t.TempDir()}
+	l := paths.Layout{Home: t.TempDir()}
 	const id = "5d3c1f4e-0000-4000-8000-000000000001"
 	start := time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
 	if due, err := CheckpointDue(l, id, start.Add(time.Hour)); err != nil || due {

@@ -11,12 +11,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/paths"
 )
 
-func testLayout(t *testing.T) resolver.Layout {
+func testLayout(t *testing.T) paths.Layout {
 	t.Helper()
-	return resolver.Layout{Home: t.TempDir()}
+	return paths.Layout{Home: t.TempDir()}
 }
 
 func TestUpdateLoadRemove(t *testing.T) {

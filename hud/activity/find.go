@@ -7,13 +7,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/safefile"
-	"github.com/capacitor-hud/hud/resolver"
 )
 
 // All loads every session's activity, most recently updated first.
 // Unreadable files are skipped.
-func All(l resolver.Layout) ([]*Session, error) {
+func All(l paths.Layout) ([]*Session, error) {
 	entries, err := safefile.ListDir(Dir(l), "activity")
 	if err != nil {
 		return nil, err
@@ -46,7 +46,7 @@ func latest(s *Session) (t time.Time) {
 // Find picks the session a person means: a session id or a unique prefix of
 // one, else a project path (the newest session whose project is that path,
 // or contains it).
-func Find(l resolver.Layout, query string) (*Session, error) {
+func Find(l paths.Layout, query string) (*Session, error) {
 	all, err := All(l)
 	if err != nil {
 		return nil, err
@@ -66,9 +66,9 @@ func Find(l resolver.Layout, query string) (*Session, error) {
 	if len(byID) > 1 && !strings.ContainsRune(query, filepath.Separator) {
 		return nil, fmt.Errorf("%q matches %d sessions; give more of the id", query, len(byID))
 	}
-	project := resolver.NormalizePath(query)
+	project := paths.Normalize(query)
 	for _, s := range all {
-		if m := resolver.PathMatch(resolver.NormalizePath(s.ProjectDir), project); m == resolver.MatchExact || m == resolver.MatchChild {
+		if m := paths.Compare(paths.Normalize(s.ProjectDir), project); m == paths.MatchExact || m == paths.MatchChild {
 			return s, nil
 		}
 	}

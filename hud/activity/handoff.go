@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/text"
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/safefile"
-	"github.com/capacitor-hud/hud/resolver"
 )
 
 // Handoff is the snapshot saved when compaction begins, so what the session
@@ -47,7 +47,7 @@ const handoffVersion = 2
 const recentCommitsInHandoff = 5
 
 // HandoffPath is ~/.capacitor/handoff/<session_id>.json.
-func HandoffPath(l resolver.Layout, sessionID string) (string, error) {
+func HandoffPath(l paths.Layout, sessionID string) (string, error) {
 	if _, err := Path(l, sessionID); err != nil {
 		return "", err
 	}
@@ -83,7 +83,7 @@ func BuildHandoff(s *Session, git *GitFacts, commits []Commit, now time.Time) *H
 }
 
 // WriteHandoff saves h for its session.
-func WriteHandoff(l resolver.Layout, h *Handoff) error {
+func WriteHandoff(l paths.Layout, h *Handoff) error {
 	path, err := HandoffPath(l, h.Session)
 	if err != nil {
 		return err
@@ -96,7 +96,7 @@ func WriteHandoff(l resolver.Layout, h *Handoff) error {
 }
 
 // ReadHandoff loads a session's handoff; missing is (nil, nil).
-func ReadHandoff(l resolver.Layout, sessionID string) (*Handoff, error) {
+func ReadHandoff(l paths.Layout, sessionID string) (*Handoff, error) {
 	path, err := HandoffPath(l, sessionID)
 	if err != nil {
 		return nil, err

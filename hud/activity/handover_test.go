@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/lockholder"
-	"github.com/capacitor-hud/hud/resolver"
 )
 
 // fileLog is the test holder's debug log: holder.log in the job's home.
@@ -101,7 +101,7 @@ func startHolder(t *testing.T, home string) (dir string, holder *exec.Cmd) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir = lockholder.Dir(resolver.Layout{Home: home}, "/p", p.PID)
+	dir = lockholder.Dir(paths.Layout{Home: home}, "/p", p.PID)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}

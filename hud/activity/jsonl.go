@@ -11,8 +11,8 @@ import (
 
 	"io/fs"
 
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/safefile"
-	"github.com/capacitor-hud/hud/resolver"
 )
 
 // Rotation limits of the append-only logs: past RotateAt lines
@@ -27,12 +27,12 @@ const (
 const maxLog = 8 << 20
 
 // CommitLogPath is ~/.capacitor/commit-log.jsonl.
-func CommitLogPath(l resolver.Layout) string {
+func CommitLogPath(l paths.Layout) string {
 	return filepath.Join(l.StoreDir(), "commit-log.jsonl")
 }
 
 // AgentLogPath is ~/.capacitor/agent-invocations.jsonl.
-func AgentLogPath(l resolver.Layout) string {
+func AgentLogPath(l paths.Layout) string {
 	return filepath.Join(l.StoreDir(), "agent-invocations.jsonl")
 }
 

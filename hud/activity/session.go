@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/safefile"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -80,7 +81,7 @@ func (s *Session) CheckpointDue(now time.Time) bool {
 // the hook records it (it does not write it here too, to spare a file
 // write on every prompt). A store that cannot be read, or a session no
 // longer in it, keeps the last one seen.
-func (s *Session) FillWorkingOn(l resolver.Layout) {
+func (s *Session) FillWorkingOn(l paths.Layout) {
 	store, err := resolver.LoadStore(l.StorePath())
 	if err != nil {
 		return
@@ -115,10 +116,10 @@ func (s *Session) OpenTodos() []Todo {
 var ErrBadSessionID = errors.New("invalid session id")
 
 // Dir is ~/.capacitor/activity.
-func Dir(l resolver.Layout) string { return filepath.Join(l.StoreDir(), "activity") }
+func Dir(l paths.Layout) string { return filepath.Join(l.StoreDir(), "activity") }
 
 // Path returns the activity file of a session.
-func Path(l resolver.Layout, sessionID string) (string, error) {
+func Path(l paths.Layout, sessionID string) (string, error) {
 	if !resolver.ValidSessionID(sessionID) {
 		return "", fmt.Errorf("%w: %q", ErrBadSessionID, sessionID)
 	}
@@ -126,7 +127,7 @@ func Path(l resolver.Layout, sessionID string) (string, error) {
 }
 
 // Load reads a session's activity; a missing file is (nil, nil).
-func Load(l resolver.Layout, sessionID string) (*Session, error) {
+func Load(l paths.Layout, sessionID string) (*Session, error) {
 	path, err := Path(l, sessionID)
 	if err != nil {
 		return nil, err
@@ -160,7 +161,7 @@ const lockTimeout = time.Second
 // Update applies fn to the session's activity under its lock and writes the
 // result when fn reports a change. A missing or unreadable file starts
 // empty: the activity is a convenience, never worth failing a hook over.
-func Update(l resolver.Layout, sessionID string, fn func(s *Session) (changed bool)) (*Session, error) {
+func Update(l paths.Layout, sessionID string, fn func(s *Session) (changed bool)) (*Session, error) {
 	path, err := Path(l, sessionID)
 	if err != nil {
 		return nil, err
@@ -190,7 +191,7 @@ func Update(l resolver.Layout, sessionID string, fn func(s *Session) (changed bo
 }
 
 // Remove deletes a session's activity file and its lock.
-func Remove(l resolver.Layout, sessionID string) error {
+func Remove(l paths.Layout, sessionID string) error {
 	path, err := Path(l, sessionID)
 	if err != nil {
 		return err

@@ -4,8 +4,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/safefile"
-	"github.com/capacitor-hud/hud/resolver"
 )
 
 // staleTempAge is how old a temp file must be before it is removed: a live
@@ -17,7 +17,7 @@ const staleTempAge = 10 * time.Minute
 // else ever would. The worker does it at every job, detached, off
 // Claude's time (a session's start, the end of each main turn, a
 // compaction), so no hook event pays for the directory listings.
-func tidyHome(l resolver.Layout, now time.Time, logf func(string, ...any)) {
+func tidyHome(l paths.Layout, now time.Time, logf func(string, ...any)) {
 	for _, dir := range []string{
 		l.StoreDir(),
 		Dir(l),

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/safefile"
 	"github.com/capacitor-hud/hud/lockholder"
-	"github.com/capacitor-hud/hud/resolver"
 )
 
 // TestMain doubles as the worker for TestWorkerWatchdog: with
@@ -39,7 +39,7 @@ func TestMain(m *testing.M) {
 // saying so in the log, instead of living on.
 func TestWorkerWatchdog(t *testing.T) {
 	home := t.TempDir()
-	path, _ := Path(resolver.Layout{Home: home}, "s1")
+	path, _ := Path(paths.Layout{Home: home}, "s1")
 	unlock, err := safefile.Lock(path+".worker", time.Second)
 	if err != nil {
 		t.Fatal(err)

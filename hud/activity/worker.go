@@ -8,8 +8,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/safefile"
-	"github.com/capacitor-hud/hud/resolver"
 )
 
 // WorkerMode is the hidden argument that runs the hook binary as the
@@ -96,7 +96,7 @@ const workerLockTimeout = 30 * time.Second
 
 // RunJob does one job in the calling process.
 func RunJob(job Job, now time.Time, logf func(string, ...any)) error {
-	l := resolver.Layout{Home: job.Home}
+	l := paths.Layout{Home: job.Home}
 	tidyHome(l, now, logf)
 	path, err := Path(l, job.SessionID)
 	if err != nil {
@@ -171,7 +171,7 @@ func RunJob(job Job, now time.Time, logf func(string, ...any)) error {
 
 // scanRepo reads the repository's facts and logs commits made since the
 // session last looked. facts is nil outside a repository.
-func scanRepo(l resolver.Layout, s *Session, now time.Time) (*GitFacts, []Commit, error) {
+func scanRepo(l paths.Layout, s *Session, now time.Time) (*GitFacts, []Commit, error) {
 	facts, err := ReadGitFacts(s.ProjectDir)
 	if errors.Is(err, ErrNotRepo) {
 		return nil, nil, nil

@@ -7,8 +7,8 @@ import (
 	"io/fs"
 	"path/filepath"
 
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/safefile"
-	"github.com/capacitor-hud/hud/resolver"
 )
 
 // ListedName is the file in hud's directory where `hud answer` notes the
@@ -17,7 +17,7 @@ const ListedName = "answer-listed.json"
 
 // ListedPath is the file's path for a home directory.
 func ListedPath(home string) string {
-	return filepath.Join(resolver.Layout{Home: home}.StoreDir(), ListedName)
+	return filepath.Join(paths.Layout{Home: home}.StoreDir(), ListedName)
 }
 
 // maxListed bounds the read of the file: a note per dialog listed.

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/paths"
 )
 
 // SocketName is the tray's socket in hud's directory (~/.capacitor). It
@@ -18,7 +18,7 @@ const SocketName = "answer.sock"
 
 // SocketPath is the socket's path for a home directory.
 func SocketPath(home string) string {
-	return filepath.Join(resolver.Layout{Home: home}.StoreDir(), SocketName)
+	return filepath.Join(paths.Layout{Home: home}.StoreDir(), SocketName)
 }
 
 // maxMessage bounds one message either way: a request carries a short

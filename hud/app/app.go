@@ -12,6 +12,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/present"
 	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/hud/watch"
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -19,7 +20,7 @@ import (
 // Layout and Load are required; the rest have harmless defaults so tests
 // set just what they look at.
 type Options struct {
-	Layout resolver.Layout
+	Layout paths.Layout
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// Logf writes the tray's log; nil discards it.

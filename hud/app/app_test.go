@@ -17,6 +17,8 @@ import (
 	"github.com/capacitor-hud/hud/hud/notify"
 	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/hud/watch"
+	"github.com/capacitor-hud/hud/internal/paths"
+	"github.com/capacitor-hud/hud/internal/terminal"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -129,7 +131,7 @@ type harness struct {
 func start(t *testing.T, opts Options, w *world) *harness {
 	t.Helper()
 	h := &harness{ui: newFakeUI(), world: w, changes: make(chan watch.Change), done: make(chan error, 1)}
-	opts.Layout = resolver.Layout{Home: "/home/dev"}
+	opts.Layout = paths.Layout{Home: "/home/dev"}
 	opts.Load = w.load
 	opts.Alive = alive
 	opts.Changes = h.changes
@@ -296,7 +298,7 @@ func TestClicks(t *testing.T) {
 		h.ui.events <- Event{Kind: Clicked, Key: "session:gone"}
 		h.ui.events <- Event{Kind: Clicked, Key: KeyDebugLog}
 		synctest.Wait()
-		if len(h.focused) != 1 || h.focused[0] != (view.Place{PID: 100, Terminal: resolver.Terminal{TmuxPane: "%4"}, Dir: "/home/dev/api"}) {
+		if len(h.focused) != 1 || h.focused[0] != (view.Place{PID: 100, Terminal: terminal.Terminal{TmuxPane: "%4"}, Dir: "/home/dev/api"}) {
 			t.Errorf("focused %+v", h.focused)
 		}
 		if len(h.opened) != 1 || h.opened[0] != "/home/dev/.claude/hud-hook-debug.log" {

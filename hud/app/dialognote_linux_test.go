@@ -15,6 +15,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/answer"
 	"github.com/capacitor-hud/hud/hud/notify"
 	"github.com/capacitor-hud/hud/hud/view"
+	"github.com/capacitor-hud/hud/internal/terminal"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -155,7 +156,7 @@ func TestDialogNoteHeldBack(t *testing.T) {
 			Choices: []answer.Choice{{Key: answer.Allow, Label: "Yes"}, {Key: answer.Deny, Label: "No"}}}
 	}
 	looked := view.Session{Key: "k1", SessionID: "s1", ProjectDir: "/p/api", State: resolver.StateWaiting,
-		Dialog: dialog("a", "Bash: held"), Terminal: resolver.Terminal{TmuxPane: "%1", TmuxSocket: "/tmp/t"}}
+		Dialog: dialog("a", "Bash: held"), Terminal: terminal.Terminal{TmuxPane: "%1", TmuxSocket: "/tmp/t"}}
 	other := view.Session{Key: "k2", SessionID: "s2", ProjectDir: "/p/web", State: resolver.StateWaiting,
 		Dialog: dialog("b", "Bash: shown")}
 	for i := 0; i < 3; i++ {

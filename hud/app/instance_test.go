@@ -7,11 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/paths"
 )
 
 func TestOneTrayPerUser(t *testing.T) {
-	path := resolver.Layout{Home: t.TempDir()}.TrayLockPath()
+	path := paths.Layout{Home: t.TempDir()}.TrayLockPath()
 	release, err := AcquireInstance(path)
 	if err != nil {
 		t.Fatal(err)

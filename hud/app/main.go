@@ -20,6 +20,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/hud/watch"
 	"github.com/capacitor-hud/hud/hud/worksession"
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -33,7 +34,7 @@ type ShowFunc func(loop func(ui UI)) error
 // it: where the files are, the clock, the log, and the two things only the
 // caller can do (show a systray icon, run `hud install`).
 type Setup struct {
-	Layout resolver.Layout
+	Layout paths.Layout
 	// ConfigPath is the settings file (config.DefaultPath), created with
 	// comments when missing; Getenv reads the variables that override it
 	// (nil: none set).
@@ -202,7 +203,7 @@ func show(ctx context.Context, s Setup, a *App) error {
 // WatchedFiles are the files besides the sessions whose changes the tray
 // and `hud watch` show, each named by its owner: Claude Code's user
 // settings (are the hooks installed?) and the break reminders' files.
-func WatchedFiles(l resolver.Layout) []string {
+func WatchedFiles(l paths.Layout) []string {
 	return append([]string{l.WithConfig(l.DefaultConfigDir()).UserSettingsPath(), l.UserSettingsPath()},
 		breaks.Files{Layout: l}.Shown()...)
 }
@@ -211,7 +212,7 @@ func WatchedFiles(l resolver.Layout) []string {
 // sessions/ of every config directory it names; when that watches a
 // directory it did not before (a record names a new config directory),
 // it reads again, so what changed there before the watch began is seen.
-func loadFollowing(layout resolver.Layout, w *watch.Watcher) (resolver.Snapshot, error) {
+func loadFollowing(layout paths.Layout, w *watch.Watcher) (resolver.Snapshot, error) {
 	snap, err := resolver.LoadSnapshot(layout, lockholder.StartTicks, registry.Logs)
 	if w.Follow(snap.LockDirs...) {
 		snap, err = resolver.LoadSnapshot(layout, lockholder.StartTicks, registry.Logs)
@@ -222,7 +223,7 @@ func loadFollowing(layout resolver.Layout, w *watch.Watcher) (resolver.Snapshot,
 }
 
 // sweepAll removes the stale locks of every followed config directory.
-func sweepAll(layout resolver.Layout, lockDirs []string) (int, error) {
+func sweepAll(layout paths.Layout, lockDirs []string) (int, error) {
 	n := 0
 	var errs []error
 	for _, dir := range lockDirs {

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/paths"
 )
 
 // Main wires the real parts (lock, watcher, settings file, hooks check)
@@ -17,7 +17,7 @@ import (
 // while the first runs, and clicks reach the caller's InstallHooks.
 func TestMainRunsTheTray(t *testing.T) {
 	home := t.TempDir()
-	layout := resolver.Layout{Home: home}
+	layout := paths.Layout{Home: home}
 	configPath := filepath.Join(home, ".config", "hud", "config.toml")
 	installs := 0
 	setup := Setup{
@@ -76,7 +76,7 @@ func TestMainRunsTheTray(t *testing.T) {
 func TestMainWithoutSessionBus(t *testing.T) {
 	home := t.TempDir()
 	err := Main(context.Background(), Setup{
-		Layout:     resolver.Layout{Home: home},
+		Layout:     paths.Layout{Home: home},
 		ConfigPath: filepath.Join(home, "config.toml"),
 		Logf:       t.Logf,
 		Show:       func(func(UI)) error { return ErrNoSessionBus },

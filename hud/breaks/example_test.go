@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/breaks"
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -14,7 +15,7 @@ import (
 func ExampleSection() {
 	home, _ := os.MkdirTemp("", "breaks-example")
 	defer os.RemoveAll(home)
-	sched := breaks.NewScheduler(resolver.Layout{Home: home}, breaks.DefaultSettings(), nil)
+	sched := breaks.NewScheduler(paths.Layout{Home: home}, breaks.DefaultSettings(), nil)
 	section := breaks.NewSection(sched, func(title, body string) { fmt.Println("notify:", title) }, nil)
 
 	start := time.Date(2026, 3, 3, 10, 0, 0, 0, time.UTC)

@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/safefile"
-	"github.com/capacitor-hud/hud/resolver"
 )
 
 // lockTimeout bounds the wait for the state lock. Every holder keeps it for
@@ -19,7 +19,7 @@ const lockTimeout = 2 * time.Second
 
 // Files are the break reminder files under one home directory.
 type Files struct {
-	Layout resolver.Layout
+	Layout paths.Layout
 	// Logf reports files that were replaced because they were corrupt.
 	Logf func(format string, args ...any)
 }

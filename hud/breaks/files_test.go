@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/paths"
 )
 
 // TestMain lets the test binary act as a second process writing the break
@@ -26,7 +26,7 @@ func TestMain(m *testing.M) {
 
 // helper is the body of a helper process.
 func helper(role, home, arg string) int {
-	sched := NewScheduler(resolver.Layout{Home: home}, DefaultSettings(), nil)
+	sched := NewScheduler(paths.Layout{Home: home}, DefaultSettings(), nil)
 	switch role {
 	case "tick": // fire what is due at the Unix time arg, print what fired
 		sec, _ := strconv.ParseInt(arg, 10, 64)
@@ -77,7 +77,7 @@ func helperCmd(t *testing.T, home, role, arg string) *exec.Cmd {
 // seedState writes a state whose micro break is due at t0+20m.
 func seedState(t *testing.T, home string) Files {
 	t.Helper()
-	f := Files{Layout: resolver.Layout{Home: home}}
+	f := Files{Layout: paths.Layout{Home: home}}
 	if err := f.Update(t0, func(txn *Txn) error { txn.State = Fresh(t0); return nil }); err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestOneReminderAcrossGoroutines(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sched := NewScheduler(resolver.Layout{Home: home}, DefaultSettings(), nil)
+			sched := NewScheduler(paths.Layout{Home: home}, DefaultSettings(), nil)
 			r, _, err := sched.Tick(due.Add(time.Second), working)
 			if err != nil {
 				t.Error(err)
@@ -210,7 +210,7 @@ func TestKilledWriterLeavesAWholeFile(t *testing.T) {
 
 func TestCorruptStateIsReplacedAndSaved(t *testing.T) {
 	home := t.TempDir()
-	f := Files{Layout: resolver.Layout{Home: home}, Logf: t.Logf}
+	f := Files{Layout: paths.Layout{Home: home}, Logf: t.Logf}
 	os.MkdirAll(f.Layout.ClaudeDir(), 0o700)
 	os.WriteFile(f.StatePath(), []byte(`{"session_start": 1}`), 0o600)
 	now := t0.Add(time.Hour)
@@ -232,7 +232,7 @@ func TestCorruptStateIsReplacedAndSaved(t *testing.T) {
 // name (the hook reads both) is refused at once, not waited on.
 func TestFIFOStateDoesNotBlock(t *testing.T) {
 	home := t.TempDir()
-	f := Files{Layout: resolver.Layout{Home: home}, Logf: t.Logf}
+	f := Files{Layout: paths.Layout{Home: home}, Logf: t.Logf}
 	os.MkdirAll(f.Layout.ClaudeDir(), 0o700)
 	for _, p := range f.Shown() {
 		if err := syscall.Mkfifo(p, 0o600); err != nil {
@@ -254,7 +254,7 @@ func TestFIFOStateDoesNotBlock(t *testing.T) {
 func TestSchedulerChoices(t *testing.T) {
 	home := t.TempDir()
 	seedState(t, home)
-	sched := NewScheduler(resolver.Layout{Home: home}, DefaultSettings(), t.Logf)
+	sched := NewScheduler(paths.Layout{Home: home}, DefaultSettings(), t.Logf)
 	due := t0.Add(20 * time.Minute)
 
 	if err := sched.Snooze(due.Add(-time.Minute), 10*time.Minute); err != nil {
@@ -309,7 +309,7 @@ func TestSchedulerChoices(t *testing.T) {
 
 func TestHookActivity(t *testing.T) {
 	home := t.TempDir()
-	sched := NewScheduler(resolver.Layout{Home: home}, DefaultSettings(), t.Logf)
+	sched := NewScheduler(paths.Layout{Home: home}, DefaultSettings(), t.Logf)
 	if joined, err := sched.SessionStarted(t0); err != nil || joined {
 		t.Fatalf("first start: joined %v, %v", joined, err)
 	}
@@ -333,7 +333,7 @@ func TestHookActivity(t *testing.T) {
 // when a transaction changes a choice, in place or not, and never
 // otherwise (the hook runs Update on every prompt).
 func TestUpdateWritesPrefsOnlyWhenChanged(t *testing.T) {
-	f := Files{Layout: resolver.Layout{Home: t.TempDir()}}
+	f := Files{Layout: paths.Layout{Home: t.TempDir()}}
 	now := time.Unix(1_800_000_000, 0)
 	read := func() string {
 		b, err := os.ReadFile(f.PrefsPath())
@@ -378,7 +378,7 @@ func TestUpdateWritesPrefsOnlyWhenChanged(t *testing.T) {
 // TestUpdateStateLeavesPrefs: UpdateState neither reads nor writes the
 // preferences, whatever fn does with them.
 func TestUpdateStateLeavesPrefs(t *testing.T) {
-	f := Files{Layout: resolver.Layout{Home: t.TempDir()}}
+	f := Files{Layout: paths.Layout{Home: t.TempDir()}}
 	now := time.Unix(1_800_000_000, 0)
 	if err := f.Update(now, func(t *Txn) error { t.Prefs.SnoozedUntil = 30; return nil }); err != nil {
 		t.Fatal(err)

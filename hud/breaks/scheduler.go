@@ -4,7 +4,7 @@ import (
 	"errors"
 	"time"
 
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/paths"
 )
 
 // Scheduler is the break reminders as the tray and `hud break` use them:
@@ -22,7 +22,7 @@ type Scheduler struct {
 }
 
 // NewScheduler returns a Scheduler for the files under layout.
-func NewScheduler(layout resolver.Layout, set Settings, logf func(string, ...any)) *Scheduler {
+func NewScheduler(layout paths.Layout, set Settings, logf func(string, ...any)) *Scheduler {
 	return &Scheduler{Files: Files{Layout: layout, Logf: logf}, Settings: set}
 }
 

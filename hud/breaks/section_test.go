@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -11,7 +12,7 @@ func TestSection(t *testing.T) {
 	home := t.TempDir()
 	seedState(t, home)
 	var shown []string
-	section := NewSection(NewScheduler(resolver.Layout{Home: home}, DefaultSettings(), t.Logf),
+	section := NewSection(NewScheduler(paths.Layout{Home: home}, DefaultSettings(), t.Logf),
 		func(title, body string) { shown = append(shown, title) }, t.Logf)
 	waitingNow := []resolver.Session{{State: resolver.StateWaiting}, {State: resolver.StateWorking}}
 	workingNow := []resolver.Session{{State: resolver.StateWorking}}

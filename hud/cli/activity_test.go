@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/activity"
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/paths"
 )
 
 // activityEnv is a temp home with one recorded session in a git project.
@@ -27,7 +27,7 @@ func activityEnv(t *testing.T) (*Env, *bytes.Buffer, *bytes.Buffer, string) {
 		}
 	}
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	l := resolver.Layout{Home: home}
+	l := paths.Layout{Home: home}
 	if _, err := activity.Update(l, "7261fbe8-c132-4197-8154-4b9c1e3e818d", func(s *activity.Session) bool {
 		s.ProjectDir, s.StartedAt, s.WorkingOn = proj, now.Add(-30*time.Minute), "fix the login form"
 		s.EditedFiles = []string{"login.go", "login_test.go"}
@@ -88,7 +88,7 @@ func TestCheckpointCommand(t *testing.T) {
 	}
 	// Not a project: refused with a hint, nothing written.
 	plain := t.TempDir()
-	activity.Update(resolver.Layout{Home: env.Home}, "other", func(s *activity.Session) bool { s.ProjectDir = plain; return true })
+	activity.Update(paths.Layout{Home: env.Home}, "other", func(s *activity.Session) bool { s.ProjectDir = plain; return true })
 	stderr.Reset()
 	if code := Main([]string{"checkpoint", "--session", "other"}, env); code != 1 || !strings.Contains(stderr.String(), "hint:") {
 		t.Errorf("non-project: exit %d, %q", code, stderr)

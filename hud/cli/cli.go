@@ -12,6 +12,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/app"
 	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/text"
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -33,8 +34,8 @@ type Env struct {
 // Layout is the file layout under env's home directory, for the Claude
 // config directory CLAUDE_CONFIG_DIR names (readers follow it besides
 // the others; install edits its settings by default).
-func (e *Env) Layout() resolver.Layout {
-	l := resolver.Layout{Home: e.Home}
+func (e *Env) Layout() paths.Layout {
+	l := paths.Layout{Home: e.Home}
 	if e.Getenv != nil {
 		l = l.WithConfig(resolver.ConfigDirFromEnv(l, e.Getenv("CLAUDE_CONFIG_DIR")))
 	}

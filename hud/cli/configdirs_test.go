@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -49,7 +50,7 @@ func TestStatusTwoConfigDirs(t *testing.T) {
 	// under ~/.claude-work/sessions, and Claude says a dialog is open.
 	meta, _ := json.Marshal(resolver.LockMeta{PID: other.PID, Path: "/home/me/code/web", Created: statusNow.Add(-time.Hour).Unix(),
 		ProcStarted: other.Started, SessionID: "web-session"})
-	dir := filepath.Join(wl.LockDir(), resolver.LockName("/home/me/code/web", other.PID))
+	dir := filepath.Join(wl.LockDir(), paths.LockName("/home/me/code/web", other.PID))
 	h.write(filepath.Join(dir, "pid"), fmt.Sprint(other.PID))
 	h.write(filepath.Join(dir, "meta.json"), string(meta))
 	h.record(resolver.Record{SessionID: "web-session", State: resolver.StateWorking, CWD: "/home/me/code/web",

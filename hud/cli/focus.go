@@ -11,6 +11,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/app"
 	"github.com/capacitor-hud/hud/hud/focus"
 	"github.com/capacitor-hud/hud/hud/view"
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -68,7 +69,7 @@ func pickSession(sessions []view.Session, query string) (view.Session, error) {
 		if abs, err := filepath.Abs(query); err == nil {
 			path = abs
 		}
-		path = resolver.NormalizePath(path)
+		path = paths.Normalize(path)
 		for _, s := range sessions {
 			if s.CWD == path || s.ProjectDir == path {
 				found = append(found, s)

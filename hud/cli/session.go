@@ -12,8 +12,8 @@ import (
 	"github.com/capacitor-hud/hud/assets"
 	"github.com/capacitor-hud/hud/hud/text"
 	"github.com/capacitor-hud/hud/hud/worksession"
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/safefile"
-	"github.com/capacitor-hud/hud/resolver"
 )
 
 const sessionUsage = `session [-C DIR] start "<task>" [--scope NAME] | pause [REASON] | resume | stop | status | install-commands
@@ -96,7 +96,7 @@ func (o *sessionOptions) resolve() error {
 		// one its hooks use.
 		cwd, claudeProject = wd, o.env.Getenv("CLAUDE_PROJECT_DIR")
 	}
-	o.project = resolver.ProjectRoot(absPath(o.env, cwd), claudeProject)
+	o.project = paths.ProjectRoot(absPath(o.env, cwd), claudeProject)
 	o.set = loadConfig(o.env).WorkSession
 	o.files = worksession.Files{Layout: o.env.Layout()}
 	o.now = o.env.Now()

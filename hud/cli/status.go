@@ -11,6 +11,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/present"
 	"github.com/capacitor-hud/hud/hud/status"
 	"github.com/capacitor-hud/hud/hud/view"
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -57,7 +58,7 @@ func runStatus(env *Env, args []string) error {
 	}
 	now := env.Now()
 	if *project != "" {
-		path := resolver.NormalizePath(*project)
+		path := paths.Normalize(*project)
 		res, found := resolver.ResolveState(snap, path, now, lockholder.Alive)
 		return f.Project(env.Stdout, status.NewProject(path, res, found, now))
 	}
@@ -74,7 +75,7 @@ func runStatus(env *Env, args []string) error {
 // hooksDoubt is what the tray's unsure icon would say about the hooks
 // (present.HooksDoubt): the user settings' problem while no live
 // session's events arrive.
-func hooksDoubt(l resolver.Layout, sessions []resolver.Session) string {
+func hooksDoubt(l paths.Layout, sessions []resolver.Session) string {
 	arrive := slices.ContainsFunc(sessions, func(s resolver.Session) bool { return s.Record != nil })
 	if arrive {
 		return ""
@@ -84,7 +85,7 @@ func hooksDoubt(l resolver.Layout, sessions []resolver.Session) string {
 
 // loadSnapshot reads what the resolver needs, turning a corrupt store into
 // an error that says where it is and what will happen to it.
-func loadSnapshot(l resolver.Layout) (resolver.Snapshot, error) {
+func loadSnapshot(l paths.Layout) (resolver.Snapshot, error) {
 	snap, err := resolver.LoadSnapshot(l, lockholder.StartTicks, registry.Logs)
 	switch {
 	case errors.Is(err, resolver.ErrCorruptStore):

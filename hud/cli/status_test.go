@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -29,7 +30,7 @@ const deadPID = 2147483000
 // fills. Locks of the test process's own pid are live.
 type statusHome struct {
 	t      *testing.T
-	layout resolver.Layout
+	layout paths.Layout
 	self   lockholder.Process
 	store  *resolver.Store
 }
@@ -40,7 +41,7 @@ func newStatusHome(t *testing.T) *statusHome {
 	if err != nil {
 		t.Fatalf("inspecting the test process: %v", err)
 	}
-	return &statusHome{t: t, layout: resolver.Layout{Home: t.TempDir()}, self: self, store: resolver.NewStore()}
+	return &statusHome{t: t, layout: paths.Layout{Home: t.TempDir()}, self: self, store: resolver.NewStore()}
 }
 
 // record adds a record changed changedAgo and updated updatedAgo before
@@ -54,7 +55,7 @@ func (h *statusHome) record(r resolver.Record, changedAgo, updatedAgo time.Durat
 // lock makes the lock directory of process pid (started at started).
 func (h *statusHome) lock(path string, pid int, started int64, sessionID string) {
 	h.t.Helper()
-	dir := filepath.Join(h.layout.LockDir(), resolver.LockName(path, pid))
+	dir := filepath.Join(h.layout.LockDir(), paths.LockName(path, pid))
 	meta, _ := json.Marshal(resolver.LockMeta{PID: pid, Path: path, Created: statusNow.Add(-time.Hour).Unix(), ProcStarted: started, SessionID: sessionID})
 	h.write(filepath.Join(dir, "pid"), strconv.Itoa(pid))
 	h.write(filepath.Join(dir, "meta.json"), string(meta))
@@ -260,7 +261,7 @@ func TestStatusProjectSymlink(t *testing.T) {
 	if err := os.MkdirAll(real, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	real = resolver.NormalizePath(real)
+	real = paths.Normalize(real)
 	link := filepath.Join(h.layout.Home, "api-link")
 	if err := os.Symlink(real, link); err != nil {
 		t.Fatal(err)

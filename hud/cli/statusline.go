@@ -12,6 +12,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/agent/registry"
 	"github.com/capacitor-hud/hud/hud/remote"
 	"github.com/capacitor-hud/hud/hud/status"
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/safefile"
 	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/capacitor-hud/hud/resolver"
@@ -40,10 +41,10 @@ type statuslineInput struct {
 func (in statuslineInput) self() status.Self {
 	me := status.Self{SessionID: in.SessionID}
 	if in.CWD != "" {
-		me.CWD = resolver.NormalizePath(in.CWD)
+		me.CWD = paths.Normalize(in.CWD)
 	}
 	if in.Workspace.ProjectDir != "" {
-		me.ProjectDir = resolver.NormalizePath(in.Workspace.ProjectDir)
+		me.ProjectDir = paths.Normalize(in.Workspace.ProjectDir)
 	}
 	return me
 }
@@ -112,7 +113,7 @@ func readStatuslineInput(r io.Reader, wait time.Duration) []byte {
 // reader: the tray and `hud status` see them only through this file.
 // Input it cannot read records nothing, and a write that fails costs only
 // the figures: the line is drawn all the same.
-func recordStatusLine(l resolver.Layout, b []byte, now time.Time) {
+func recordStatusLine(l paths.Layout, b []byte, now time.Time) {
 	sl, err := resolver.ParseStatusLine(b, l.Config, now)
 	if err != nil {
 		return

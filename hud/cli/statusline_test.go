@@ -15,6 +15,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/remote"
 	"github.com/capacitor-hud/hud/hud/status"
 	"github.com/capacitor-hud/hud/hud/view"
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/safefile"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -106,7 +107,7 @@ func (l *lockedBuffer) lines() []string {
 // "hook" write the store, and expects exactly one new line for it.
 func TestStatusWatchStreamsLines(t *testing.T) {
 	home := t.TempDir()
-	layout := resolver.Layout{Home: home}
+	layout := paths.Layout{Home: home}
 	var out lockedBuffer
 	env := &Env{Stdout: &out, Stderr: os.Stderr, Home: home, Getenv: func(string) string { return "" }, Now: time.Now}
 	ctx, cancel := context.WithCancel(context.Background())

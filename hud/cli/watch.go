@@ -13,6 +13,7 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/agent/registry"
 	"github.com/capacitor-hud/hud/hud/text"
+	"github.com/capacitor-hud/hud/internal/paths"
 
 	"golang.org/x/sys/unix"
 
@@ -175,7 +176,7 @@ type watchFrame struct {
 
 // frame reads everything afresh (a Change only says that something
 // changed, and reading all is cheap) and renders it.
-func frame(env *Env, ws watchSettings, layout resolver.Layout, now time.Time) watchFrame {
+func frame(env *Env, ws watchSettings, layout paths.Layout, now time.Time) watchFrame {
 	var body bytes.Buffer
 	var next time.Time
 	snap, err := loadSnapshot(layout)

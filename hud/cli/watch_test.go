@@ -12,6 +12,7 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/status"
 	"github.com/capacitor-hud/hud/hud/text"
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -46,7 +47,7 @@ func waitFor(t *testing.T, out *syncBuffer, want string, count int) {
 	}
 }
 
-func writeTestStore(t *testing.T, l resolver.Layout, records ...*resolver.Record) {
+func writeTestStore(t *testing.T, l paths.Layout, records ...*resolver.Record) {
 	t.Helper()
 	s := resolver.NewStore()
 	for _, r := range records {

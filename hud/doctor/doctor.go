@@ -9,7 +9,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/autostart"
 	"github.com/capacitor-hud/hud/hud/text"
 	"github.com/capacitor-hud/hud/hud/view"
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/paths"
 )
 
 // Severity is how bad a finding is.
@@ -48,7 +48,7 @@ type Bus interface {
 
 // Env is everything the checks look at.
 type Env struct {
-	Layout resolver.Layout
+	Layout paths.Layout
 	Now    time.Time
 	// UserSettings is ~/.claude/settings.json; ProjectSettings are the
 	// project's .claude/settings.json and settings.local.json (they may not

@@ -13,7 +13,7 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/autostart"
 	"github.com/capacitor-hud/hud/hud/install"
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/paths"
 )
 
 // fakeBus owns the names in owned.
@@ -39,7 +39,7 @@ func write(t *testing.T, path, text string, mode os.FileMode) {
 
 func newEnv(t *testing.T) *Env {
 	home := t.TempDir()
-	l := resolver.Layout{Home: home}
+	l := paths.Layout{Home: home}
 	return &Env{
 		Layout:       l,
 		Now:          now,
@@ -63,7 +63,7 @@ func healthy(t *testing.T, env *Env) {
 	}
 	os.MkdirAll(env.Layout.StoreDir(), 0o700)
 	write(t, env.Layout.StorePath(), `{"version":3,"sessions":{}}`, 0o600)
-	lock := filepath.Join(env.Layout.LockDir(), resolver.LockName("/p", 100))
+	lock := filepath.Join(env.Layout.LockDir(), paths.LockName("/p", 100))
 	write(t, filepath.Join(lock, "meta.json"), `{"pid":100,"path":"/p","created":1,"proc_started":1}`, 0o600)
 	write(t, env.Layout.DebugLogPath(), "2026-11-22T09:58:00.000Z abc Stop working→ready (0.4ms)\n", 0o600)
 	env.Executable = filepath.Join(env.Layout.Home, "bin", "hud")
@@ -131,7 +131,7 @@ func TestBrokenSetup(t *testing.T) {
 	write(t, project, `{"disableAllHooks": true}`, 0o644)
 	env.ProjectSettings = []string{project}
 	write(t, l.StorePath(), `{"version":3,"sessions":`, 0o644)
-	stale := filepath.Join(l.LockDir(), resolver.LockName("/q", 200))
+	stale := filepath.Join(l.LockDir(), paths.LockName("/q", 200))
 	write(t, filepath.Join(stale, "meta.json"), `{"pid":200,"path":"/q","created":1,"proc_started":1}`, 0o600)
 	write(t, l.DebugLogPath(), "2026-11-22T09:00:00.000Z abc Stop working→ready (0.4ms)\n"+
 		"2026-11-22T09:30:00.000Z - error: reading store: permission denied\n", 0o666)

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/capacitor-hud/hud/hud/install"
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/paths"
 )
 
 // Doctor says where it found the hooks: the user settings of each config
@@ -91,7 +91,7 @@ func TestLocksOfEveryConfigDir(t *testing.T) {
 	env := newEnv(t)
 	work := env.Layout.WithConfig(filepath.Join(env.Layout.Home, ".claude-work"))
 	env.LockDirs = []string{env.Layout.LockDir(), work.LockDir()}
-	write(t, filepath.Join(work.LockDir(), resolver.LockName("/w", 100), "meta.json"), `{"pid":100,"path":"/w","created":1,"proc_started":1}`, 0o600)
+	write(t, filepath.Join(work.LockDir(), paths.LockName("/w", 100), "meta.json"), `{"pid":100,"path":"/w","created":1,"proc_started":1}`, 0o600)
 	var b strings.Builder
 	Write(&b, checkLocks(env), env.Layout.Home)
 	for _, w := range []string{"0 live lock(s) in ~/.claude/sessions", "1 live lock(s) in ~/.claude-work/sessions"} {

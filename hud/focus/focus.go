@@ -15,7 +15,7 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/view"
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/terminal"
 )
 
 // ErrSkip is what a Backend returns when the target holds nothing it can
@@ -93,7 +93,7 @@ type Focuser struct {
 	// Sockets checks the terminal's control sockets before any backend
 	// talks to them, and returns the terminal with the checked paths and
 	// without what failed; nil means OwnSockets for this process's uid.
-	Sockets func(resolver.Terminal) (resolver.Terminal, error)
+	Sockets func(terminal.Terminal) (terminal.Terminal, error)
 
 	// mu runs one click at a time: two chains interleaving could leave
 	// the first session's window on top.
@@ -204,14 +204,14 @@ func (f *Focuser) try(ctx context.Context, b Backend, t view.Place) error {
 	return b.Focus(ctx, t)
 }
 
-func (f *Focuser) sockets(t resolver.Terminal) (resolver.Terminal, error) {
+func (f *Focuser) sockets(t terminal.Terminal) (terminal.Terminal, error) {
 	return checkSockets(f.Sockets, t)
 }
 
 // checkSockets is check(t), or, with check nil, OwnSockets for this
 // process's uid: every way hud reaches a terminal (a click, the question
 // whether the person looks at it) checks its sockets the same way.
-func checkSockets(check func(resolver.Terminal) (resolver.Terminal, error), t resolver.Terminal) (resolver.Terminal, error) {
+func checkSockets(check func(terminal.Terminal) (terminal.Terminal, error), t terminal.Terminal) (terminal.Terminal, error) {
 	if check != nil {
 		return check(t)
 	}

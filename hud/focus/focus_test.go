@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/view"
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/terminal"
 )
 
 // fakeRun records each command and answers from outputs (by the command's
@@ -72,7 +72,7 @@ func TestFocus(t *testing.T) {
 	}{
 		{
 			name:    "tmux pane, then the window of the client showing it",
-			target:  view.Place{PID: 500, Terminal: resolver.Terminal{TmuxPane: "%3", TmuxSocket: "/tmp/tmux-1000/work"}, Dir: dir},
+			target:  view.Place{PID: 500, Terminal: terminal.Terminal{TmuxPane: "%3", TmuxSocket: "/tmp/tmux-1000/work"}, Dir: dir},
 			outputs: map[string]string{"tmux -S /tmp/tmux-1000/work list-clients": "100 7001\n300 7002\n"},
 			ran: []string{
 				"tmux -S /tmp/tmux-1000/work select-window -t %3 ; select-pane -t %3",
@@ -82,7 +82,7 @@ func TestFocus(t *testing.T) {
 		},
 		{
 			name:   "tmux session nobody looks at: the last used client switches to it",
-			target: view.Place{Terminal: resolver.Terminal{TmuxPane: "%3"}, Dir: dir},
+			target: view.Place{Terminal: terminal.Terminal{TmuxPane: "%3"}, Dir: dir},
 			ran: []string{
 				"tmux select-window -t %3 ; select-pane -t %3",
 				"tmux list-clients -t %3 -F #{client_activity} #{client_pid}",
@@ -92,7 +92,7 @@ func TestFocus(t *testing.T) {
 		},
 		{
 			name:   "tmux pane gone: the terminal window, then the folder",
-			target: view.Place{PID: 500, Terminal: resolver.Terminal{TmuxPane: "%3"}, Dir: dir},
+			target: view.Place{PID: 500, Terminal: terminal.Terminal{TmuxPane: "%3"}, Dir: dir},
 			fail:   map[string]bool{"tmux": true},
 			ran:    []string{"tmux select-window -t %3 ; select-pane -t %3"},
 			raised: []string{"500"}, windowErr: errors.New("no window"),
@@ -100,25 +100,25 @@ func TestFocus(t *testing.T) {
 		},
 		{
 			name:   "kitty window through its socket",
-			target: view.Place{PID: 500, Terminal: resolver.Terminal{KittyWindow: "4", KittyListenOn: "unix:/tmp/kitty-77"}, Dir: dir},
+			target: view.Place{PID: 500, Terminal: terminal.Terminal{KittyWindow: "4", KittyListenOn: "unix:/tmp/kitty-77"}, Dir: dir},
 			ran:    []string{"kitty @ --to unix:/tmp/kitty-77 focus-window --match id:4"},
 		},
 		{
 			name:   "kitty refuses (remote control off): the window by ancestry",
-			target: view.Place{PID: 500, Terminal: resolver.Terminal{KittyWindow: "4", KittyListenOn: "unix:/tmp/kitty-77", WindowID: "123"}, Dir: dir},
+			target: view.Place{PID: 500, Terminal: terminal.Terminal{KittyWindow: "4", KittyListenOn: "unix:/tmp/kitty-77", WindowID: "123"}, Dir: dir},
 			fail:   map[string]bool{"kitty": true},
 			ran:    []string{"kitty @ --to unix:/tmp/kitty-77 focus-window --match id:4"},
 			raised: []string{"500 123"},
 		},
 		{
 			name:   "WezTerm pane on its instance's socket, then its window",
-			target: view.Place{PID: 500, Terminal: resolver.Terminal{WeztermPane: "0", WeztermSocket: "/run/user/1000/wezterm/gui-sock-9"}, Dir: dir},
+			target: view.Place{PID: 500, Terminal: terminal.Terminal{WeztermPane: "0", WeztermSocket: "/run/user/1000/wezterm/gui-sock-9"}, Dir: dir},
 			ran:    []string{"WEZTERM_UNIX_SOCKET=/run/user/1000/wezterm/gui-sock-9 wezterm cli activate-pane --pane-id 0"},
 			raised: []string{"500"},
 		},
 		{
 			name:   "any terminal: the window of Claude's ancestry",
-			target: view.Place{PID: 500, Terminal: resolver.Terminal{WindowID: "94371851"}, Dir: dir},
+			target: view.Place{PID: 500, Terminal: terminal.Terminal{WindowID: "94371851"}, Dir: dir},
 			raised: []string{"500 94371851"},
 		},
 		{
@@ -137,7 +137,7 @@ func TestFocus(t *testing.T) {
 		},
 		{
 			name:   "values of the wrong shape never reach a program",
-			target: view.Place{Terminal: resolver.Terminal{TmuxPane: "-t;kill-server", KittyWindow: "1 --all", KittyListenOn: "unix:/tmp/k", WeztermPane: "-1"}, Dir: dir},
+			target: view.Place{Terminal: terminal.Terminal{TmuxPane: "-t;kill-server", KittyWindow: "1 --all", KittyListenOn: "unix:/tmp/k", WeztermPane: "-1"}, Dir: dir},
 			opened: []string{dir},
 		},
 		{
@@ -147,7 +147,7 @@ func TestFocus(t *testing.T) {
 		},
 		{
 			name:    "a remote session never opens a local folder",
-			target:  view.Place{PID: 500, Host: "-oProxyCommand=x", Terminal: resolver.Terminal{TmuxPane: "%3"}, Dir: dir},
+			target:  view.Place{PID: 500, Host: "-oProxyCommand=x", Terminal: terminal.Terminal{TmuxPane: "%3"}, Dir: dir},
 			wantErr: "read as an option",
 		},
 	}
@@ -167,7 +167,7 @@ func TestFocus(t *testing.T) {
 				Open: func(p string) error { opened = append(opened, p); return nil },
 				// The sockets named here are imaginary; whose they are is
 				// TestFocusTalksOnlyToOwnSockets's question.
-				Sockets: func(t resolver.Terminal) (resolver.Terminal, error) { return t, nil },
+				Sockets: func(t terminal.Terminal) (terminal.Terminal, error) { return t, nil },
 			}
 			err := f.Focus(context.Background(), tt.target)
 			if tt.wantErr == "" && err != nil || tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
@@ -193,8 +193,8 @@ func TestFocusTimeout(t *testing.T) {
 	}}
 	var opened []string
 	f := &Focuser{Backends: []Backend{hang}, Timeout: 10 * time.Millisecond, Open: func(p string) error { opened = append(opened, p); return nil },
-		Sockets: func(t resolver.Terminal) (resolver.Terminal, error) { return t, nil }}
-	err := f.Focus(context.Background(), view.Place{Terminal: resolver.Terminal{KittyWindow: "1", KittyListenOn: "unix:@k"}, Dir: t.TempDir()})
+		Sockets: func(t terminal.Terminal) (terminal.Terminal, error) { return t, nil }}
+	err := f.Focus(context.Background(), view.Place{Terminal: terminal.Terminal{KittyWindow: "1", KittyListenOn: "unix:@k"}, Dir: t.TempDir()})
 	if err != nil || len(opened) != 1 {
 		t.Errorf("err %v, opened %q", err, opened)
 	}

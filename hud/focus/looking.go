@@ -11,7 +11,7 @@ import (
 	"github.com/jezek/xgb/xproto"
 
 	"github.com/capacitor-hud/hud/hud/view"
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/terminal"
 )
 
 // Looking tells whether the person is looking at a session's terminal
@@ -39,7 +39,7 @@ type Looking struct {
 	// Sockets checks the terminal's control sockets before tmux or kitty
 	// is asked about them, as a click does (Focuser.Sockets); nil means
 	// OwnSockets for this process's uid.
-	Sockets func(resolver.Terminal) (resolver.Terminal, error)
+	Sockets func(terminal.Terminal) (terminal.Terminal, error)
 }
 
 // At reports whether the person looks at t's terminal. The error says why

@@ -9,12 +9,12 @@ import (
 	"testing"
 
 	"github.com/capacitor-hud/hud/hud/view"
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/terminal"
 )
 
 func TestLookingAt(t *testing.T) {
-	pane := resolver.Terminal{TmuxPane: "%3", TmuxSocket: "/tmp/tmux-1000/work"}
-	kitty := resolver.Terminal{KittyWindow: "7", KittyListenOn: "unix:/tmp/kitty-1"}
+	pane := terminal.Terminal{TmuxPane: "%3", TmuxSocket: "/tmp/tmux-1000/work"}
+	kitty := terminal.Terminal{KittyWindow: "7", KittyListenOn: "unix:/tmp/kitty-1"}
 	const display = "tmux -S /tmp/tmux-1000/work display-message -p -t %3 #{pane_active}#{window_active}"
 	const clients = "tmux -S /tmp/tmux-1000/work list-clients"
 	const kittyLs = "kitty @ --to unix:/tmp/kitty-1 ls"
@@ -29,7 +29,7 @@ func TestLookingAt(t *testing.T) {
 		ran     int
 	}{
 		{name: "a remote session's terminal is elsewhere", target: view.Place{Host: "devbox", Terminal: pane}, skip: true},
-		{name: "a WezTerm pane cannot be told", target: view.Place{PID: 9, Terminal: resolver.Terminal{WeztermPane: "2"}}, skip: true},
+		{name: "a WezTerm pane cannot be told", target: view.Place{PID: 9, Terminal: terminal.Terminal{WeztermPane: "2"}}, skip: true},
 		{name: "nothing recorded", target: view.Place{}, skip: true},
 		{name: "tmux pane not the active one", target: view.Place{Terminal: pane},
 			outputs: map[string]string{display: "01\n"}, ran: 1},
@@ -84,7 +84,7 @@ func TestLookingAt(t *testing.T) {
 }
 
 // trusted passes every socket: the table's paths are not on disk.
-func trusted(t resolver.Terminal) (resolver.Terminal, error) { return t, nil }
+func trusted(t terminal.Terminal) (terminal.Terminal, error) { return t, nil }
 
 // TestLookingAsksOnlyOwnSockets: a tmux or kitty socket another user
 // serves is never asked whether the person looks at it, as a click never
@@ -107,13 +107,13 @@ func TestLookingAsksOnlyOwnSockets(t *testing.T) {
 		{"the person's socket", os.Getuid(), 1},
 		{"another user's socket", os.Getuid() + 1, 0},
 	} {
-		for _, term := range []resolver.Terminal{
+		for _, term := range []terminal.Terminal{
 			{TmuxPane: "%3", TmuxSocket: sock},
 			{KittyWindow: "7", KittyListenOn: "unix:" + sock},
 		} {
 			t.Run(tt.name, func(t *testing.T) {
 				run := &fakeRun{}
-				l := Looking{Run: run.run, Sockets: func(t resolver.Terminal) (resolver.Terminal, error) { return OwnSockets(t, tt.uid) }}
+				l := Looking{Run: run.run, Sockets: func(t terminal.Terminal) (terminal.Terminal, error) { return OwnSockets(t, tt.uid) }}
 				if got, _ := l.At(context.Background(), view.Place{Terminal: term}); got {
 					t.Error("looking = true")
 				}

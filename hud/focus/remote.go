@@ -10,7 +10,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/remote"
 	"github.com/capacitor-hud/hud/hud/view"
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/terminal"
 )
 
 // Remote brings forward a session on another machine (view.Place.Host): its
@@ -70,7 +70,7 @@ func AttachCommand(m config.Remote, sshCommand, pane string) ([]string, error) {
 	if pane == "" {
 		return nil, fmt.Errorf("the session on %s runs outside tmux: nothing to attach to", m.Name)
 	}
-	if !resolver.IsTmuxPane(pane) {
+	if !terminal.IsTmuxPane(pane) {
 		return nil, fmt.Errorf("tmux pane %q is not a pane id", pane)
 	}
 	// One argument for the remote shell, so "\;" reaches tmux as its

@@ -10,7 +10,7 @@ import (
 
 	"github.com/capacitor-hud/hud/internal/peercred"
 	"github.com/capacitor-hud/hud/internal/safefile"
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/terminal"
 )
 
 // The terminal's control sockets are recorded from Claude's environment,
@@ -26,7 +26,7 @@ import (
 // else can swap (safefile.Owned), and returns its path with every link
 // resolved: the one to hand the program.
 func OwnSocket(path string, uid int) (string, error) {
-	if !resolver.IsSocketPath(path) {
+	if !terminal.IsSocketPath(path) {
 		return "", fmt.Errorf("%q is not a socket path", path)
 	}
 	real, fi, err := safefile.Owned(path, uid)
@@ -70,7 +70,7 @@ func ownAbstract(name string, uid int) error {
 // OwnSocket checked, or, for one that fails, that terminal's fields
 // emptied (its pane or window names a place on that server, which
 // nothing else can reach), and the reasons.
-func OwnSockets(t resolver.Terminal, uid int) (resolver.Terminal, error) {
+func OwnSockets(t terminal.Terminal, uid int) (terminal.Terminal, error) {
 	var errs []error
 	check := func(what, path string) (string, bool) {
 		real, err := OwnSocket(path, uid)

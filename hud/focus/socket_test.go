@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/capacitor-hud/hud/hud/view"
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/terminal"
 )
 
 // listen serves a Unix socket at path until the test ends.
@@ -111,7 +111,7 @@ func TestFocusTalksOnlyToOwnSockets(t *testing.T) {
 	dir, _ = filepath.EvalSymlinks(dir)
 	sock := filepath.Join(dir, "sock")
 	listen(t, sock)
-	var term resolver.Terminal
+	var term terminal.Terminal
 	term.TmuxPane, term.TmuxSocket = "%3", sock
 	term.KittyWindow, term.KittyListenOn = "7", "unix:"+sock
 	term.WeztermPane, term.WeztermSocket = "9", sock
@@ -134,7 +134,7 @@ func TestFocusTalksOnlyToOwnSockets(t *testing.T) {
 			f := &Focuser{
 				Backends: []Backend{Tmux{Run: run}, Kitty{Run: run}, WezTerm{Run: run}, Window{Raiser: raiserFunc(func() { raised = true })}},
 				Logf:     func(format string, args ...any) { logged = append(logged, fmt.Sprintf(format, args...)) },
-				Sockets:  func(t resolver.Terminal) (resolver.Terminal, error) { return OwnSockets(t, tt.uid) },
+				Sockets:  func(t terminal.Terminal) (terminal.Terminal, error) { return OwnSockets(t, tt.uid) },
 			}
 			if err := f.Focus(context.Background(), view.Place{PID: 42, Terminal: term}); err != nil {
 				t.Fatal(err)

@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"github.com/capacitor-hud/hud/hud/activity"
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/lockholder"
-	"github.com/capacitor-hud/hud/resolver"
 )
 
 // trackActivity keeps the session's activity. It is written for
@@ -145,7 +145,7 @@ func helperLog(env Env) activity.Logger {
 		if home == "" {
 			home = env.Getenv("HOME")
 		}
-		log := newDebugLog(resolver.Layout{Home: home}, env)
+		log := newDebugLog(paths.Layout{Home: home}, env)
 		return func(format string, a ...any) { log.errorf(session, format, a...) }, log.flush
 	}
 }

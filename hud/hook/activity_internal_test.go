@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/activity"
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -16,7 +17,7 @@ import (
 // checkpoint worker only when one is due, and moves the clock forward so
 // the tool calls that follow (parallel ones included) do not start more.
 func TestPeriodicCheckpointIsClaimedOnce(t *testing.T) {
-	l := resolver.Layout{Home: t.TempDir()}
+	l := paths.Layout{Home: t.TempDir()}
 	start := time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
 	if _, err := activity.Update(l, "s1", func(s *activity.Session) bool {
 		s.ProjectDir, s.StartedAt, s.CheckpointEvery = "/p", start, 15*time.Minute
@@ -65,7 +66,7 @@ func TestJobsGoToTheLockEnsureTakes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := resolver.Layout{Home: t.TempDir()}
+	l := paths.Layout{Home: t.TempDir()}
 	ctx := func(event, sessionID, cwd string) *Context {
 		return &Context{Layout: l, Event: &Event{SessionID: sessionID, HookEventName: event, CWD: cwd},
 			After: &resolver.Record{SessionID: sessionID, CWD: cwd}, process: proc,

@@ -11,7 +11,7 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/activity"
 	"github.com/capacitor-hud/hud/hud/config"
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/paths"
 )
 
 // buildHook builds the real hud-hook once per test: the activity follow-up
@@ -107,7 +107,7 @@ func TestActivityFollowUpEndToEnd(t *testing.T) {
 	if out, err := exec.Command("git", "-C", proj, "init", "-q", "-b", "main").CombinedOutput(); err != nil {
 		t.Fatalf("git init: %v %s", err, out)
 	}
-	l := resolver.Layout{Home: home}
+	l := paths.Layout{Home: home}
 	const id = "5c0ffee0-1111-4222-8333-944445555666"
 	ev := func(name, extra string) string {
 		return `{"session_id":"` + id + `","cwd":"` + proj + `","hook_event_name":"` + name + `"` + extra + `}`

@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/lockholder"
-	"github.com/capacitor-hud/hud/resolver"
 )
 
 // An Agent is how the hook serves one coding agent whose hooks run
@@ -27,7 +27,7 @@ type Agent struct {
 	Decode func(event string, payload []byte) (*Event, error)
 	// IsProcess is the test for the agent's own process among the hook's
 	// ancestors: the process whose lifetime is the session's.
-	IsProcess func(resolver.Layout) func(lockholder.Process) bool
+	IsProcess func(paths.Layout) func(lockholder.Process) bool
 	// Refuse, when set, says why a process IsProcess matched cannot stand
 	// for the session ("" when it can): the hook then records no process.
 	Refuse func(lockholder.Process) string
@@ -48,7 +48,7 @@ var ClaudeCode = Agent{
 	},
 	// Claude's own session files, which name its process, live in its
 	// config directory's sessions/, beside the locks.
-	IsProcess: func(l resolver.Layout) func(lockholder.Process) bool {
+	IsProcess: func(l paths.Layout) func(lockholder.Process) bool {
 		return lockholder.IsClaude(l.LockDir())
 	},
 	Answers: true,

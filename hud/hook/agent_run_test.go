@@ -11,6 +11,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/agent/opencode"
 	"github.com/capacitor-hud/hud/hud/agent/registry"
 	"github.com/capacitor-hud/hud/hud/hook"
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -66,7 +67,7 @@ func TestCodexTurns(t *testing.T) {
 		if code := hook.Main([]string{"codex"}, env); code != 0 {
 			t.Fatalf("%s: exit %d (%s)", s.event, code, stderr.String())
 		}
-		st, err := resolver.LoadStore(resolver.Layout{Home: home}.StorePath())
+		st, err := resolver.LoadStore(paths.Layout{Home: home}.StorePath())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -88,7 +89,7 @@ func TestUnknownAgent(t *testing.T) {
 	if code := hook.Main([]string{"nosuchagent"}, agentEnv(home, codexPayload("UserPromptSubmit", ""), &stderr)); code != 0 {
 		t.Fatalf("exit %d", code)
 	}
-	if _, err := os.Stat(resolver.Layout{Home: home}.StorePath()); !os.IsNotExist(err) {
+	if _, err := os.Stat(paths.Layout{Home: home}.StorePath()); !os.IsNotExist(err) {
 		t.Errorf("the store was written for an unknown agent (%v)", err)
 	}
 	b, _ := os.ReadFile(filepath.Join(home, ".claude", "hud-hook-debug.log"))
@@ -186,7 +187,7 @@ func TestAgentDialogs(t *testing.T) {
 				if stdout.String() != c.stdout {
 					t.Errorf("%s: stdout %q, want %q", s.file, stdout.String(), c.stdout)
 				}
-				st, err := resolver.LoadStore(resolver.Layout{Home: home}.StorePath())
+				st, err := resolver.LoadStore(paths.Layout{Home: home}.StorePath())
 				if err != nil && !os.IsNotExist(err) {
 					t.Fatal(err)
 				}
@@ -256,7 +257,7 @@ func TestOpencodeTurns(t *testing.T) {
 		if code := hook.Main([]string{"opencode", s.event}, agentEnv(home, s.payload, &stderr)); code != 0 {
 			t.Fatalf("step %d %s: exit %d", i, s.event, code)
 		}
-		st, err := resolver.LoadStore(resolver.Layout{Home: home}.StorePath())
+		st, err := resolver.LoadStore(paths.Layout{Home: home}.StorePath())
 		if err != nil {
 			t.Fatal(err)
 		}

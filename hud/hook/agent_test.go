@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/lockholder"
-	"github.com/capacitor-hud/hud/resolver"
 )
 
 // testAgents stand for the registry's (hud/agent/registry) in this
@@ -18,7 +18,7 @@ var testAgents = []*Agent{&ClaudeCode, {
 	Name:    "other",
 	Process: "Other",
 	Decode:  ClaudeCode.Decode,
-	IsProcess: func(resolver.Layout) func(lockholder.Process) bool {
+	IsProcess: func(paths.Layout) func(lockholder.Process) bool {
 		return func(lockholder.Process) bool { return false }
 	},
 }}

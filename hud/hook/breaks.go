@@ -2,8 +2,8 @@ package hook
 
 import (
 	"github.com/capacitor-hud/hud/hud/breaks"
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/safefile"
-	"github.com/capacitor-hud/hud/resolver"
 )
 
 // trackBreaks records what the break reminders need: a session
@@ -50,6 +50,6 @@ func hookReminderText(r *breaks.Reminder) string {
 }
 
 // trayRunning reports whether a tray holds its single-instance lock.
-func trayRunning(layout resolver.Layout) bool {
+func trayRunning(layout paths.Layout) bool {
 	return safefile.Held(layout.TrayLockPath())
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/breaks"
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/resolver"
 	"golang.org/x/sys/unix"
 )
@@ -15,7 +16,7 @@ import (
 func TestBreaksFollowUp(t *testing.T) {
 	home, project := t.TempDir(), t.TempDir()
 	t0 := time.Date(2026, 3, 3, 10, 0, 0, 0, time.UTC)
-	files := breaks.Files{Layout: resolver.Layout{Home: home}}
+	files := breaks.Files{Layout: paths.Layout{Home: home}}
 	run := func(ev *Event, at time.Time, state resolver.State, settings string) *Context {
 		t.Helper()
 		ctx := followUpContext(t, home, project, ev, at, settings)
@@ -60,7 +61,7 @@ func TestBreaksFollowUp(t *testing.T) {
 		t.Errorf("hook delivery said %q", ctx.said)
 	}
 	// With a tray holding its lock, the hook leaves reminders to it.
-	lock := resolver.Layout{Home: home}.TrayLockPath()
+	lock := paths.Layout{Home: home}.TrayLockPath()
 	os.MkdirAll(filepath.Dir(lock), 0o700)
 	f, err := os.Create(lock)
 	if err != nil {
@@ -70,7 +71,7 @@ func TestBreaksFollowUp(t *testing.T) {
 	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX); err != nil {
 		t.Fatal(err)
 	}
-	if !trayRunning(resolver.Layout{Home: home}) {
+	if !trayRunning(paths.Layout{Home: home}) {
 		t.Fatal("tray lock not seen")
 	}
 	run(&Event{HookEventName: EventStop}, t0.Add(53*time.Minute), resolver.StateReady, optIn)
@@ -79,7 +80,7 @@ func TestBreaksFollowUp(t *testing.T) {
 		t.Errorf("said %q while the tray runs", ctx.said)
 	}
 	f.Close()
-	if trayRunning(resolver.Layout{Home: home}) {
+	if trayRunning(paths.Layout{Home: home}) {
 		t.Error("tray seen after its lock was released")
 	}
 }

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/lockholder"
-	"github.com/capacitor-hud/hud/resolver"
 )
 
 func TestFallbackCWD(t *testing.T) {
@@ -79,10 +79,10 @@ func TestObserveProjectDir(t *testing.T) {
 	if err := os.Symlink(real, link); err != nil {
 		t.Fatal(err)
 	}
-	realRoot := resolver.NormalizePath(real)
+	realRoot := paths.Normalize(real)
 	for _, c := range []struct{ name, cwd, projectDir, want string }{
-		{"the cwd itself, through a link", link + "/sub/", link + "/sub/", resolver.NormalizePath(sub)},
-		{"another spelling of the cwd", link + "/sub", real + "/sub", resolver.NormalizePath(sub)},
+		{"the cwd itself, through a link", link + "/sub/", link + "/sub/", paths.Normalize(sub)},
+		{"another spelling of the cwd", link + "/sub", real + "/sub", paths.Normalize(sub)},
 		{"above the cwd", link + "/sub", link, realRoot},
 		{"not set: the .git above", link + "/sub", "", realRoot},
 	} {
@@ -93,8 +93,8 @@ func TestObserveProjectDir(t *testing.T) {
 			}
 			return ""
 		}, Parent: os.Getpid(), Now: time.Now, Stderr: io.Discard}
-		log := newDebugLog(resolver.Layout{}, env)
-		if got := observe(ev, env, resolver.Layout{Home: root}, &ClaudeCode, log).ProjectDir; got != c.want {
+		log := newDebugLog(paths.Layout{}, env)
+		if got := observe(ev, env, paths.Layout{Home: root}, &ClaudeCode, log).ProjectDir; got != c.want {
 			t.Errorf("%s: project %q, want %q", c.name, got, c.want)
 		}
 	}

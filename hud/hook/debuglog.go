@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -31,7 +32,7 @@ type debugLog struct {
 	buf    []byte
 }
 
-func newDebugLog(l resolver.Layout, env Env) *debugLog {
+func newDebugLog(l paths.Layout, env Env) *debugLog {
 	d := &debugLog{now: env.Now, stderr: env.Stderr}
 	if l.Home != "" {
 		d.path = l.DebugLogPath()

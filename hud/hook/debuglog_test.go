@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/paths"
 )
 
 func TestDebugLogLines(t *testing.T) {
@@ -50,7 +50,7 @@ func TestDebugLogRotates(t *testing.T) {
 // TestDebugLogWithoutHome: the lines go to stderr rather than nowhere.
 func TestDebugLogWithoutHome(t *testing.T) {
 	var stderr bytes.Buffer
-	log := newDebugLog(resolver.Layout{}, Env{Now: func() time.Time { return t0 }, Stderr: &stderr})
+	log := newDebugLog(paths.Layout{}, Env{Now: func() time.Time { return t0 }, Stderr: &stderr})
 	log.errorf("", "no home")
 	log.flush()
 	if stderr.String() != "2026-01-21T10:30:00.000Z - error: no home\n" {

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/config/settings"
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -11,7 +12,7 @@ import (
 // Context is what a follow-up sees of one hook run, after the store was
 // written.
 type Context struct {
-	Layout resolver.Layout
+	Layout paths.Layout
 	Event  *Event
 	// Before is the session's record before this event (nil for a new
 	// session); After is the record as written (nil when SessionEnd removed

@@ -17,6 +17,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/capacitor-hud/hud/hud/hook"
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -109,7 +110,7 @@ func datedNow(dir string) error {
 
 // readStore decodes $HOME/.capacitor/sessions.json as a reader would.
 func readStore(ts *testscript.TestScript) *resolver.Store {
-	b, err := os.ReadFile(resolver.Layout{Home: ts.Getenv("HOME")}.StorePath())
+	b, err := os.ReadFile(paths.Layout{Home: ts.Getenv("HOME")}.StorePath())
 	ts.Check(err)
 	s, _, err := resolver.DecodeStore(b)
 	if err != nil {
@@ -180,7 +181,7 @@ func TestConcurrentHooks(t *testing.T) {
 		t.Fatal(err)
 	}
 	home := t.TempDir()
-	layout := resolver.Layout{Home: home}
+	layout := paths.Layout{Home: home}
 	const sessions, rounds = 64, 3
 	gaveUp := make([]int, sessions) // per session, the runs that gave up on the lock
 	for round := range rounds {
@@ -262,7 +263,7 @@ func TestStdinNeverCloses(t *testing.T) {
 	if took := time.Since(start); took > 30*time.Second {
 		t.Errorf("gave up after %v", took)
 	}
-	log, _ := os.ReadFile(resolver.Layout{Home: home}.DebugLogPath())
+	log, _ := os.ReadFile(paths.Layout{Home: home}.DebugLogPath())
 	if !bytes.Contains(log, []byte("error: gave up after 5s: stdin never closed")) {
 		t.Errorf("debug log: %q", log)
 	}

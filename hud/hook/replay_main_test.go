@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/hook"
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -62,7 +63,7 @@ func TestRecordedReplayMain(t *testing.T) {
 					t.Fatal(err)
 				}
 				got := "none"
-				if b, err := os.ReadFile(resolver.Layout{Home: home}.StorePath()); err == nil {
+				if b, err := os.ReadFile(paths.Layout{Home: home}.StorePath()); err == nil {
 					s, problems, err := resolver.DecodeStore(b)
 					if err != nil || len(problems) > 0 {
 						t.Fatalf("%s: the store does not decode cleanly: %v %v", p, err, problems)

@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/capacitor-hud/hud/internal/paths"
+	"github.com/capacitor-hud/hud/internal/terminal"
 	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -109,7 +111,7 @@ func Main(args []string, env Env) int {
 	// a run that gives up is never an update lost in silence.
 	var running atomic.Pointer[runningEvent]
 	watchdog := time.AfterFunc(runTimeout, func() {
-		log := newDebugLog(resolver.Layout{Home: env.Getenv("HOME")}, env)
+		log := newDebugLog(paths.Layout{Home: env.Getenv("HOME")}, env)
 		session, what := "", "gave up"
 		if r := running.Load(); r != nil {
 			session, what = r.session, r.event+": gave up"
@@ -130,7 +132,7 @@ func Main(args []string, env Env) int {
 // CLAUDE_CONFIG_DIR, and such a directory gets no lock and no record
 // names it. The check costs a few lstat calls, and only when the variable
 // names a directory other than ~/.claude.
-func ownConfigDir(layout resolver.Layout, log *debugLog) resolver.Layout {
+func ownConfigDir(layout paths.Layout, log *debugLog) paths.Layout {
 	if layout.Config == "" {
 		return layout
 	}
@@ -189,7 +191,7 @@ func runHook(args []string, env Env, running *atomic.Pointer[runningEvent], exte
 
 // restoreRecord puts a session's record back as it was before an event
 // that a follow-up blocked (before is nil for a session that had none).
-func restoreRecord(l resolver.Layout, now time.Time, log *debugLog, id string, before *resolver.Record) error {
+func restoreRecord(l paths.Layout, now time.Time, log *debugLog, id string, before *resolver.Record) error {
 	return updateStore(l, now, log, func(t *table) bool {
 		if before == nil {
 			t.remove(id)
@@ -232,18 +234,18 @@ type observation struct {
 	// ConfigDir is the Claude config directory, "" for ~/.claude.
 	ConfigDir string
 	// Terminal is where Claude runs, from the environment it passed on.
-	Terminal resolver.Terminal
+	Terminal terminal.Terminal
 	// Alive reports whether a process recorded earlier still runs.
 	Alive func(pid int, started int64) bool
 }
 
 // observe normalizes the event's paths in place and looks around.
-func observe(ev *Event, env Env, layout resolver.Layout, ag *Agent, log *debugLog) observation {
+func observe(ev *Event, env Env, layout paths.Layout, ag *Agent, log *debugLog) observation {
 	rawCWD := ev.CWD
-	ev.CWD = resolver.NormalizePath(ev.CWD)
-	ev.NewCWD = resolver.NormalizePath(ev.NewCWD)
+	ev.CWD = paths.Normalize(ev.CWD)
+	ev.NewCWD = paths.Normalize(ev.NewCWD)
 	obs := observation{
-		Terminal:  resolver.TerminalFromEnv(env.Getenv),
+		Terminal:  terminal.FromEnv(env.Getenv),
 		Alive:     lockholder.Alive,
 		ConfigDir: layout.Config,
 	}
@@ -269,7 +271,7 @@ func observe(ev *Event, env Env, layout resolver.Layout, ag *Agent, log *debugLo
 		// to the cwd just normalized: not twice the stats.
 		obs.ProjectDir = ev.CWD
 	default:
-		obs.ProjectDir = resolver.ProjectRoot(cwd, dir)
+		obs.ProjectDir = paths.ProjectRoot(cwd, dir)
 	}
 	return obs
 }
@@ -296,11 +298,11 @@ func agentPrefix(ag *Agent) string {
 // directory Claude Code ran the hook in. Only absolute paths count.
 func fallbackCWD(env Env) string {
 	if dir := env.Getenv("CLAUDE_PROJECT_DIR"); filepath.IsAbs(dir) {
-		return resolver.NormalizePath(dir)
+		return paths.Normalize(dir)
 	}
 	if env.Getwd != nil {
 		if dir, err := env.Getwd(); err == nil && filepath.IsAbs(dir) {
-			return resolver.NormalizePath(dir)
+			return paths.Normalize(dir)
 		}
 	}
 	return ""

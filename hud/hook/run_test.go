@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -71,7 +72,7 @@ func TestFollowUpsRunAfterTheStore(t *testing.T) {
 	if strings.Join(seen, " ") != "records fails panics blocks" {
 		t.Errorf("ran %v", seen)
 	}
-	log, _ := os.ReadFile(resolver.Layout{Home: home}.DebugLogPath())
+	log, _ := os.ReadFile(paths.Layout{Home: home}.DebugLogPath())
 	for _, want := range []string{" s error: fails: it broke\n", " s error: panics: panic: boom\n", " s UserPromptSubmit blocked, - kept ("} {
 		if !bytes.Contains(log, []byte(want)) {
 			t.Errorf("debug log lacks %q:\n%s", want, log)
@@ -97,7 +98,7 @@ func TestBlockedPromptLeavesTheRecord(t *testing.T) {
 	if code := Main(nil, testEnv(home, prompt, &stderr)); code != 2 {
 		t.Fatalf("blocked prompt: exit %d", code)
 	}
-	b, _ := os.ReadFile(resolver.Layout{Home: home}.StorePath())
+	b, _ := os.ReadFile(paths.Layout{Home: home}.StorePath())
 	store, _, err := resolver.DecodeStore(b)
 	if err != nil {
 		t.Fatal(err)
@@ -105,14 +106,14 @@ func TestBlockedPromptLeavesTheRecord(t *testing.T) {
 	if r := store.Sessions["s"]; r == nil || r.State != resolver.StateReady || r.WorkingOn != "" {
 		t.Errorf("record after a blocked prompt: %+v", r)
 	}
-	log, _ := os.ReadFile(resolver.Layout{Home: home}.DebugLogPath())
+	log, _ := os.ReadFile(paths.Layout{Home: home}.DebugLogPath())
 	if !bytes.Contains(log, []byte(" s UserPromptSubmit blocked, ready kept (")) || bytes.Contains(log, []byte("ready→working")) {
 		t.Errorf("debug log after a blocked prompt:\n%s", log)
 	}
 	// A blocked prompt of an unknown session leaves no record behind.
 	other := `{"session_id":"new","hook_event_name":"UserPromptSubmit","cwd":"/p","prompt":"hi"}`
 	Main(nil, testEnv(home, other, &stderr))
-	b, _ = os.ReadFile(resolver.Layout{Home: home}.StorePath())
+	b, _ = os.ReadFile(paths.Layout{Home: home}.StorePath())
 	if store, _, _ := resolver.DecodeStore(b); store.Sessions["new"] != nil {
 		t.Errorf("a blocked first prompt created %+v", store.Sessions["new"])
 	}

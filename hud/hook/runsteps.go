@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -13,7 +14,7 @@ import (
 // layout of this Claude's files, the debug log and when the run began.
 type hookRun struct {
 	env    Env
-	layout resolver.Layout
+	layout paths.Layout
 	log    *debugLog
 	start  time.Time
 }
@@ -23,7 +24,7 @@ type hookRun struct {
 // sessions: the lock goes there, and the record names it for the readers.
 func newHookRun(env Env) *hookRun {
 	start := time.Now()
-	layout := resolver.Layout{Home: env.Getenv("HOME")}
+	layout := paths.Layout{Home: env.Getenv("HOME")}
 	layout = layout.WithConfig(resolver.ConfigDirFromEnv(layout, env.Getenv("CLAUDE_CONFIG_DIR")))
 	log := newDebugLog(layout, env)
 	return &hookRun{env: env, layout: ownConfigDir(layout, log), log: log, start: start}

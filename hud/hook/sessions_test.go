@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capacitor-hud/hud/internal/terminal"
 	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -132,9 +133,9 @@ func reloadRaw(t *testing.T, tb *table) {
 func TestObservedFields(t *testing.T) {
 	tb := newTable()
 	obs := claudeObs(1000, 500)
-	obs.Terminal = resolver.Terminal{TmuxPane: "%3", TermProgram: "tmux"}
+	obs.Terminal = terminal.Terminal{TmuxPane: "%3", TermProgram: "tmux"}
 	u := applyEvent(tb, &Event{SessionID: "s", HookEventName: EventSessionStart, CWD: "/home/dev/proj/sub"}, obs, t0)
-	want := resolver.Record{PID: 1000, ProcStarted: 500, Terminal: resolver.Terminal{TmuxPane: "%3", TermProgram: "tmux"}, ProjectDir: "/home/dev/proj", CWD: "/home/dev/proj/sub"}
+	want := resolver.Record{PID: 1000, ProcStarted: 500, Terminal: terminal.Terminal{TmuxPane: "%3", TermProgram: "tmux"}, ProjectDir: "/home/dev/proj", CWD: "/home/dev/proj/sub"}
 	got := u.After
 	if got.PID != want.PID || got.ProcStarted != want.ProcStarted || got.Terminal != want.Terminal || got.ProjectDir != want.ProjectDir || got.CWD != want.CWD {
 		t.Errorf("got %+v", got)

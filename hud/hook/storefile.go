@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/safefile"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -40,7 +41,7 @@ var errLockTimeout = errors.New("store lock busy for " + lockTimeout.String() + 
 // rename gives (docs/state-files.md, "Durability"). A store that is not a
 // v3 store at all is moved aside first (never thrown away); bad records
 // within one are dropped and logged.
-func updateStore(l resolver.Layout, now time.Time, log *debugLog, edit func(*table) bool) error {
+func updateStore(l paths.Layout, now time.Time, log *debugLog, edit func(*table) bool) error {
 	lock, err := lockStore(l, lockTimeout, log)
 	if err != nil {
 		return err
@@ -68,7 +69,7 @@ func updateStore(l resolver.Layout, now time.Time, log *debugLog, edit func(*tab
 // loadTable reads the store. The fast path splits the hook's own output
 // without decoding it; anything else (another writer's file, a hand edit)
 // is decoded and validated in full.
-func loadTable(l resolver.Layout, lock *storeLock, now time.Time, log *debugLog) (*table, error) {
+func loadTable(l paths.Layout, lock *storeLock, now time.Time, log *debugLog) (*table, error) {
 	data, info, notStore, err := resolver.ReadStoreFile(l.StorePath())
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -100,7 +101,7 @@ func loadTable(l resolver.Layout, lock *storeLock, now time.Time, log *debugLog)
 }
 
 // quarantined moves the store aside because of why and starts a new one.
-func quarantined(l resolver.Layout, now time.Time, log *debugLog, why error) (*table, error) {
+func quarantined(l paths.Layout, now time.Time, log *debugLog, why error) (*table, error) {
 	moved, err := quarantine(l, now)
 	if err != nil {
 		return nil, fmt.Errorf("%w; moving it aside: %w", why, err)
@@ -123,7 +124,7 @@ type storeLock struct{ f *os.File }
 // lock file is never opened through a link: one planted at its name is
 // removed (the link, not its target: the name is the hook's own) and the
 // file made anew.
-func lockStore(l resolver.Layout, timeout time.Duration, log *debugLog) (*storeLock, error) {
+func lockStore(l paths.Layout, timeout time.Duration, log *debugLog) (*storeLock, error) {
 	path := l.StoreLockPath()
 	const flags = os.O_RDWR | os.O_CREATE | syscall.O_NOFOLLOW | syscall.O_NONBLOCK
 	f, err := os.OpenFile(path, flags, 0o600)
@@ -267,7 +268,7 @@ func writeAtomic(path string, data *pieces) (info fs.FileInfo, err error) {
 
 // quarantine moves the store aside as sessions.json.corrupt-<unix time>
 // and keeps only the newest keepCorrupt of those. It returns the new name.
-func quarantine(l resolver.Layout, now time.Time) (string, error) {
+func quarantine(l paths.Layout, now time.Time) (string, error) {
 	dir := l.StoreDir()
 	stamp := now.Unix()
 	name := filepath.Join(dir, corruptPrefix+strconv.FormatInt(stamp, 10))

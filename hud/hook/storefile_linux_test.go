@@ -9,15 +9,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capacitor-hud/hud/internal/paths"
 	"golang.org/x/sys/unix"
-
-	"github.com/capacitor-hud/hud/resolver"
 )
 
 // TestFullDisk fills a tiny file system holding the home: the write
 // fails with ENOSPC and the store is left as it was.
 func TestFullDisk(t *testing.T) {
-	l := resolver.Layout{Home: tinyFS(t, 64<<10)}
+	l := paths.Layout{Home: tinyFS(t, 64<<10)}
 	if err := store(t, l, &Event{SessionID: "s", HookEventName: EventSessionStart}, t0); err != nil {
 		t.Fatal(err)
 	}

@@ -13,27 +13,28 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
-func testLayout(t *testing.T) resolver.Layout {
+func testLayout(t *testing.T) paths.Layout {
 	t.Helper()
-	return resolver.Layout{Home: t.TempDir()}
+	return paths.Layout{Home: t.TempDir()}
 }
 
-func testLog(t *testing.T, l resolver.Layout) *debugLog {
+func testLog(t *testing.T, l paths.Layout) *debugLog {
 	return newDebugLog(l, Env{Now: time.Now, Stderr: io.Discard})
 }
 
 // store runs one event through updateStore.
-func store(t *testing.T, l resolver.Layout, ev *Event, now time.Time) error {
+func store(t *testing.T, l paths.Layout, ev *Event, now time.Time) error {
 	t.Helper()
 	return updateStore(l, now, testLog(t, l), func(tb *table) bool {
 		return applyEvent(tb, ev, claudeObs(1000, 500), now).Dropped == ""
 	})
 }
 
-func readStore(t *testing.T, l resolver.Layout) *resolver.Store {
+func readStore(t *testing.T, l paths.Layout) *resolver.Store {
 	t.Helper()
 	b, err := os.ReadFile(l.StorePath())
 	if err != nil {
@@ -126,7 +127,7 @@ func TestSlowPathThenFastPath(t *testing.T) {
 	lock.release()
 }
 
-func readRaw(t *testing.T, l resolver.Layout) []byte {
+func readRaw(t *testing.T, l paths.Layout) []byte {
 	b, err := os.ReadFile(l.StorePath())
 	if err != nil {
 		t.Fatal(err)
@@ -249,7 +250,7 @@ func TestUnwritableStore(t *testing.T) {
 }
 
 func TestMissingHomeIsNotCreated(t *testing.T) {
-	l := resolver.Layout{Home: filepath.Join(t.TempDir(), "no-such-home")}
+	l := paths.Layout{Home: filepath.Join(t.TempDir(), "no-such-home")}
 	if err := store(t, l, &Event{SessionID: "s", HookEventName: EventSessionStart}, t0); err == nil {
 		t.Error("no error for a missing home")
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -144,7 +145,7 @@ func TestDropStale(t *testing.T) {
 // BenchmarkUpdateStore is one event's store work (lock, read, apply,
 // encode, replace) on a store of 200 sessions, the hook's own file.
 func BenchmarkUpdateStore(b *testing.B) {
-	l := resolver.Layout{Home: b.TempDir()}
+	l := paths.Layout{Home: b.TempDir()}
 	s := resolver.NewStore()
 	now := time.Now()
 	at := resolver.At(now)

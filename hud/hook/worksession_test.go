@@ -10,6 +10,7 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/worksession"
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -28,9 +29,9 @@ func followUpContext(t *testing.T, home, project string, ev *Event, now time.Tim
 	}
 	ev.CWD = project
 	return &Context{
-		Layout: resolver.Layout{Home: home},
+		Layout: paths.Layout{Home: home},
 		Event:  ev,
-		After:  &resolver.Record{SessionID: "s1", State: resolver.StateWorking, CWD: project, ProjectDir: resolver.ProjectRoot(project, "")},
+		After:  &resolver.Record{SessionID: "s1", State: resolver.StateWorking, CWD: project, ProjectDir: paths.ProjectRoot(project, "")},
 		Now:    now,
 		Getenv: func(k string) string {
 			if k == "HOME" {
@@ -45,7 +46,7 @@ func followUpContext(t *testing.T, home, project string, ev *Event, now time.Tim
 func TestWorkSessionFollowUp(t *testing.T) {
 	home, project := t.TempDir(), t.TempDir()
 	os.Mkdir(filepath.Join(project, ".git"), 0o755)
-	project = resolver.NormalizePath(project)
+	project = paths.Normalize(project)
 	t0 := time.Date(2026, 3, 3, 10, 0, 0, 0, time.UTC)
 
 	// No session: nothing written, nothing created.
@@ -58,7 +59,7 @@ func TestWorkSessionFollowUp(t *testing.T) {
 	}
 
 	s, _ := worksession.New("Fix login", "api", t0)
-	files := worksession.Files{Layout: resolver.Layout{Home: home}}
+	files := worksession.Files{Layout: paths.Layout{Home: home}}
 	if err := files.Create(project, s); err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -15,7 +16,7 @@ const NotInstalled = "Hooks not installed"
 
 // UserSettingsPaths lists the user settings file of every config directory
 // readers follow (~/.claude, those install wired, those records name).
-func UserSettingsPaths(l resolver.Layout) []string {
+func UserSettingsPaths(l paths.Layout) []string {
 	list, _ := resolver.LoadConfigDirList(l)
 	store, _ := resolver.LoadStore(l.StorePath())
 	var out []string

@@ -5,6 +5,7 @@ import (
 	"os"
 	"slices"
 
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/safefile"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -13,7 +14,7 @@ import (
 // ~/.capacitor/config-dirs.json, so the tray and every command follow the
 // sessions of the Claude that runs with it. ~/.claude is followed anyway
 // and never listed. It reports whether the list changed.
-func RememberConfigDir(l resolver.Layout, dir string) (bool, error) {
+func RememberConfigDir(l paths.Layout, dir string) (bool, error) {
 	return editConfigDirs(l, func(dirs []string) []string {
 		if dir == "" || dir == l.DefaultConfigDir() || slices.Contains(dirs, dir) {
 			return dirs
@@ -24,7 +25,7 @@ func RememberConfigDir(l resolver.Layout, dir string) (bool, error) {
 
 // ForgetConfigDir takes dir out of config-dirs.json (uninstall); it
 // reports whether the list changed.
-func ForgetConfigDir(l resolver.Layout, dir string) (bool, error) {
+func ForgetConfigDir(l paths.Layout, dir string) (bool, error) {
 	return editConfigDirs(l, func(dirs []string) []string {
 		return slices.DeleteFunc(dirs, func(d string) bool { return d == dir })
 	})
@@ -33,7 +34,7 @@ func ForgetConfigDir(l resolver.Layout, dir string) (bool, error) {
 // editConfigDirs rewrites the list through change. A list that cannot be
 // read is an error rather than an empty list: writing over it would lose
 // every directory it names.
-func editConfigDirs(l resolver.Layout, change func([]string) []string) (bool, error) {
+func editConfigDirs(l paths.Layout, change func([]string) []string) (bool, error) {
 	list, err := resolver.LoadConfigDirList(l)
 	if err != nil {
 		return false, &Error{Err: err, Hint: "fix or remove " + l.ConfigDirsPath() + ", then run the command again"}

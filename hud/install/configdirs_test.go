@@ -5,11 +5,12 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
 func TestRememberAndForgetConfigDirs(t *testing.T) {
-	l := resolver.Layout{Home: t.TempDir()}
+	l := paths.Layout{Home: t.TempDir()}
 	steps := []struct {
 		op      string // "+" remember, "-" forget
 		dir     string
@@ -49,7 +50,7 @@ func TestRememberAndForgetConfigDirs(t *testing.T) {
 // A list that does not parse is never written over: it would lose what
 // it names.
 func TestRememberKeepsABrokenList(t *testing.T) {
-	l := resolver.Layout{Home: t.TempDir()}
+	l := paths.Layout{Home: t.TempDir()}
 	must(t, os.MkdirAll(l.StoreDir(), 0o700))
 	must(t, os.WriteFile(l.ConfigDirsPath(), []byte("{"), 0o600))
 	if _, err := RememberConfigDir(l, "/w/.claude-work"); err == nil || HintOf(err) == "" {

@@ -11,6 +11,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/activity"
 	"github.com/capacitor-hud/hud/hud/text"
 	"github.com/capacitor-hud/hud/hud/view"
+	"github.com/capacitor-hud/hud/internal/terminal"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -257,7 +258,7 @@ func rowTooltip(s view.Session) string {
 		}
 	case s.TmuxPane != "":
 		lines = append(lines, "Click to switch to tmux pane "+s.TmuxPane)
-	case s.PID != 0 || s.Terminal != resolver.Terminal{}:
+	case s.PID != 0 || s.Terminal != terminal.Terminal{}:
 		lines = append(lines, "Click to bring its terminal forward")
 	default:
 		lines = append(lines, "Click to open the project folder")

@@ -10,6 +10,7 @@ import (
 	"github.com/capacitor-hud/hud/assets"
 	"github.com/capacitor-hud/hud/hud/activity"
 	"github.com/capacitor-hud/hud/hud/view"
+	"github.com/capacitor-hud/hud/internal/terminal"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -221,7 +222,7 @@ func TestRowsCarryFocusAndKey(t *testing.T) {
 	s.TmuxPane = "%7"
 	s.CWD = "/home/dev/api/src"
 	v := Present(Input{Now: now, Sessions: []view.Session{s}})
-	want := Row{Key: "abc", Focus: view.Place{Terminal: resolver.Terminal{TmuxPane: "%7"}, Dir: "/home/dev/api/src"}}
+	want := Row{Key: "abc", Focus: view.Place{Terminal: terminal.Terminal{TmuxPane: "%7"}, Dir: "/home/dev/api/src"}}
 	if got := v.Rows[0]; got.Key != want.Key || got.Focus != want.Focus {
 		t.Errorf("row = %+v, want key and focus of %+v", got, want)
 	}
@@ -297,7 +298,7 @@ func TestRemoteRowFocus(t *testing.T) {
 	s.Host, s.TmuxPane, s.PID, s.CWD = "devbox", "%7", 4242, "/home/dev/api"
 	s.KittyWindow, s.KittyListenOn = "3", "unix:/tmp/k"
 	v := Present(Input{Now: now, Sessions: []view.Session{s}})
-	want := view.Place{Host: "devbox", Terminal: resolver.Terminal{TmuxPane: "%7"}}
+	want := view.Place{Host: "devbox", Terminal: terminal.Terminal{TmuxPane: "%7"}}
 	if got := v.Rows[0].Focus; got != want {
 		t.Errorf("focus %+v, want %+v", got, want)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/status"
 	"github.com/capacitor-hud/hud/hud/text"
 	"github.com/capacitor-hud/hud/hud/view"
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/safefile"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -22,7 +23,7 @@ import (
 const SeenName = "remotes-seen.json"
 
 // SeenPath is SeenName in l's store directory.
-func SeenPath(l resolver.Layout) string { return filepath.Join(l.StoreDir(), SeenName) }
+func SeenPath(l paths.Layout) string { return filepath.Join(l.StoreDir(), SeenName) }
 
 // WriteSeen replaces the file at path with the machines' state and their
 // sessions at now.

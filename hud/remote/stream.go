@@ -9,6 +9,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/status"
 	"github.com/capacitor-hud/hud/hud/text"
 	"github.com/capacitor-hud/hud/hud/view"
+	"github.com/capacitor-hud/hud/internal/terminal"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -99,7 +100,7 @@ func session(j *status.JSONSession, host string, now time.Time) (view.Session, b
 		Subagents:  min(max(j.Subagents, 0), 99),
 		Hooked:     true,
 		Host:       host,
-		Terminal:   resolver.Terminal{TmuxPane: j.TmuxPane}.Checked(),
+		Terminal:   terminal.Terminal{TmuxPane: j.TmuxPane}.Checked(),
 		Context:    remoteContext(j.Context, now),
 	}, true
 }

@@ -2,12 +2,12 @@ package status
 
 import (
 	"github.com/capacitor-hud/hud/hud/view"
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/paths"
 )
 
 // LoadActivity fills each session's Activity from what the hook recorded
 // (view.LoadActivity) and returns v.
-func (v *View) LoadActivity(l resolver.Layout) *View {
+func (v *View) LoadActivity(l paths.Layout) *View {
 	view.LoadActivity(v.Sessions, l)
 	return v
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/activity"
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -97,7 +98,7 @@ func TestJSONFields(t *testing.T) {
 }
 
 func TestLoadActivity(t *testing.T) {
-	l := resolver.Layout{Home: t.TempDir()}
+	l := paths.Layout{Home: t.TempDir()}
 	if _, err := activity.Update(l, "with", func(a *activity.Session) bool {
 		a.EditedFiles = []string{"a.go", "b.go"}
 		a.Todos = []activity.Todo{{Content: "x", Status: "completed"}, {Content: "y", Status: "pending"}}

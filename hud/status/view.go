@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/view"
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -68,7 +69,7 @@ type Resolved struct {
 	IsFromLock bool
 	// Match is how the session's cwd relates to the project: exact,
 	// child or parent.
-	Match resolver.Match
+	Match paths.Match
 }
 
 // NewProject builds the view of the resolution of project (ok false: none).

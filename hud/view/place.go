@@ -3,7 +3,7 @@ package view
 import (
 	"cmp"
 
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/terminal"
 )
 
 // Place is where a session's terminal is: what a click brings forward,
@@ -14,7 +14,7 @@ import (
 type Place struct {
 	// PID is the Claude process, 0 when unknown.
 	PID      int
-	Terminal resolver.Terminal
+	Terminal terminal.Terminal
 	Dir      string
 	// Host is the machine the session runs on; "" for this one.
 	Host string
@@ -25,7 +25,7 @@ type Place struct {
 // process and folder are over there, and nothing here acts on them.
 func (s *Session) Place() Place {
 	if s.Host != "" {
-		return Place{Host: s.Host, Terminal: resolver.Terminal{TmuxPane: s.TmuxPane}}
+		return Place{Host: s.Host, Terminal: terminal.Terminal{TmuxPane: s.TmuxPane}}
 	}
 	return Place{PID: s.PID, Terminal: s.Terminal, Dir: cmp.Or(s.CWD, s.ProjectDir)}
 }

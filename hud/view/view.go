@@ -20,6 +20,8 @@ import (
 	"github.com/capacitor-hud/hud/hud/agent/registry"
 	"github.com/capacitor-hud/hud/hud/answer"
 	"github.com/capacitor-hud/hud/hud/text"
+	"github.com/capacitor-hud/hud/internal/paths"
+	"github.com/capacitor-hud/hud/internal/terminal"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -52,7 +54,7 @@ type Session struct {
 	Subagents int
 	// Terminal is where Claude runs (its tmux pane, terminal window), as
 	// the hook recorded it, checked again: the store is only a file.
-	resolver.Terminal
+	terminal.Terminal
 	// Hooked is set when the session's hook events arrive (it has a
 	// record), wherever its hooks were wired.
 	Hooked bool
@@ -121,7 +123,7 @@ func All(sessions []resolver.Session) []Session {
 }
 
 // LoadActivity fills each session's Activity with ActivityOf.
-func LoadActivity(sessions []Session, l resolver.Layout) {
+func LoadActivity(sessions []Session, l paths.Layout) {
 	for i := range sessions {
 		sessions[i].Activity = ActivityOf(l, sessions[i].SessionID)
 	}
@@ -130,7 +132,7 @@ func LoadActivity(sessions []Session, l resolver.Layout) {
 // ActivityOf is what the hook recorded of session id
 // (~/.capacitor/activity/<id>.json); nil for none, or an unreadable
 // record: the facts are a bonus, never a reason to fail.
-func ActivityOf(l resolver.Layout, id string) *activity.Facts {
+func ActivityOf(l paths.Layout, id string) *activity.Facts {
 	if id == "" {
 		return nil
 	}

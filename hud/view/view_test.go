@@ -7,6 +7,7 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/agent/codex"
 	"github.com/capacitor-hud/hud/hud/agent/opencode"
+	"github.com/capacitor-hud/hud/internal/terminal"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -30,7 +31,7 @@ func TestNameOf(t *testing.T) {
 
 func TestOfPrefersTheRecordsProject(t *testing.T) {
 	s := resolver.Session{SessionID: "a", State: resolver.StateWaiting, CWD: "/src/api/cmd",
-		Record:  &resolver.Record{SessionID: "a", CWD: "/src/api/cmd", ProjectDir: "/src/api", Terminal: resolver.Terminal{TmuxPane: "%3"}},
+		Record:  &resolver.Record{SessionID: "a", CWD: "/src/api/cmd", ProjectDir: "/src/api", Terminal: terminal.Terminal{TmuxPane: "%3"}},
 		Opinion: &resolver.ClaudeSession{Status: "waiting", WaitingFor: "Bash: make"}}
 	v := Of(&s)
 	if v.Project() != "api" || v.WaitingFor != "Bash: make" || !v.Hooked || !v.ByClaude || v.TmuxPane != "%3" {

@@ -5,9 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/fsnotify/fsnotify"
-
-	"github.com/capacitor-hud/hud/resolver"
 )
 
 // classifyNames names what an event in a directory means when only the
@@ -31,7 +30,7 @@ func classifyLockDir(name string, op fsnotify.Op) Change {
 	if chmodOnly(op) {
 		return Change{}
 	}
-	if _, _, err := resolver.ParseLockName(name); err == nil {
+	if _, _, err := paths.ParseLockName(name); err == nil {
 		// A directory entry: only its appearance or disappearance shows
 		// in the parent (meta.json changes inside it do not).
 		if op.Has(fsnotify.Create) || op.Has(fsnotify.Remove) || op.Has(fsnotify.Rename) {

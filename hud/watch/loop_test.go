@@ -6,15 +6,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/fsnotify/fsnotify"
-
-	"github.com/capacitor-hud/hud/resolver"
 )
 
 // fakeWatcher runs the loop on streams the test feeds.
 func fakeWatcher(t *testing.T, opts Options) (*Watcher, chan<- fsnotify.Event, chan<- error) {
 	t.Helper()
-	opts.Layout = resolver.Layout{Home: t.TempDir()}
+	opts.Layout = paths.Layout{Home: t.TempDir()}
 	w, err := newWatcher(opts)
 	if err != nil {
 		t.Fatal(err)
@@ -82,7 +81,7 @@ func TestErrorsAskForRescan(t *testing.T) {
 	for _, err := range []error{fsnotify.ErrEventOverflow, errors.New("inotify: something broke")} {
 		t.Run(err.Error(), func(t *testing.T) {
 			logs := &logBuffer{}
-			w, werr := newWatcher(Options{Layout: resolver.Layout{Home: t.TempDir()}, Logf: logs.logf})
+			w, werr := newWatcher(Options{Layout: paths.Layout{Home: t.TempDir()}, Logf: logs.logf})
 			if werr != nil {
 				t.Fatal(werr)
 			}
@@ -116,7 +115,7 @@ func TestErrorsAskForRescan(t *testing.T) {
 }
 
 func TestClassify(t *testing.T) {
-	lock := resolver.LockName("/p", 12)
+	lock := paths.LockName("/p", 12)
 	classifyStoreDir := classifyNames(Change{Store: true}, "sessions.json")
 	classifyClaudeDir := classifyNames(Change{Files: true}, "settings.json", "vibe-check-state.json", "hud-breaks.json")
 	tests := []struct {

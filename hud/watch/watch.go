@@ -10,9 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/fsnotify/fsnotify"
-
-	"github.com/capacitor-hud/hud/resolver"
 )
 
 // Change says which inputs may have changed since the last Change. Several
@@ -68,7 +67,7 @@ const (
 // Options configures a Watcher.
 type Options struct {
 	// Layout names the store and the lock directory.
-	Layout resolver.Layout
+	Layout paths.Layout
 	// Files are the other files whose changes the caller shows (Claude
 	// Code's settings, the break reminders' files), each named by the
 	// package that owns it; a change to one comes as Change.Files.
@@ -215,7 +214,7 @@ func (w *Watcher) FollowAgentLogs(dirs ...string) bool {
 }
 
 // FollowStatusLines watches the directory of the recorded status lines
-// (resolver.Layout.StatusLineDir): `hud statusline` writes there only when
+// (paths.Layout.StatusLineDir): `hud statusline` writes there only when
 // a figure changed (or once a minute), and only there. One that does not
 // exist yet is watched from a later call.
 func (w *Watcher) FollowStatusLines(dir string) bool {

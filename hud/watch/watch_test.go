@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/resolver"
 	"github.com/fsnotify/fsnotify"
 )
@@ -23,7 +24,7 @@ const silence = 150 * time.Millisecond
 
 type fixture struct {
 	t      *testing.T
-	layout resolver.Layout
+	layout paths.Layout
 	config string
 	w      *Watcher
 	logs   *logBuffer
@@ -49,7 +50,7 @@ func (l *logBuffer) String() string {
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
 	home := t.TempDir()
-	f := &fixture{t: t, layout: resolver.Layout{Home: home},
+	f := &fixture{t: t, layout: paths.Layout{Home: home},
 		config: filepath.Join(home, ".config", "hud", "config.toml"), logs: &logBuffer{}}
 	claude := f.layout.ClaudeDir()
 	files := []string{filepath.Join(claude, "settings.json"), filepath.Join(claude, "vibe-check-state.json"), filepath.Join(claude, "hud-breaks.json")}
@@ -165,7 +166,7 @@ func TestIgnoredNames(t *testing.T) {
 
 func TestLockDirectories(t *testing.T) {
 	f := newFixture(t)
-	lock := filepath.Join(f.layout.LockDir(), resolver.LockName("/home/u/project", 4242))
+	lock := filepath.Join(f.layout.LockDir(), paths.LockName("/home/u/project", 4242))
 	if err := os.Mkdir(lock, 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -186,11 +187,11 @@ func TestLockDirectories(t *testing.T) {
 	}
 
 	// The holder's way: build under a staging name, rename into place.
-	staging := filepath.Join(f.layout.LockDir(), ".tmp-"+resolver.LockName("/p", 7))
+	staging := filepath.Join(f.layout.LockDir(), ".tmp-"+paths.LockName("/p", 7))
 	if err := os.Mkdir(staging, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Rename(staging, filepath.Join(f.layout.LockDir(), resolver.LockName("/p", 7))); err != nil {
+	if err := os.Rename(staging, filepath.Join(f.layout.LockDir(), paths.LockName("/p", 7))); err != nil {
 		t.Fatal(err)
 	}
 	if c := f.next(); c != (Change{Locks: true}) {
@@ -262,7 +263,7 @@ func TestBurstOfRealWrites(t *testing.T) {
 	for i := range writes {
 		f.writeStore(fmt.Sprintf(`{"n":%d}`, i))
 	}
-	lock := filepath.Join(f.layout.LockDir(), resolver.LockName("/x", 1))
+	lock := filepath.Join(f.layout.LockDir(), paths.LockName("/x", 1))
 	if err := os.Mkdir(lock, 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -283,7 +284,7 @@ func TestBurstOfRealWrites(t *testing.T) {
 func TestSlowReceiverGetsOneMergedChange(t *testing.T) {
 	f := newFixture(t)
 	f.writeStore("{}")
-	if err := os.Mkdir(filepath.Join(f.layout.LockDir(), resolver.LockName("/y", 2)), 0o700); err != nil {
+	if err := os.Mkdir(filepath.Join(f.layout.LockDir(), paths.LockName("/y", 2)), 0o700); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(100 * time.Millisecond) // far past the max delay: both are pending
@@ -331,7 +332,7 @@ func TestMovedDirectoryIsRecreated(t *testing.T) {
 		t.Errorf("got %+v, want Rescan", c)
 	}
 	drain(f.w, silence)
-	if err := os.Mkdir(filepath.Join(f.layout.LockDir(), resolver.LockName("/z", 3)), 0o700); err != nil {
+	if err := os.Mkdir(filepath.Join(f.layout.LockDir(), paths.LockName("/z", 3)), 0o700); err != nil {
 		t.Fatal(err)
 	}
 	if c := f.next(); !c.Locks {
@@ -358,7 +359,7 @@ func TestNewFailsWhenDirectoryCannotBeCreated(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(home, ".capacitor"), nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	w, err := New(Options{Layout: resolver.Layout{Home: home}})
+	w, err := New(Options{Layout: paths.Layout{Home: home}})
 	if err == nil {
 		w.Close()
 		t.Fatal("New succeeded with ~/.capacitor a file")
@@ -398,7 +399,7 @@ func TestFollowOtherConfigDirs(t *testing.T) {
 	if _, err := os.Stat(gone); err == nil {
 		t.Errorf("%s was created; a followed directory must not be", gone)
 	}
-	if err := os.Mkdir(filepath.Join(work, resolver.LockName("/w", 9)), 0o700); err != nil {
+	if err := os.Mkdir(filepath.Join(work, paths.LockName("/w", 9)), 0o700); err != nil {
 		t.Fatal(err)
 	}
 	if c := f.next(); !c.Locks {
@@ -432,7 +433,7 @@ func TestFollowOtherConfigDirs(t *testing.T) {
 // New takes the followed directories up front too.
 func TestNewWithLockDirs(t *testing.T) {
 	home := t.TempDir()
-	l := resolver.Layout{Home: home}
+	l := paths.Layout{Home: home}
 	work := l.WithConfig(filepath.Join(home, ".claude-work")).LockDir()
 	if err := os.MkdirAll(work, 0o700); err != nil {
 		t.Fatal(err)
@@ -442,7 +443,7 @@ func TestNewWithLockDirs(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	if err := os.Mkdir(filepath.Join(work, resolver.LockName("/w", 9)), 0o700); err != nil {
+	if err := os.Mkdir(filepath.Join(work, paths.LockName("/w", 9)), 0o700); err != nil {
 		t.Fatal(err)
 	}
 	select {

@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/safefile"
-	"github.com/capacitor-hud/hud/resolver"
 )
 
 // lockTimeout bounds the wait for the lock; the hook must never hang.
@@ -31,7 +31,7 @@ func Path(project string) string {
 // every session and the CLI), so nothing is left in the projects but the
 // state file itself.
 type Files struct {
-	Layout resolver.Layout
+	Layout paths.Layout
 }
 
 // LockPath is the writers' flock file.

@@ -8,12 +8,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/paths"
 )
 
 func TestFilesLifecycle(t *testing.T) {
 	home, project := t.TempDir(), t.TempDir()
-	files := Files{Layout: resolver.Layout{Home: home}}
+	files := Files{Layout: paths.Layout{Home: home}}
 	if _, err := Load(project); !errors.Is(err, ErrNoSession) {
 		t.Fatalf("Load without a session: %v", err)
 	}
@@ -51,7 +51,7 @@ func TestConcurrentWritersAndReaders(t *testing.T) {
 	home, project := t.TempDir(), t.TempDir()
 	s, _ := New("task", "scope", t0)
 	s.Summary = ""
-	if err := (Files{Layout: resolver.Layout{Home: home}}).Create(project, s); err != nil {
+	if err := (Files{Layout: paths.Layout{Home: home}}).Create(project, s); err != nil {
 		t.Fatal(err)
 	}
 	const writers, each = 2, 50
@@ -79,7 +79,7 @@ func TestConcurrentWritersAndReaders(t *testing.T) {
 			defer wg.Done()
 			// Each writer its own Files value: the lock file is opened per
 			// call, so goroutines exclude each other as processes do.
-			files := Files{Layout: resolver.Layout{Home: home}}
+			files := Files{Layout: paths.Layout{Home: home}}
 			for i := range each {
 				err := files.Update(project, func(s *State) error {
 					s.Summary += string(rune('a' + w))

@@ -9,14 +9,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/paths"
 )
 
 // TestMain lets the test binary act as a writer process that the test
 // kills with SIGKILL.
 func TestMain(m *testing.M) {
 	if project := os.Getenv("WORKSESSION_TEST_WRITER"); project != "" {
-		files := Files{Layout: resolver.Layout{Home: os.Getenv("WORKSESSION_TEST_HOME")}}
+		files := Files{Layout: paths.Layout{Home: os.Getenv("WORKSESSION_TEST_HOME")}}
 		fmt.Println("ready")
 		for i := 0; ; i++ {
 			files.Update(project, func(s *State) error {
@@ -31,7 +31,7 @@ func TestMain(m *testing.M) {
 
 func TestKilledWriterLeavesAWholeFile(t *testing.T) {
 	home, project := t.TempDir(), t.TempDir()
-	files := Files{Layout: resolver.Layout{Home: home}}
+	files := Files{Layout: paths.Layout{Home: home}}
 	s, _ := New("task", "scope", t0)
 	if err := files.Create(project, s); err != nil {
 		t.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -45,7 +46,7 @@ func (t *Section) Update(now time.Time, sessions []resolver.Session) time.Time {
 			// The hook's choice, CLAUDE_PROJECT_DIR honoured.
 			projects = append(projects, s.Record.ProjectDir)
 		case s.CWD != "":
-			projects = append(projects, resolver.ProjectRoot(s.CWD, ""))
+			projects = append(projects, paths.ProjectRoot(s.CWD, ""))
 		}
 	}
 	t.mu.Lock()

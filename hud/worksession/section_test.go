@@ -6,14 +6,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
 func TestTrayNotifiesMilestonesOnce(t *testing.T) {
 	home, project := t.TempDir(), t.TempDir()
 	os.Mkdir(filepath.Join(project, ".git"), 0o755)
-	project = resolver.NormalizePath(project)
-	files := Files{Layout: resolver.Layout{Home: home}}
+	project = paths.Normalize(project)
+	files := Files{Layout: paths.Layout{Home: home}}
 	s, _ := New("Fix login", "api", t0)
 	if err := files.Create(project, s); err != nil {
 		t.Fatal(err)
@@ -53,8 +54,8 @@ func TestTrayNotifiesMilestonesOnce(t *testing.T) {
 func TestTrayWakesOnlyWhileTheCountClimbs(t *testing.T) {
 	home, project := t.TempDir(), t.TempDir()
 	os.Mkdir(filepath.Join(project, ".git"), 0o755)
-	project = resolver.NormalizePath(project)
-	files := Files{Layout: resolver.Layout{Home: home}}
+	project = paths.Normalize(project)
+	files := Files{Layout: paths.Layout{Home: home}}
 	s, _ := New("Fix login", "api", t0)
 	if err := files.Create(project, s); err != nil {
 		t.Fatal(err)

@@ -13,6 +13,8 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/capacitor-hud/hud/internal/paths"
+	"github.com/capacitor-hud/hud/internal/terminal"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -343,7 +345,7 @@ func benchHome(dir, name string, n int) (home, project string, err error) {
 			return "", "", err
 		}
 	}
-	return home, project, seedStore(resolver.Layout{Home: home}, project, n)
+	return home, project, seedStore(paths.Layout{Home: home}, project, n)
 }
 
 func eventNames() []string {
@@ -369,7 +371,7 @@ func eventName(fixture string) string {
 
 // seedStore writes a store of n sessions like real ones, all updated just
 // now so none is old enough to be dropped.
-func seedStore(l resolver.Layout, project string, n int) error {
+func seedStore(l paths.Layout, project string, n int) error {
 	now := resolver.At(time.Now())
 	s := resolver.NewStore()
 	for i := range n {
@@ -387,7 +389,7 @@ func seedStore(l resolver.Layout, project string, n int) error {
 			ProcStarted:    now.Unix() - 3600,
 			PermissionMode: "default",
 			LastTool:       "Bash",
-			Terminal:       resolver.Terminal{TmuxPane: fmt.Sprintf("%%%d", i), TermProgram: "tmux"},
+			Terminal:       terminal.Terminal{TmuxPane: fmt.Sprintf("%%%d", i), TermProgram: "tmux"},
 			TranscriptPath: fmt.Sprintf("/home/dev/.claude/projects/-home-dev-proj-%d/%s.jsonl", i, id),
 			TurnStartedAt:  now,
 		}

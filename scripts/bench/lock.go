@@ -11,8 +11,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/lockholder"
-	"github.com/capacitor-hud/hud/resolver"
 	"golang.org/x/sys/unix"
 )
 
@@ -49,12 +49,12 @@ func benchLock(b *bench) error {
 	if err != nil {
 		return err
 	}
-	l := resolver.Layout{Home: filepath.Join(b.dir, "lock-home")}
+	l := paths.Layout{Home: filepath.Join(b.dir, "lock-home")}
 	project := filepath.Join(b.dir, "lock-proj")
 	if err := os.MkdirAll(project, 0o700); err != nil {
 		return err
 	}
-	project = resolver.NormalizePath(project)
+	project = paths.Normalize(project)
 
 	var t lockTimes
 	for range lockRuns {
@@ -86,7 +86,7 @@ func benchLock(b *bench) error {
 // oneExit has Ensure lock a stand-in Claude process, times that, then
 // kills the stand-in and times until its holder removed the lock. watch,
 // if not nil, runs while the holder waits.
-func (t *lockTimes) oneExit(l resolver.Layout, project, hook string, watch func(holder int) error) error {
+func (t *lockTimes) oneExit(l paths.Layout, project, hook string, watch func(holder int) error) error {
 	claude := exec.Command("sleep", "3600")
 	if err := claude.Start(); err != nil {
 		return err
@@ -118,7 +118,7 @@ func (t *lockTimes) oneExit(l resolver.Layout, project, hook string, watch func(
 		}
 		t.list = append(t.list, time.Since(start))
 	}
-	dir := filepath.Join(l.LockDir(), resolver.LockName(project, proc.PID))
+	dir := filepath.Join(l.LockDir(), paths.LockName(project, proc.PID))
 	holder, err := waitHolderArmed(dir)
 	if err != nil {
 		return err
@@ -148,7 +148,7 @@ const sweepLocks = 20
 
 // timeSweep times Sweep (the hook runs it on SessionStart) over
 // sweepLocks live locks, none stale, against listing the same directory.
-func (t *lockTimes) timeSweep(n int, l resolver.Layout, project string) error {
+func (t *lockTimes) timeSweep(n int, l paths.Layout, project string) error {
 	self, err := lockholder.Inspect(os.Getpid())
 	if err != nil {
 		return err
@@ -156,7 +156,7 @@ func (t *lockTimes) timeSweep(n int, l resolver.Layout, project string) error {
 	for i := range sweepLocks {
 		// Locks of this process, each named for another project.
 		path := fmt.Sprintf("%s-%d", project, i)
-		dir := filepath.Join(l.LockDir(), resolver.LockName(path, self.PID))
+		dir := filepath.Join(l.LockDir(), paths.LockName(path, self.PID))
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return err
 		}
@@ -309,12 +309,12 @@ func spawnOnly(hook string) (time.Duration, error) {
 // in-process, with nothing to start or wake. It kills a stand-in, waits
 // for it (os.Process.Wait, a pidfd wait on Linux) and removes a lock like
 // the holder's, timed from the kill.
-func killWaitRemove(l resolver.Layout, project string) (time.Duration, error) {
+func killWaitRemove(l paths.Layout, project string) (time.Duration, error) {
 	cmd := exec.Command("sleep", "3600")
 	if err := cmd.Start(); err != nil {
 		return 0, err
 	}
-	dir := filepath.Join(l.LockDir(), resolver.LockName(project+"-baseline", cmd.Process.Pid))
+	dir := filepath.Join(l.LockDir(), paths.LockName(project+"-baseline", cmd.Process.Pid))
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return 0, err
 	}

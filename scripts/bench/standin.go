@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -61,7 +62,7 @@ func (s *standIn) check(event []byte) error {
 	if err := json.Unmarshal(event, &ev); err != nil {
 		return err
 	}
-	l := resolver.Layout{Home: s.home}
+	l := paths.Layout{Home: s.home}
 	data, err := os.ReadFile(l.StorePath())
 	if err != nil {
 		return err

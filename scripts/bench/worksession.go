@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/worksession"
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/paths"
 )
 
 // worksessionEvents are the events timed with and without a work session:
@@ -35,7 +35,7 @@ func benchWorkSession(b *bench) error {
 			return err
 		}
 	}
-	layout := resolver.Layout{Home: home}
+	layout := paths.Layout{Home: home}
 	if err := seedStore(layout, filepath.Join(b.dir, "other"), 20); err != nil {
 		return err
 	}
@@ -43,7 +43,7 @@ func benchWorkSession(b *bench) error {
 	if err != nil {
 		return err
 	}
-	if err := (worksession.Files{Layout: layout}).Create(resolver.NormalizePath(with), s); err != nil {
+	if err := (worksession.Files{Layout: layout}).Create(paths.Normalize(with), s); err != nil {
 		return err
 	}
 	inputs := map[string][2][]byte{}
@@ -80,7 +80,7 @@ func benchWorkSession(b *bench) error {
 			withoutTimes[name] = append(withoutTimes[name], d)
 		}
 	}
-	if _, err := worksession.Load(resolver.NormalizePath(with)); err != nil {
+	if _, err := worksession.Load(paths.Normalize(with)); err != nil {
 		return fmt.Errorf("the session file after the runs: %w", err)
 	}
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/capacitor-hud/hud/internal/terminal"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -26,7 +27,7 @@ func TestTerminalRecorded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := resolver.Terminal{
+	want := terminal.Terminal{
 		TmuxPane: c.pane.id, TmuxSocket: strings.TrimSpace(socket), TermProgram: "tmux",
 		KittyWindow: "7", KittyListenOn: "unix:/tmp/kitty-e2e",
 		WeztermPane: "3", WeztermSocket: "/tmp/wezterm-e2e/gui-sock-1",

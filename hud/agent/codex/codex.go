@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/capacitor-hud/hud/hud/hook"
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -41,7 +42,7 @@ type rollout struct{}
 // reads that file and watches its directory, so a payload naming any
 // other path gets neither. A Codex home moved by CODEX_HOME is not
 // followed: the hook's environment says where it is, the tray's need not.
-func (rollout) Path(l resolver.Layout, rec *resolver.Record) (path, home string) {
+func (rollout) Path(l paths.Layout, rec *resolver.Record) (path, home string) {
 	p := rec.TranscriptPath
 	home = filepath.Join(l.Home, ".codex")
 	root := filepath.Join(home, "sessions") + string(filepath.Separator)

@@ -6,8 +6,8 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/answer"
 	"github.com/capacitor-hud/hud/hud/hook"
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/lockholder"
-	"github.com/capacitor-hud/hud/resolver"
 )
 
 // hookAgent is how hud-hook reads Codex. Its hooks (~/.codex/hooks.json) take
@@ -56,7 +56,7 @@ var hookAgent = hook.Agent{
 		}
 		return ev, nil
 	},
-	IsProcess: func(resolver.Layout) func(lockholder.Process) bool {
+	IsProcess: func(paths.Layout) func(lockholder.Process) bool {
 		return isCodex
 	},
 	Refuse: sharedAppServer,

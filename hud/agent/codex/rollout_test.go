@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -91,7 +92,7 @@ func logs(agent string) resolver.AgentLog {
 
 // loadTurnEnds is LoadTurnEnds's turn ends for home.
 func loadTurnEnds(home string, store *resolver.Store) map[string]resolver.TurnEnd {
-	ends, _ := resolver.LoadTurnEnds(resolver.Layout{Home: home}, store, logs)
+	ends, _ := resolver.LoadTurnEnds(paths.Layout{Home: home}, store, logs)
 	return ends
 }
 
@@ -150,7 +151,7 @@ func TestRolloutPathChecked(t *testing.T) {
 	} {
 		rec := &resolver.Record{SessionID: "s", Agent: Name, State: resolver.StateWorking, TranscriptPath: tt.path}
 		store := &resolver.Store{Version: resolver.StoreVersion, Sessions: map[string]*resolver.Record{"s": rec}}
-		ends, dirs := resolver.LoadTurnEnds(resolver.Layout{Home: home}, store, logs)
+		ends, dirs := resolver.LoadTurnEnds(paths.Layout{Home: home}, store, logs)
 		if _, read := ends["s"]; read != tt.read {
 			t.Errorf("%s: read %v, want %v", tt.name, read, tt.read)
 		}

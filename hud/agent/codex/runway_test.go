@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -65,7 +66,7 @@ func TestLoadContexts(t *testing.T) {
 		}
 		recs[id] = &resolver.Record{SessionID: id, Agent: Name, TranscriptPath: p}
 	}
-	contexts, codex := resolver.LoadContexts(resolver.Layout{Home: home}, &resolver.Store{Version: resolver.StoreVersion, Sessions: recs}, nil, logs)
+	contexts, codex := resolver.LoadContexts(paths.Layout{Home: home}, &resolver.Store{Version: resolver.StoreVersion, Sessions: recs}, nil, logs)
 	if len(contexts) != 2 || contexts["a"].Tokens != 50005 || contexts["b"].Window != 258400 {
 		t.Errorf("contexts %+v", contexts)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/agent"
 	"github.com/capacitor-hud/hud/hud/hook"
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -39,7 +40,7 @@ type events struct{}
 // COPILOT_HOME moves it. The path its agentStop hook gave (the record's
 // transcript_path) is taken when it has exactly that shape, so a moved
 // home counts from the first turn's end; else the default is built.
-func (events) Path(l resolver.Layout, rec *resolver.Record) (path, home string) {
+func (events) Path(l paths.Layout, rec *resolver.Record) (path, home string) {
 	if resolver.CheckSessionID(rec.SessionID) != nil {
 		return "", ""
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -77,7 +78,7 @@ func TestTurnEnd(t *testing.T) {
 
 func TestPath(t *testing.T) {
 	const id = "06fc3013-484c-4fe7-b048-5ed1ec7fdadc"
-	l := resolver.Layout{Home: "/home/u"}
+	l := paths.Layout{Home: "/home/u"}
 	def := "/home/u/.copilot/session-state/" + id + "/events.jsonl"
 	cases := []struct{ transcript, want string }{
 		{"", def},

@@ -8,6 +8,7 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/answer"
 	"github.com/capacitor-hud/hud/hud/hook"
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -32,7 +33,7 @@ var hookAgent = hook.Agent{
 	Name:      Name,
 	Process:   "Copilot CLI",
 	Decode:    decode,
-	IsProcess: func(resolver.Layout) func(lockholder.Process) bool { return isCopilot },
+	IsProcess: func(paths.Layout) func(lockholder.Process) bool { return isCopilot },
 }
 
 // isCopilot: the npm package's node launcher starts the native binary,

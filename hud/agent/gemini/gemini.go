@@ -11,6 +11,7 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/agent"
 	"github.com/capacitor-hud/hud/hud/hook"
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -37,7 +38,7 @@ type chat struct{}
 // Path is the chat file Gemini's hooks name (transcript_path), taken only
 // inside Gemini's own directory and only by the name Gemini gives it: a
 // payload cannot make hud read anything else.
-func (chat) Path(l resolver.Layout, rec *resolver.Record) (path, home string) {
+func (chat) Path(l paths.Layout, rec *resolver.Record) (path, home string) {
 	p := rec.TranscriptPath
 	home = filepath.Join(l.Home, ".gemini")
 	root := filepath.Join(home, "tmp") + string(filepath.Separator)

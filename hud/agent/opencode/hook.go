@@ -9,6 +9,7 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/answer"
 	"github.com/capacitor-hud/hud/hud/hook"
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -42,7 +43,7 @@ var hookAgent = hook.Agent{
 	Process: "opencode",
 	Decode:  decode,
 	// opencode is one Bun binary, named opencode, running the plugin.
-	IsProcess: func(resolver.Layout) func(lockholder.Process) bool { return isOpencode },
+	IsProcess: func(paths.Layout) func(lockholder.Process) bool { return isOpencode },
 }
 
 var isOpencode = lockholder.IsExecutable("opencode")

@@ -11,6 +11,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/agent/gemini"
 	"github.com/capacitor-hud/hud/hud/agent/registry"
 	"github.com/capacitor-hud/hud/hud/install"
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -41,7 +42,7 @@ func ts(s string) time.Time {
 // file, and never a path a payload could aim elsewhere.
 func TestLoadTurnEnds(t *testing.T) {
 	home := t.TempDir()
-	l := resolver.Layout{Home: home}
+	l := paths.Layout{Home: home}
 	put := func(rel string, b []byte) string {
 		p := filepath.Join(home, rel)
 		if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {

@@ -1,4 +1,4 @@
-package resolver
+package terminal
 
 import "testing"
 
@@ -72,12 +72,12 @@ func TestTerminalFromEnv(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := TerminalFromEnv(func(k string) string { return tt.env[k] })
+			got := FromEnv(func(k string) string { return tt.env[k] })
 			if got != tt.want {
 				t.Errorf("got  %+v\nwant %+v", got, tt.want)
 			}
 			if got.Checked() != got {
-				t.Errorf("Checked changes what TerminalFromEnv returned: %+v", got.Checked())
+				t.Errorf("Checked changes what FromEnv returned: %+v", got.Checked())
 			}
 		})
 	}
@@ -128,6 +128,6 @@ func BenchmarkTerminalFromEnv(b *testing.B) {
 	}
 	getenv := func(k string) string { return env[k] }
 	for b.Loop() {
-		TerminalFromEnv(getenv)
+		FromEnv(getenv)
 	}
 }

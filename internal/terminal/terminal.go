@@ -1,4 +1,4 @@
-package resolver
+package terminal
 
 import (
 	"path/filepath"
@@ -39,9 +39,9 @@ type Terminal struct {
 	WindowID string `json:"window_id,omitempty"`
 }
 
-// TerminalFromEnv reads the terminal's variables from getenv and keeps
+// FromEnv reads the terminal's variables from getenv and keeps
 // those of the right shape. Lookups only: it runs on the hook's path.
-func TerminalFromEnv(getenv func(string) string) Terminal {
+func FromEnv(getenv func(string) string) Terminal {
 	socket, _, _ := strings.Cut(getenv("TMUX"), ",")
 	return Terminal{
 		TmuxPane:      getenv("TMUX_PANE"),

@@ -1,6 +1,6 @@
 //go:build !darwin
 
-package resolver
+package paths
 
 // foldCase is the identity where file systems are case-sensitive.
 func foldCase(p string) string { return p }

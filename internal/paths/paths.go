@@ -1,4 +1,4 @@
-package resolver
+package paths
 
 import (
 	"os"
@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// NormalizePath is the one path normalizer shared by the hook (when it
+// Normalize is the one path normalizer shared by the hook (when it
 // records cwd and names lock directories) and every reader (when it matches
 // a project path). It makes the path absolute and clean, drops trailing
 // slashes, resolves symlinks in the longest prefix that exists, and folds
@@ -14,7 +14,7 @@ import (
 //
 // It never fails: a path that cannot be resolved is still cleaned, so two
 // spellings of a missing directory still compare equal.
-func NormalizePath(p string) string {
+func Normalize(p string) string {
 	if p == "" {
 		return ""
 	}
@@ -30,7 +30,7 @@ func NormalizePath(p string) string {
 
 // NormalizeLexical cleans p without touching the file system: absolute
 // paths stay absolute, "." and ".." are resolved, trailing slashes go.
-// It is what NormalizePath does short of symlinks, for pure code and tests.
+// It is what Normalize does short of symlinks, for pure code and tests.
 func NormalizeLexical(p string) string {
 	if p == "" {
 		return ""
@@ -117,10 +117,10 @@ func (m Match) String() string {
 	return "none"
 }
 
-// PathMatch compares two normalized paths: candidate equal to project is
+// Compare compares two normalized paths: candidate equal to project is
 // exact, inside it is a child, and an ancestor of it is a parent ("/" is
 // everyone's parent). Both must already be normalized.
-func PathMatch(project, candidate string) Match {
+func Compare(project, candidate string) Match {
 	switch {
 	case project == "" || candidate == "":
 		return NoMatch
@@ -148,9 +148,9 @@ func isUnder(p, dir string) bool {
 // results are normalized.
 func ProjectRoot(cwd, claudeProjectDir string) string {
 	if claudeProjectDir != "" {
-		return NormalizePath(claudeProjectDir)
+		return Normalize(claudeProjectDir)
 	}
-	cwd = NormalizePath(cwd)
+	cwd = Normalize(cwd)
 	// Only a directory that exists can hold .git: the walk up starts at
 	// the longest existing prefix, so a cwd of ten thousand missing
 	// components costs what a short one does.

@@ -1,4 +1,4 @@
-package resolver
+package paths
 
 import (
 	"crypto/sha256"
@@ -104,4 +104,12 @@ func ParseLockName(name string) (hash string, pid int, err error) {
 		return "", 0, fmt.Errorf("lock name %q: bad pid", name)
 	}
 	return hash, pid, nil
+}
+
+// StatusLineDir is ~/.capacitor/statusline/.
+func (l Layout) StatusLineDir() string { return filepath.Join(l.StoreDir(), "statusline") }
+
+// StatusLinePath is the recorded status line of session id.
+func (l Layout) StatusLinePath(id string) string {
+	return filepath.Join(l.StatusLineDir(), id+".json")
 }

@@ -1,4 +1,4 @@
-package resolver
+package paths
 
 import "strings"
 
