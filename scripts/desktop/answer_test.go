@@ -203,7 +203,7 @@ type answering struct {
 func startAnswering(t *testing.T) answering {
 	t.Helper()
 	r := requireDesktop(t)
-	a := answering{r: r, home: t.TempDir(), notes: make(chan sni.Notification, 16)}
+	a := answering{r: r, home: claudestandin.TempHome(t), notes: make(chan sni.Notification, 16)}
 	env := personEnv(a.home)
 	for _, args := range [][]string{{"install", "--hook", r.hook}, {"answer", "on"}} {
 		cmd := exec.Command(r.hud, args...)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capacitor-hud/hud/scripts/claudestandin"
 	"github.com/capacitor-hud/hud/scripts/desktop/sni"
 )
 
@@ -32,7 +33,7 @@ const breakInterval = 4 * time.Second
 // soon as they have answered. The menu shows the next break.
 func TestBreakRemindersOnDesktop(t *testing.T) {
 	r := requireDesktop(t)
-	home := t.TempDir()
+	home := claudestandin.TempHome(t)
 	env := personEnv(home)
 	install := exec.Command(r.hud, "install", "--hook", r.hook)
 	install.Env = env
@@ -129,9 +130,8 @@ func TestBreakRemindersOnDesktop(t *testing.T) {
 	api.send("11-Stop")
 	api.send("27-SessionEnd-prompt_input_exit")
 	api.exit()
-	// The session's detached helpers (its lock holder) finish before the
-	// test's home is removed: one still writing there made the removal
-	// fail now and then ("directory not empty").
+	// The session over, its lock holder has let go; the activity worker
+	// its Stop started may still run, which TempHome waits for.
 	waitFor(t, item, "the session over", func(s seen) bool { return hasLabels(s, "No Claude Code sessions") })
 	quit(t, item, hud)
 }

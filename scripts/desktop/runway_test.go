@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capacitor-hud/hud/scripts/claudestandin"
 	"github.com/capacitor-hud/hud/scripts/desktop/sni"
 )
 
@@ -16,7 +17,7 @@ import (
 // bring none.
 func TestRunwayWarningOnDesktop(t *testing.T) {
 	r := requireDesktop(t)
-	home := t.TempDir()
+	home := claudestandin.TempHome(t)
 	env := personEnv(home)
 	install := exec.Command(r.hud, "install", "--hook", r.hook)
 	install.Env = env

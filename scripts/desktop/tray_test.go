@@ -20,7 +20,7 @@ import (
 // request pops a notification.
 func TestTrayFollowsSessions(t *testing.T) {
 	r := requireDesktop(t)
-	home := t.TempDir()
+	home := claudestandin.TempHome(t)
 	env := personEnv(home)
 
 	// Wired as a person wires it: `hud install` puts the hook into
@@ -157,7 +157,7 @@ func quit(t *testing.T, item *sni.Item, hud *hudProcess) {
 // cannot show anything and exits 1, as `hud run --help` documents.
 func TestNoSessionBus(t *testing.T) {
 	r := requireDesktop(t)
-	home := t.TempDir()
+	home := claudestandin.TempHome(t)
 	cmd := exec.Command(r.hud)
 	cmd.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "XDG_RUNTIME_DIR=" + t.TempDir()}
 	cmd.WaitDelay = 2 * time.Second
@@ -215,7 +215,7 @@ func buildStandIn(t *testing.T) string { return claudestandin.Build(t, "./claude
 // beside hud goes into ~/.claude/settings.json) and the offer goes away.
 func TestInstallFromTheMenu(t *testing.T) {
 	r := requireDesktop(t)
-	home := t.TempDir()
+	home := claudestandin.TempHome(t)
 	hud := startHud(t, r, personEnv(home))
 	item, err := sni.FindItem(sessionBus(t), hud.cmd.Process.Pid, 10*time.Second)
 	if err != nil {
