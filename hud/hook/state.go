@@ -138,12 +138,12 @@ func nextState(r *resolver.Record, ev *Event, at resolver.Timestamp) resolver.St
 	case EventElicitationResult:
 		return answered(r)
 	case EventSubagentStart:
-		r.Subagents = addAgent(r.Subagents, ev.AgentID)
+		r.Subagents = addSubagent(r.Subagents, ev.AgentID)
 	case EventSubagentStop:
 		// The agent is done, but a background agent's result still comes
 		// back as a turn of its own (UserPromptSubmit with a
 		// <task-notification>): the state waits for that turn's Stop.
-		r.Subagents = removeAgent(r.Subagents, ev.AgentID)
+		r.Subagents = removeSubagent(r.Subagents, ev.AgentID)
 	case EventStop:
 		return stopped(r, ev)
 	case EventStopFailure:

@@ -32,23 +32,23 @@ func runningSubagents(tasks *[]BackgroundTask) []string {
 	var ids []string
 	for _, t := range *tasks {
 		if t.Type == "subagent" && (t.Status == "running" || t.Status == "pending") && t.ID != "" {
-			ids = addAgent(ids, t.ID)
+			ids = addSubagent(ids, t.ID)
 		}
 	}
 	return ids
 }
 
-// addAgent returns ids with id added. The result never shares memory with
+// addSubagent returns ids with id added. The result never shares memory with
 // ids: a record copied from the one before must not change it.
-func addAgent(ids []string, id string) []string {
+func addSubagent(ids []string, id string) []string {
 	if id == "" || slices.Contains(ids, id) || len(ids) >= maxSubagents {
 		return ids
 	}
 	return append(slices.Clip(ids), id)
 }
 
-// removeAgent returns ids without id, in new memory.
-func removeAgent(ids []string, id string) []string {
+// removeSubagent returns ids without id, in new memory.
+func removeSubagent(ids []string, id string) []string {
 	i := slices.Index(ids, id)
 	if i < 0 {
 		return ids

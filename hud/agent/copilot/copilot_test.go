@@ -1,37 +1,14 @@
 package copilot
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/capacitor-hud/hud/hud/agent/agenttest"
 	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/resolver"
 )
-
-const recordedLogs = "../../../testdata/hook"
-
-// logUpTo is a recorded log cut after its line n (1-based): the file as
-// it was at that moment.
-func logUpTo(t *testing.T, path string, n int) []byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(recordedLogs, path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.SplitAfter(string(b), "\n")
-	return []byte(strings.Join(lines[:min(n, len(lines))], ""))
-}
-
-func ts(s string) time.Time {
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		panic(err)
-	}
-	return t
-}
 
 // TestTurnEnd reads the recorded logs at the moments the hooks were
 // silent (testdata/hook/copilot-<release>/README.md).
@@ -48,21 +25,21 @@ func TestTurnEnd(t *testing.T) {
 		at    string
 		error string
 	}{
-		{"copilot a prompt's tool call", events{}.TurnEnd, logUpTo(t, recording, 55), false, "", ""},
-		{"copilot denial", events{}.TurnEnd, logUpTo(t, recording, 57), true, modified, ""},
-		{"copilot Esc Esc", events{}.TurnEnd, logUpTo(t, recording, 63), true, modified, ""},
-		{"copilot model error", events{}.TurnEnd, logUpTo(t, recording, 93), true, modified, "400 the stand-in answers 400 as asked"},
-		{"copilot the next prompt's hook runs", events{}.TurnEnd, logUpTo(t, recording, 94), false, "", ""},
-		{"copilot a new turn after an end", events{}.TurnEnd, logUpTo(t, recording, 97), false, "", ""},
-		{"copilot a turn ended by agentStop", events{}.TurnEnd, logUpTo(t, recording, 40), true, modified, ""},
+		{"copilot a prompt's tool call", events{}.TurnEnd, agenttest.LogUpTo(t, recording, 55), false, "", ""},
+		{"copilot denial", events{}.TurnEnd, agenttest.LogUpTo(t, recording, 57), true, modified, ""},
+		{"copilot Esc Esc", events{}.TurnEnd, agenttest.LogUpTo(t, recording, 63), true, modified, ""},
+		{"copilot model error", events{}.TurnEnd, agenttest.LogUpTo(t, recording, 93), true, modified, "400 the stand-in answers 400 as asked"},
+		{"copilot the next prompt's hook runs", events{}.TurnEnd, agenttest.LogUpTo(t, recording, 94), false, "", ""},
+		{"copilot a new turn after an end", events{}.TurnEnd, agenttest.LogUpTo(t, recording, 97), false, "", ""},
+		{"copilot a turn ended by agentStop", events{}.TurnEnd, agenttest.LogUpTo(t, recording, 40), true, modified, ""},
 		// Esc Esc before the first words: the log rewound past the prompt
 		// whose hook fired at 16:04:47.043, its hook.start gone with it.
-		{"copilot edit prompt", events{}.TurnEnd, logUpTo(t, "copilot-1.0.102/session-files/events-edit-prompt.jsonl", 1000), true, modified, ""},
-		{"copilot a model call's end inside a turn", events{}.TurnEnd, logUpTo(t, recording, 34), false, "", ""},
+		{"copilot edit prompt", events{}.TurnEnd, agenttest.LogUpTo(t, "copilot-1.0.102/session-files/events-edit-prompt.jsonl", 1000), true, modified, ""},
+		{"copilot a model call's end inside a turn", events{}.TurnEnd, agenttest.LogUpTo(t, recording, 34), false, "", ""},
 		{"a cut first line and junk", events{}.TurnEnd, []byte(`e":"abort"}` + "\nnot json\n" + `{"type":"abort","timestamp":"2026-11-23T15:00:00Z"`), false, "", ""},
 	}
 	for _, c := range cases {
-		end, ok := c.last(c.tail, ts(modified))
+		end, ok := c.last(c.tail, agenttest.Time(modified))
 		if ok != c.found {
 			t.Errorf("%s: found %v, want %v", c.name, ok, c.found)
 			continue
@@ -70,7 +47,7 @@ func TestTurnEnd(t *testing.T) {
 		if !ok {
 			continue
 		}
-		if !end.At.Equal(ts(c.at)) || !strings.HasPrefix(end.Error, c.error) || (c.error == "") != (end.Error == "") {
+		if !end.At.Equal(agenttest.Time(c.at)) || !strings.HasPrefix(end.Error, c.error) || (c.error == "") != (end.Error == "") {
 			t.Errorf("%s: %v %q, want %s %q", c.name, end.At, end.Error, c.at, c.error)
 		}
 	}

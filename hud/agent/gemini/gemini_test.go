@@ -1,36 +1,13 @@
 package gemini
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/capacitor-hud/hud/hud/agent/agenttest"
 	"github.com/capacitor-hud/hud/resolver"
 )
-
-const recordedLogs = "../../../testdata/hook"
-
-// logUpTo is a recorded log cut after its line n (1-based): the file as
-// it was at that moment.
-func logUpTo(t *testing.T, path string, n int) []byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(recordedLogs, path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.SplitAfter(string(b), "\n")
-	return []byte(strings.Join(lines[:min(n, len(lines))], ""))
-}
-
-func ts(s string) time.Time {
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		panic(err)
-	}
-	return t
-}
 
 // TestTurnEnd reads the recorded logs at the moments the hooks were
 // silent (testdata/hook/gemini-<release>/README.md).
@@ -45,12 +22,12 @@ func TestTurnEnd(t *testing.T) {
 		at    string
 		error string
 	}{
-		{"gemini while working", chat{}.TurnEnd, logUpTo(t, "gemini-0.61.0/session-files/chat.jsonl", 20), false, "", ""},
-		{"gemini denial", chat{}.TurnEnd, logUpTo(t, "gemini-0.61.0/session-files/chat-after-denial.jsonl", 1000), true, "2026-11-23T15:31:28.623Z", ""},
-		{"gemini Esc", chat{}.TurnEnd, logUpTo(t, "gemini-0.61.0/session-files/chat.jsonl", 1000), true, "2026-11-23T15:31:48.931Z", ""},
+		{"gemini while working", chat{}.TurnEnd, agenttest.LogUpTo(t, "gemini-0.61.0/session-files/chat.jsonl", 20), false, "", ""},
+		{"gemini denial", chat{}.TurnEnd, agenttest.LogUpTo(t, "gemini-0.61.0/session-files/chat-after-denial.jsonl", 1000), true, "2026-11-23T15:31:28.623Z", ""},
+		{"gemini Esc", chat{}.TurnEnd, agenttest.LogUpTo(t, "gemini-0.61.0/session-files/chat.jsonl", 1000), true, "2026-11-23T15:31:48.931Z", ""},
 	}
 	for _, c := range cases {
-		end, ok := c.last(c.tail, ts(modified))
+		end, ok := c.last(c.tail, agenttest.Time(modified))
 		if ok != c.found {
 			t.Errorf("%s: found %v, want %v", c.name, ok, c.found)
 			continue
@@ -58,7 +35,7 @@ func TestTurnEnd(t *testing.T) {
 		if !ok {
 			continue
 		}
-		if !end.At.Equal(ts(c.at)) || !strings.HasPrefix(end.Error, c.error) || (c.error == "") != (end.Error == "") {
+		if !end.At.Equal(agenttest.Time(c.at)) || !strings.HasPrefix(end.Error, c.error) || (c.error == "") != (end.Error == "") {
 			t.Errorf("%s: %v %q, want %s %q", c.name, end.At, end.Error, c.at, c.error)
 		}
 	}

@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/capacitor-hud/hud/hud/agent/agenttest"
 	"github.com/capacitor-hud/hud/hud/agent/copilot"
 	"github.com/capacitor-hud/hud/hud/agent/gemini"
 	"github.com/capacitor-hud/hud/hud/agent/registry"
@@ -14,28 +14,6 @@ import (
 	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/resolver"
 )
-
-const recordedLogs = "../../../testdata/hook"
-
-// logUpTo is a recorded log cut after its line n (1-based): the file as
-// it was at that moment.
-func logUpTo(t *testing.T, path string, n int) []byte {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(recordedLogs, path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.SplitAfter(string(b), "\n")
-	return []byte(strings.Join(lines[:min(n, len(lines))], ""))
-}
-
-func ts(s string) time.Time {
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		panic(err)
-	}
-	return t
-}
 
 // TestLoadTurnEnds: through the registry, the snapshot reads a working
 // Copilot session's events.jsonl and a waiting Gemini session's chat
@@ -54,14 +32,14 @@ func TestLoadTurnEnds(t *testing.T) {
 		return p
 	}
 	const cpID, gmID = "06fc3013-484c-4fe7-b048-5ed1ec7fdadc", "fab20e7f-8708-4034-9d40-31457422420a"
-	put(".copilot/session-state/"+cpID+"/events.jsonl", logUpTo(t, "copilot-1.0.102/session-files/events.jsonl", 57))
-	chat := put(".gemini/tmp/proj/chats/session-2026-11-23T15-30-fab20e7f.jsonl", logUpTo(t, "gemini-0.61.0/session-files/chat-after-denial.jsonl", 1000))
-	outside := put("elsewhere/chats/session-x.jsonl", logUpTo(t, "gemini-0.61.0/session-files/chat-after-denial.jsonl", 1000))
+	put(".copilot/session-state/"+cpID+"/events.jsonl", agenttest.LogUpTo(t, "copilot-1.0.102/session-files/events.jsonl", 57))
+	chat := put(".gemini/tmp/proj/chats/session-2026-11-23T15-30-fab20e7f.jsonl", agenttest.LogUpTo(t, "gemini-0.61.0/session-files/chat-after-denial.jsonl", 1000))
+	outside := put("elsewhere/chats/session-x.jsonl", agenttest.LogUpTo(t, "gemini-0.61.0/session-files/chat-after-denial.jsonl", 1000))
 	link := filepath.Join(home, ".gemini/tmp/proj/chats/session-link.jsonl")
 	if err := os.Symlink(outside, link); err != nil {
 		t.Fatal(err)
 	}
-	before := resolver.At(ts("2026-11-23T15:28:12.262Z"))
+	before := resolver.At(agenttest.Time("2026-11-23T15:28:12.262Z"))
 	st := resolver.NewStore()
 	st.Sessions[cpID] = &resolver.Record{SessionID: cpID, Agent: copilot.Name, State: resolver.StateWaiting, UpdatedAt: before}
 	st.Sessions[gmID] = &resolver.Record{SessionID: gmID, Agent: gemini.Name, State: resolver.StateWaiting, UpdatedAt: before, TranscriptPath: chat}
