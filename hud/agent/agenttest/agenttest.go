@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/capacitor-hud/hud/resolver"
 )
 
 // recorded is testdata/hook at the top of the repository, found from this
@@ -38,4 +40,22 @@ func Time(s string) time.Time {
 		panic(err)
 	}
 	return t
+}
+
+// CheckTurnEnd holds what an agent's log reader found at a moment of a
+// recording (end, ok) to what the test expects: no turn end unless found,
+// else one at the time at, with an error that starts with wantErr ("" for
+// none).
+func CheckTurnEnd(t testing.TB, name string, end resolver.TurnEnd, ok, found bool, at, wantErr string) {
+	t.Helper()
+	if ok != found {
+		t.Errorf("%s: found %v, want %v", name, ok, found)
+		return
+	}
+	if !ok {
+		return
+	}
+	if !end.At.Equal(Time(at)) || !strings.HasPrefix(end.Error, wantErr) || (wantErr == "") != (end.Error == "") {
+		t.Errorf("%s: %v %q, want %s %q", name, end.At, end.Error, at, wantErr)
+	}
 }

@@ -1,7 +1,6 @@
 package gemini
 
 import (
-	"strings"
 	"testing"
 	"time"
 
@@ -28,15 +27,6 @@ func TestTurnEnd(t *testing.T) {
 	}
 	for _, c := range cases {
 		end, ok := c.last(c.tail, agenttest.Time(modified))
-		if ok != c.found {
-			t.Errorf("%s: found %v, want %v", c.name, ok, c.found)
-			continue
-		}
-		if !ok {
-			continue
-		}
-		if !end.At.Equal(agenttest.Time(c.at)) || !strings.HasPrefix(end.Error, c.error) || (c.error == "") != (end.Error == "") {
-			t.Errorf("%s: %v %q, want %s %q", c.name, end.At, end.Error, c.at, c.error)
-		}
+		agenttest.CheckTurnEnd(t, c.name, end, ok, c.found, c.at, c.error)
 	}
 }
