@@ -6,14 +6,19 @@
 // the notifications range over that list, so adding an agent is its
 // package and a line there (docs/architecture.md).
 //
-// This package and the agents' import only the resolver, the hook and the
-// standard library: the hook links them, and must stay fast.
+// This package and the agents' import only the resolver, the hook,
+// hud/install and the standard library. The hook links them all and must
+// stay fast, yet pays nothing for install: hud/install does no work at
+// package initialisation, and each agent builds its Setup inside the
+// method, which the hook never calls, so the linker leaves it out
+// (cmd/hud-hook's TestHookLinksNoInstall keeps it so).
 package agent
 
 import (
 	"bytes"
 
 	"github.com/capacitor-hud/hud/hud/hook"
+	"github.com/capacitor-hud/hud/hud/install"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -33,6 +38,11 @@ type Agent interface {
 	// Hook is how hud-hook reads the agent's payloads and finds its
 	// process.
 	Hook() *hook.Agent
+	// Setup is how `hud install <name>` wires hud-hook into the agent's
+	// own files, `hud uninstall <name>` takes it out and `hud doctor`
+	// checks it; a new one on each call. Nil for Claude Code, which
+	// `hud install` with no agent wires into its settings.
+	Setup() *install.Setup
 }
 
 // JSONLines calls fn with each line of a log's tail that holds a JSON

@@ -5,12 +5,31 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/capacitor-hud/hud/hud/agent/registry"
 	"github.com/capacitor-hud/hud/hud/install"
 )
 
 // agentEnv is where the agents' files are for env.
-func agentEnv(env *Env) install.AgentEnv {
-	return install.AgentEnv{Home: env.Home, Getenv: env.Getenv}
+func agentEnv(env *Env) install.Env {
+	return install.Env{Home: env.Home, Getenv: env.Getenv}
+}
+
+// lookupSetup is the named agent's install: an error listing the agents
+// hud installs into when it names none of them.
+func lookupSetup(name string) (*install.Setup, error) {
+	if a, ok := registry.Lookup(name); ok && name != "" {
+		if s := a.Setup(); s != nil {
+			return s, nil
+		}
+	}
+	var names []string
+	for _, a := range registry.All {
+		if a.Setup() != nil {
+			names = append(names, a.Name())
+		}
+	}
+	return nil, &install.Error{Err: fmt.Errorf("unknown agent %q", name),
+		Hint: "hud install knows Claude Code (no argument) and " + strings.Join(names, ", ")}
 }
 
 // agentUsage is the part of install's and uninstall's help about the
@@ -18,8 +37,10 @@ func agentEnv(env *Env) install.AgentEnv {
 func agentUsage() string {
 	s := "\nOther coding agents: 'hud install AGENT' wires hud-hook into that agent\n" +
 		"instead (with the same care), 'hud uninstall AGENT' takes it out again:\n"
-	for _, a := range install.Agents {
-		s += fmt.Sprintf("  %-10s %s\n", a.Name, a.Label)
+	for _, a := range registry.All {
+		if setup := a.Setup(); setup != nil {
+			s += fmt.Sprintf("  %-10s %s\n", a.Name(), setup.Product)
+		}
 	}
 	return s
 }
@@ -60,7 +81,7 @@ func checkAgentFlags(sf settingsFlags, agent string) error {
 
 // installAgent is `hud install AGENT`.
 func installAgent(env *Env, name, hookFlag string, sf settingsFlags) error {
-	a, err := install.LookupAgent(name)
+	s, err := lookupSetup(name)
 	if err != nil {
 		return installError(err)
 	}
@@ -71,31 +92,31 @@ func installAgent(env *Env, name, hookFlag string, sf settingsFlags) error {
 	if err != nil {
 		return err
 	}
-	results, err := a.Install(agentEnv(env), install.Options{HookPath: hookPath, DryRun: sf.dryRun, Now: env.Now})
+	results, err := s.Install(agentEnv(env), install.Options{HookPath: hookPath, DryRun: sf.dryRun, Now: env.Now})
 	if err != nil {
 		return installError(err)
 	}
-	return reportAgent(env, a, results, sf.dryRun, true)
+	return reportAgent(env, s, results, sf.dryRun, true)
 }
 
 // uninstallAgent is `hud uninstall AGENT`.
 func uninstallAgent(env *Env, name string, sf settingsFlags) error {
-	a, err := install.LookupAgent(name)
+	s, err := lookupSetup(name)
 	if err != nil {
 		return installError(err)
 	}
 	if err := checkAgentFlags(sf, name); err != nil {
 		return err
 	}
-	results, err := a.Uninstall(agentEnv(env), install.Options{DryRun: sf.dryRun, Now: env.Now})
+	results, err := s.Uninstall(agentEnv(env), install.Options{DryRun: sf.dryRun, Now: env.Now})
 	if err != nil {
 		return installError(err)
 	}
-	return reportAgent(env, a, results, sf.dryRun, false)
+	return reportAgent(env, s, results, sf.dryRun, false)
 }
 
 // reportAgent says what an agent's install or uninstall did to each file.
-func reportAgent(env *Env, a *install.Agent, results []install.Result, dryRun, installing bool) error {
+func reportAgent(env *Env, s *install.Setup, results []install.Result, dryRun, installing bool) error {
 	changed := false
 	for _, res := range results {
 		switch {
@@ -118,13 +139,13 @@ func reportAgent(env *Env, a *install.Agent, results []install.Result, dryRun, i
 	}
 	switch {
 	case !changed && installing:
-		fmt.Fprintf(env.Stdout, "hud-hook is already installed for %s; nothing changed.\n", a.Label)
+		fmt.Fprintf(env.Stdout, "hud-hook is already installed for %s; nothing changed.\n", s.Product)
 	case !changed:
-		fmt.Fprintf(env.Stdout, "No hud entries for %s; nothing changed.\n", a.Label)
+		fmt.Fprintf(env.Stdout, "No hud entries for %s; nothing changed.\n", s.Product)
 	case dryRun:
 		fmt.Fprintln(env.Stderr, "(dry run: nothing was written)")
-	case installing && a.After != "":
-		fmt.Fprintln(env.Stdout, a.After)
+	case installing && s.After != "":
+		fmt.Fprintln(env.Stdout, s.After)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/capacitor-hud/hud/hud/agent/registry"
 	"github.com/capacitor-hud/hud/hud/install"
 )
 
@@ -12,30 +13,31 @@ import (
 // whether the agent will run the hooks at all (Codex runs a hook only
 // once the person has trusted it).
 func checkAgents(env *Env) []Finding {
-	ae := install.AgentEnv{Home: env.Layout.Home, Getenv: env.Getenv}
+	ae := install.Env{Home: env.Layout.Home, Getenv: env.Getenv}
 	var out []Finding
-	for _, a := range install.Agents {
-		if !a.Installed(ae) {
+	for _, a := range registry.All {
+		s := a.Setup()
+		if s == nil || !s.Installed(ae) {
 			continue
 		}
-		problems := a.Problems(ae)
+		problems := s.Problems(ae)
 		for _, p := range problems {
-			out = append(out, fail("run 'hud install "+a.Name+"'", "%s: %s", a.Label, p))
+			out = append(out, fail("run 'hud install "+a.Name()+"'", "%s: %s", s.Product, p))
 		}
-		if a.Untrusted != nil {
-			untrusted, err := a.Untrusted(ae)
+		if s.Untrusted != nil {
+			untrusted, err := s.Untrusted(ae)
 			switch {
 			case err != nil:
-				out = append(out, warn("", "%s: cannot tell whether it trusts hud's hooks: %v", a.Label, err))
+				out = append(out, warn("", "%s: cannot tell whether it trusts hud's hooks: %v", s.Product, err))
 				continue
 			case len(untrusted) > 0:
-				out = append(out, fail(fmt.Sprintf("start %s and trust the hooks when it asks, or review them in /hooks", a.Name),
-					"%s has not trusted hud's hooks on %s, so it runs none of them", a.Label, strings.Join(untrusted, ", ")))
+				out = append(out, fail(fmt.Sprintf("start %s and trust the hooks when it asks, or review them in /hooks", a.Name()),
+					"%s has not trusted hud's hooks on %s, so it runs none of them", s.Product, strings.Join(untrusted, ", ")))
 				continue
 			}
 		}
 		if len(problems) == 0 {
-			out = append(out, ok("%s: installed", a.Label))
+			out = append(out, ok("%s: installed", s.Product))
 		}
 	}
 	return out

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/capacitor-hud/hud/hud/agent/codex"
 	"github.com/capacitor-hud/hud/hud/install"
 )
 
@@ -19,8 +20,8 @@ func TestCheckAgents(t *testing.T) {
 	}
 	hook := filepath.Join(env.Layout.Home, "bin", "hud-hook")
 	write(t, hook, "#!/bin/sh\n", 0o755)
-	ae := install.AgentEnv{Home: env.Layout.Home}
-	if _, err := install.Codex.Install(ae, install.Options{HookPath: hook}); err != nil {
+	ae := install.Env{Home: env.Layout.Home}
+	if _, err := (codex.Agent{}).Setup().Install(ae, install.Options{HookPath: hook}); err != nil {
 		t.Fatal(err)
 	}
 	got := checkAgents(env)

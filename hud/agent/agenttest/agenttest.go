@@ -1,6 +1,7 @@
 // Package agenttest holds what the agents' tests share: the logs recorded
 // from the real CLIs (testdata/hook), read as they stood at a moment of
-// the recording.
+// the recording, and the homes and the hook their installs are tried on
+// (install.go).
 package agenttest
 
 import (

@@ -7,6 +7,7 @@ package claude
 
 import (
 	"github.com/capacitor-hud/hud/hud/hook"
+	"github.com/capacitor-hud/hud/hud/install"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -26,3 +27,7 @@ func (Agent) Log() resolver.AgentLog { return nil }
 // Hook is the hook's own reading of Claude's payloads: hud-hook with no
 // argument.
 func (Agent) Hook() *hook.Agent { return &hook.ClaudeCode }
+
+// Setup is nil: `hud install` with no agent wires Claude Code, into its
+// settings.json (install.Install).
+func (Agent) Setup() *install.Setup { return nil }

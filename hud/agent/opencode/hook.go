@@ -15,7 +15,7 @@ import (
 )
 
 // hookAgent is how hud-hook reads opencode. It has no command hooks:
-// hud's plugin (hud/install/opencode.js, which `hud install opencode` puts in
+// hud's plugin (opencode.js, which `hud install opencode` puts in
 // ~/.config/opencode/plugins/) runs in the opencode process and runs
 // `hud-hook opencode <event>` for each bus event that carries state, the
 // event's properties on stdin with the plugin's directory beside them,

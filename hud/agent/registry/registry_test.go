@@ -60,8 +60,8 @@ func TestLoadTurnEnds(t *testing.T) {
 }
 
 // TestEveryAgentIsWhole: each agent in All answers to its name in the
-// hook, the readers and `hud install`, and install knows no agent All does
-// not list: a line here or there alone fails.
+// hook and the readers, and each but Claude Code (which `hud install` with
+// no agent wires) has a Setup for `hud install <name>` and doctor.
 func TestEveryAgentIsWhole(t *testing.T) {
 	for _, a := range registry.All {
 		name := a.Name()
@@ -75,18 +75,25 @@ func TestEveryAgentIsWhole(t *testing.T) {
 			if a.Hook().Name != "" {
 				t.Errorf("Claude Code's hook writes agent %q; its records carry none", a.Hook().Name)
 			}
+			if a.Setup() != nil {
+				t.Error("Claude Code has a Setup; `hud install` with no agent wires it")
+			}
 			continue
 		}
 		if a.Hook().Name != name {
 			t.Errorf("%s: its hook writes agent %q", name, a.Hook().Name)
 		}
-		if _, err := install.LookupAgent(name); err != nil {
-			t.Errorf("%s: hud install does not know it: %v", name, err)
+		s := a.Setup()
+		if s == nil || s.Product == "" || len(s.Files) == 0 {
+			t.Errorf("%s: hud install cannot wire it: Setup %+v", name, s)
+			continue
 		}
-	}
-	for _, a := range install.Agents {
-		if _, ok := registry.Lookup(a.Name); !ok {
-			t.Errorf("hud install knows %s, which the registry does not list", a.Name)
+		for _, f := range s.Files {
+			if f.What == "" || f.Path == nil || f.Install == nil || f.Uninstall == nil || f.Problem == nil {
+				t.Errorf("%s: Setup's file %+v is not whole", name, f)
+			} else if p := f.Path(install.Env{Home: "/home/u"}); !strings.HasPrefix(p, "/home/u/") {
+				t.Errorf("%s: its %s is %s, outside the home", name, f.What, p)
+			}
 		}
 	}
 	if _, ok := registry.Lookup(""); !ok {

@@ -1,4 +1,4 @@
-package install
+package codex
 
 import (
 	"os"
@@ -6,35 +6,27 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/capacitor-hud/hud/hud/agent/agenttest"
+	"github.com/capacitor-hud/hud/hud/install"
 )
 
 // codexHomeFiles writes a Codex home with the person's own hook and
-// settings in it.
-func codexHomeFiles(t *testing.T, hooks, config string) (AgentEnv, string) {
+// settings in it (none for ""), and its .codex directory.
+func codexHomeFiles(t *testing.T, hooks, config string) (install.Env, string) {
 	t.Helper()
-	home := t.TempDir()
-	dir := filepath.Join(home, ".codex")
+	files := map[string]string{}
+	for name, body := range map[string]string{"hooks.json": hooks, "config.toml": config} {
+		if body != "" {
+			files[filepath.Join(".codex", name)] = body
+		}
+	}
+	env := agenttest.Home(t, files)
+	dir := filepath.Join(env.Home, ".codex")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	for name, body := range map[string]string{"hooks.json": hooks, "config.toml": config} {
-		if body == "" {
-			continue
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return AgentEnv{Home: home}, dir
-}
-
-func fakeHook(t *testing.T) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), "hud-hook")
-	if err := os.WriteFile(p, []byte("#!/bin/sh\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return env, dir
 }
 
 const personsCodexHooks = `{
@@ -62,12 +54,13 @@ trust_level = "trusted"
 // changes nothing; uninstall gives back the files byte for byte.
 func TestCodexInstallUninstall(t *testing.T) {
 	env, dir := codexHomeFiles(t, personsCodexHooks, personsCodexConfig)
-	hook := fakeHook(t)
-	opts := Options{HookPath: hook, Now: func() time.Time { return time.Unix(1e9, 0) }}
-	if p := Codex.Problems(env); len(p) != 2 || Codex.Installed(env) {
-		t.Fatalf("before install: problems %q, installed %v", p, Codex.Installed(env))
+	setup := Agent{}.Setup()
+	hook := agenttest.FakeHook(t)
+	opts := install.Options{HookPath: hook, Now: func() time.Time { return time.Unix(1e9, 0) }}
+	if p := setup.Problems(env); len(p) != 2 || setup.Installed(env) {
+		t.Fatalf("before install: problems %q, installed %v", p, setup.Installed(env))
 	}
-	res, err := Codex.Install(env, opts)
+	res, err := setup.Install(env, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,14 +81,14 @@ func TestCodexInstallUninstall(t *testing.T) {
 	if string(config) != wantConfig {
 		t.Errorf("config.toml:\n%s\nwant:\n%s", config, wantConfig)
 	}
-	if p := Codex.Problems(env); len(p) != 0 || !Codex.Installed(env) {
+	if p := setup.Problems(env); len(p) != 0 || !setup.Installed(env) {
 		t.Errorf("after install: problems %q", p)
 	}
-	again, err := Codex.Install(env, opts)
+	again, err := setup.Install(env, opts)
 	if err != nil || again[0].Changed || again[1].Changed {
 		t.Errorf("a second install changed something: %+v %v", again, err)
 	}
-	if _, err := Codex.Uninstall(env, opts); err != nil {
+	if _, err := setup.Uninstall(env, opts); err != nil {
 		t.Fatal(err)
 	}
 	hooks, _ = os.ReadFile(filepath.Join(dir, "hooks.json"))
@@ -109,22 +102,23 @@ func TestCodexInstallUninstall(t *testing.T) {
 // uninstall removes them again; a dry run writes nothing.
 func TestCodexInstallFresh(t *testing.T) {
 	env, dir := codexHomeFiles(t, "", "")
-	hook := fakeHook(t)
-	dry, err := Codex.Install(env, Options{HookPath: hook, DryRun: true})
+	setup := Agent{}.Setup()
+	hook := agenttest.FakeHook(t)
+	dry, err := setup.Install(env, install.Options{HookPath: hook, DryRun: true})
 	if err != nil || len(dry) != 2 || !dry[0].Changed || dry[1].Diff == "" {
 		t.Fatalf("dry run: %+v %v", dry, err)
 	}
 	if ents, _ := os.ReadDir(dir); len(ents) != 0 {
 		t.Fatalf("a dry run wrote %d files", len(ents))
 	}
-	if _, err := Codex.Install(env, Options{HookPath: hook}); err != nil {
+	if _, err := setup.Install(env, install.Options{HookPath: hook}); err != nil {
 		t.Fatal(err)
 	}
 	config, _ := os.ReadFile(filepath.Join(dir, "config.toml"))
 	if want := "[features] " + hudMark + "\ndaemon_auto_start = false " + hudMark + "\n"; string(config) != want {
 		t.Errorf("config.toml:\n%q\nwant\n%q", config, want)
 	}
-	if _, err := Codex.Uninstall(env, Options{}); err != nil {
+	if _, err := setup.Uninstall(env, install.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"hooks.json", "config.toml"} {

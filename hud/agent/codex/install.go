@@ -1,4 +1,4 @@
-package install
+package codex
 
 import (
 	"bytes"
@@ -9,83 +9,86 @@ import (
 	"regexp"
 
 	"github.com/capacitor-hud/hud/hud/hookevents"
+	"github.com/capacitor-hud/hud/hud/install"
 )
 
-// Codex is OpenAI's Codex CLI. Its hooks file, hooks.json in its home
-// (~/.codex, or $CODEX_HOME), takes Claude Code's shape; hud's handler runs
-// `hud-hook codex` on each event that carries state. Codex runs a hook
-// only once the person has trusted it (a hash of its definition, kept in
-// config.toml): that is the person's review, which hud does not make for
-// them.
+// Setup is how `hud install codex` wires hud-hook into Codex. Its hooks
+// file, hooks.json in its home (~/.codex, or $CODEX_HOME), takes Claude
+// Code's shape; hud's handler runs `hud-hook codex` on each event that
+// carries state. Codex runs a hook only once the person has trusted it (a
+// hash of its definition, kept in config.toml): that is the person's
+// review, which hud does not make for them.
 //
 // config.toml gets features.daemon_auto_start = false: by default the
 // first Codex starts a shared background server that runs every Codex's
 // hooks, so a hook cannot tell which terminal's Codex it speaks for, and
 // /exit fires no SessionEnd. With the feature off each Codex runs its own
 // hooks, as it did before the server existed.
-var Codex = Agent{
-	Name:  "codex",
-	Label: "Codex",
-	Files: []AgentFile{
-		agentHooks("codex", "hooks", func(e AgentEnv) string { return filepath.Join(codexHome(e), "hooks.json") },
-			codexEvents, codexHandler, ""),
-		{
-			What:      "config",
-			Path:      codexConfig,
-			Install:   func(opts Options) (Result, error) { return editFile(opts, setDaemonOff, false) },
-			Uninstall: func(opts Options) (Result, error) { return editFile(opts, unsetDaemonOff, true) },
-			Problem:   daemonProblem,
+//
+// Everything is built here, on the call, and nothing at package level:
+// hud-hook links this package and never calls Setup, so the linker
+// leaves all of it out of the hook.
+func (Agent) Setup() *install.Setup {
+	return &install.Setup{
+		Product: "Codex",
+		Files: []install.File{
+			// Codex matches every tool when a group has no matcher, and
+			// its default timeout is far above the hook's few
+			// milliseconds: the handler names neither.
+			install.ClaudeHooks{Agent: Name, What: "hooks", Path: hooksFile, Events: hookEvents()}.File(),
+			{
+				What: "config",
+				Path: configFile,
+				Install: func(opts install.Options) (install.Result, error) {
+					return install.EditFile(opts, setDaemonOff, false)
+				},
+				Uninstall: func(opts install.Options) (install.Result, error) {
+					return install.EditFile(opts, unsetDaemonOff, true)
+				},
+				Problem: daemonProblem,
+			},
 		},
-	},
-	After:     "Codex asks you to review new hooks at its next start: choose to trust them (or review them in /hooks), or it runs none.",
-	Untrusted: codexUntrusted,
-}
-
-// codexEvents are the Codex hook events that carry state, in the order
-// Codex lists them. PreModelRequest (before every model call) is left
-// out: it says nothing the others do not.
-var codexEvents = []hookevents.Spec{
-	{Name: "SessionStart"}, {Name: "UserPromptSubmit"},
-	{Name: "PreToolUse"}, {Name: "PermissionRequest"}, {Name: "PostToolUse"},
-	{Name: "PreCompact"}, {Name: "PostCompact"},
-	{Name: "SubagentStart"}, {Name: "SubagentStop"},
-	{Name: "Stop"}, {Name: "Interrupt"}, {Name: "SessionEnd"},
-}
-
-// codexHandler is hud's handler in Codex's hooks file: Codex matches
-// every tool when a group has no matcher, and its default timeout is far
-// above the hook's few milliseconds.
-func codexHandler(command string) *node {
-	return newObject(field("type", newScalar("command")), field("command", newScalar(command)))
-}
-
-// codexHome is Codex's home directory: $CODEX_HOME, else ~/.codex.
-func codexHome(e AgentEnv) string {
-	if h := e.getenv("CODEX_HOME"); filepath.IsAbs(h) {
-		return h
+		After:     "Codex asks you to review new hooks at its next start: choose to trust them (or review them in /hooks), or it runs none.",
+		Untrusted: untrusted,
 	}
-	return filepath.Join(e.Home, ".codex")
 }
 
-func codexConfig(e AgentEnv) string { return filepath.Join(codexHome(e), "config.toml") }
+// hookEvents are the Codex hook events that carry state, in the order Codex
+// lists them. PreModelRequest (before every model call) is left out: it
+// says nothing the others do not.
+func hookEvents() []hookevents.Spec {
+	return []hookevents.Spec{
+		{Name: "SessionStart"}, {Name: "UserPromptSubmit"},
+		{Name: "PreToolUse"}, {Name: "PermissionRequest"}, {Name: "PostToolUse"},
+		{Name: "PreCompact"}, {Name: "PostCompact"},
+		{Name: "SubagentStart"}, {Name: "SubagentStop"},
+		{Name: "Stop"}, {Name: "Interrupt"}, {Name: "SessionEnd"},
+	}
+}
+
+// home is Codex's home directory: $CODEX_HOME, else ~/.codex.
+func home(e install.Env) string { return e.Dir("CODEX_HOME", ".codex") }
+
+func hooksFile(e install.Env) string  { return filepath.Join(home(e), "hooks.json") }
+func configFile(e install.Env) string { return filepath.Join(home(e), "config.toml") }
 
 // hudMark ends every line install adds to a TOML file, so uninstall takes
 // out exactly those.
 const hudMark = "# added by hud install codex"
 
-var (
-	tomlHeader = regexp.MustCompile(`^\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?$`)
-	// daemonKey matches the setting in the [features] table or as a
-	// dotted key at the top level; its value is the first group.
-	daemonKey       = regexp.MustCompile(`^\s*daemon_auto_start\s*=\s*(\S+)`)
-	daemonDottedKey = regexp.MustCompile(`^\s*features\s*\.\s*daemon_auto_start\s*=\s*(\S+)`)
-	featuresInline  = regexp.MustCompile(`^\s*features\s*=`)
-)
-
 // daemonSetting finds how config.toml sets daemon_auto_start: the value
 // as written ("" when it does not), and the line of the [features]
-// header (-1 for none).
+// header (-1 for none). The setting counts in the [features] table or as
+// a dotted key at the top level. The patterns are compiled on each call
+// (a few per command) rather than at package level, which the hook would
+// pay for at every start.
 func daemonSetting(lines [][]byte) (value string, header int, err error) {
+	var (
+		tomlHeader      = regexp.MustCompile(`^\s*\[\s*([^\[\]]+?)\s*\]\s*(#.*)?$`)
+		daemonKey       = regexp.MustCompile(`^\s*daemon_auto_start\s*=\s*(\S+)`)
+		daemonDottedKey = regexp.MustCompile(`^\s*features\s*\.\s*daemon_auto_start\s*=\s*(\S+)`)
+		featuresInline  = regexp.MustCompile(`^\s*features\s*=`)
+	)
 	table, header := "", -1
 	for i, l := range lines {
 		l = bytes.TrimRight(l, "\r\n")
@@ -121,11 +124,11 @@ func setDaemonOff(path string, old []byte) ([]byte, bool, error) {
 	value, header, err := daemonSetting(lines)
 	switch {
 	case err != nil:
-		return nil, false, &Error{Err: fmt.Errorf("%s: %w", path, err)}
+		return nil, false, &install.Error{Err: fmt.Errorf("%s: %w", path, err)}
 	case value == "false":
 		return old, false, nil
 	case value != "":
-		return nil, false, &Error{Err: fmt.Errorf("%s sets daemon_auto_start = %s", path, value),
+		return nil, false, &install.Error{Err: fmt.Errorf("%s sets daemon_auto_start = %s", path, value),
 			Hint: "with Codex's shared background server hud cannot tell which terminal a hook speaks for; set it to false, then run 'hud install codex' again"}
 	}
 	setting := []byte("daemon_auto_start = false " + hudMark + "\n")
@@ -168,8 +171,8 @@ func unsetDaemonOff(_ string, old []byte) ([]byte, bool, error) {
 }
 
 // daemonProblem says what is wrong with config.toml's daemon setting.
-func daemonProblem(_ AgentEnv, path string) string {
-	data, _, err := read(path)
+func daemonProblem(_ install.Env, path string) string {
+	data, err := install.Read(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		data = nil
 	} else if err != nil {
@@ -185,50 +188,32 @@ func daemonProblem(_ AgentEnv, path string) string {
 	return ""
 }
 
-// codexUntrusted names hud's hooks that Codex has no trust entry for in
-// config.toml. Codex keeps one per handler, under
+// untrusted names hud's hooks that Codex has no trust entry for in
+// config.toml, in the order of hookEvents. Codex keeps one per handler, under
 // [hooks.state."<hooks.json>:<event in snake case>:<group>:<handler>"],
 // with the hash of the definition it was shown; hud cannot recompute the
 // hash, so a hook changed since it was trusted (Codex asks again at its
 // start) still counts as trusted here.
-func codexUntrusted(e AgentEnv) ([]string, error) {
-	hooksPath := filepath.Join(codexHome(e), "hooks.json")
-	data, _, err := read(hooksPath)
+func untrusted(e install.Env) ([]string, error) {
+	hooksPath := hooksFile(e)
+	ours, err := install.OurHandlers(hooksPath)
 	if err != nil {
 		return nil, err
 	}
-	doc, err := parseSettings(hooksPath, data)
-	if err != nil {
-		return nil, err
-	}
-	config, _, err := read(codexConfig(e))
+	config, err := install.Read(configFile(e))
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
-	hooks := doc.root.get("hooks")
-	if doc.root.kind != kindObject || hooks == nil || hooks.kind != kindObject {
-		return nil, nil
-	}
-	var untrusted []string
-	for _, ev := range codexEvents {
-		groups := hooks.get(ev.Name)
-		if groups == nil || groups.kind != kindArray {
-			continue
-		}
-		for gi, g := range groups.elems {
-			hs := g.get("hooks")
-			if g.kind != kindObject || hs == nil || hs.kind != kindArray {
-				continue
-			}
-			for hi, h := range hs.elems {
-				key := fmt.Sprintf("[hooks.state.%q]", fmt.Sprintf("%s:%s:%d:%d", hooksPath, snakeCase(ev.Name), gi, hi))
-				if isOurs(h) && !bytes.Contains(config, []byte(key)) {
-					untrusted = append(untrusted, ev.Name)
-				}
+	var out []string
+	for _, ev := range hookEvents() {
+		for _, h := range ours {
+			key := fmt.Sprintf("[hooks.state.%q]", fmt.Sprintf("%s:%s:%d:%d", hooksPath, snakeCase(h.Event), h.Group, h.Handler))
+			if h.Event == ev.Name && !bytes.Contains(config, []byte(key)) {
+				out = append(out, ev.Name)
 			}
 		}
 	}
-	return untrusted, nil
+	return out, nil
 }
 
 // snakeCase spells an event as Codex's trust keys do: PreToolUse is
