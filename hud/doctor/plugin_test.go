@@ -43,7 +43,7 @@ func onPath(t *testing.T, env *Env) {
 }
 
 func TestPlugin(t *testing.T) {
-	all := strconv.Itoa(len(install.Events))
+	all := strconv.Itoa(len(install.Events()))
 	tests := []struct {
 		name       string
 		setup      func(t *testing.T, env *Env)

@@ -15,9 +15,9 @@ type Status struct {
 	// Path is the settings file inspected; Exists is false when there is none.
 	Path   string
 	Exists bool
-	// Installed is true when every event in Events runs hud-hook.
+	// Installed is true when every event in Events() runs hud-hook.
 	Installed bool
-	// Events run hud-hook; MissingEvents (from Events) do not.
+	// Events run hud-hook; MissingEvents (from Events()) do not.
 	Events, MissingEvents []string
 	// HookPath is the program our handlers run (the first one found), and
 	// HookPaths every distinct one, for a file edited by hand or by two
@@ -79,7 +79,7 @@ func Inspect(settingsPath string) (Status, error) {
 	}
 	data, _, err := read(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		st.MissingEvents = append([]string(nil), Events...)
+		st.MissingEvents = append([]string(nil), Events()...)
 		return st, nil
 	}
 	if err != nil {
@@ -102,7 +102,7 @@ func Inspect(settingsPath string) (Status, error) {
 	st.Plugins = InspectPlugins(filepath.Dir(settingsPath), []string{path})
 	hooks := root.get("hooks")
 	seen := map[string]bool{}
-	for _, event := range Events {
+	for _, event := range Events() {
 		var cmds []string
 		if hooks != nil && hooks.kind == kindObject {
 			cmds = ourCommands(hooks, event)

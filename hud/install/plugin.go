@@ -34,19 +34,21 @@ import (
 // project's own ./hud-hook. Only absolute directories are searched, and
 // only a regular executable file is run. Globbing is off, so an entry
 // cannot expand into the project's files either.
-var PluginCommand = `set -f; IFS=:; for d in $PATH:` + strings.Join(pluginFallbackDirs, ":") + `; do ` +
+const PluginCommand = `set -f; IFS=:; for d in $PATH:` + pluginFallbackPath + `; do ` +
 	`case $d in /*) [ -f "$d/` + HookName + `" ] && [ -x "$d/` + HookName + `" ] && exec "$d/` + HookName + `";; esac; ` +
 	`done; exit 0`
 
-// pluginFallbackDirs are searched after PATH, in this order.
-var pluginFallbackDirs = []string{"$HOME/.local/bin", "/opt/homebrew/bin", "/usr/local/bin"}
+// pluginFallbackPath are the directories searched after PATH, in this
+// order, as a PATH is written. A constant, as PluginCommand is: hud-hook
+// links this package and must not build either at every start.
+const pluginFallbackPath = "$HOME/.local/bin:/opt/homebrew/bin:/usr/local/bin"
 
 // FindPluginHook is the hud-hook PluginCommand runs for a process with
 // this environment, or "" when it finds none: the first in an absolute
 // directory of PATH, then of the fallbacks.
 func FindPluginHook(getenv func(string) string) string {
 	dirs := filepath.SplitList(getenv("PATH"))
-	for _, d := range pluginFallbackDirs {
+	for _, d := range filepath.SplitList(pluginFallbackPath) {
 		dirs = append(dirs, os.Expand(d, getenv))
 	}
 	for _, d := range dirs {
@@ -74,7 +76,6 @@ func PluginHooks() ([]byte, error) {
 	// The tree quotes strings as encoding/json does, HTML-safe; a person
 	// reads this file, so the shell's > and & stay themselves (JSON allows
 	// both spellings).
-	return []byte(htmlUnescaper.Replace(string(doc.bytes()))), nil
+	unescape := strings.NewReplacer(`\u003c`, "<", `\u003e`, ">", `\u0026`, "&")
+	return []byte(unescape.Replace(string(doc.bytes()))), nil
 }
-
-var htmlUnescaper = strings.NewReplacer(`\u003c`, "<", `\u003e`, ">", `\u0026`, "&")

@@ -64,10 +64,10 @@ func TestPluginHooksMatchInstall(t *testing.T) {
 	if err := json.Unmarshal(installed, &install); err != nil {
 		t.Fatal(err)
 	}
-	if len(plugin.Hooks) != len(Events) || len(install.Hooks) != len(Events) {
-		t.Fatalf("events: plugin %d, install %d, want %d", len(plugin.Hooks), len(install.Hooks), len(Events))
+	if len(plugin.Hooks) != len(Events()) || len(install.Hooks) != len(Events()) {
+		t.Fatalf("events: plugin %d, install %d, want %d", len(plugin.Hooks), len(install.Hooks), len(Events()))
 	}
-	for _, ev := range Events {
+	for _, ev := range Events() {
 		p, i := plugin.Hooks[ev], install.Hooks[ev]
 		if len(p) != 1 || len(i) != 1 || len(p[0].Hooks) != 1 || len(i[0].Hooks) != 1 {
 			t.Errorf("%s: want one group with one handler in each, plugin %+v, install %+v", ev, p, i)

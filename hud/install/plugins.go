@@ -15,7 +15,7 @@ type PluginStatus struct {
 	ID string
 	// HooksFile is the plugin's hooks/hooks.json.
 	HooksFile string
-	// Events run hud-hook; MissingEvents (from Events) do not.
+	// Events run hud-hook; MissingEvents (from Events()) do not.
 	Events, MissingEvents []string
 }
 
@@ -105,7 +105,7 @@ func inspectPluginHooks(path string) (st PluginStatus, ok bool) {
 		return st, false
 	}
 	st.HooksFile = path
-	for _, ev := range Events {
+	for _, ev := range Events() {
 		found := false
 		for _, g := range f.Hooks[ev] {
 			for _, h := range g.Hooks {

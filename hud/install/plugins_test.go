@@ -9,7 +9,7 @@ import (
 )
 
 func TestInspectPlugins(t *testing.T) {
-	all := strconv.Itoa(len(Events))
+	all := strconv.Itoa(len(Events()))
 	ours, err := PluginHooks()
 	if err != nil {
 		t.Fatal(err)
@@ -72,7 +72,7 @@ func TestInspectPlugins(t *testing.T) {
 			var got []string
 			for _, p := range InspectPlugins(claude, []string{user, filepath.Join(dir, "proj", ".claude", "settings.json"), local}) {
 				got = append(got, p.ID+":"+strconv.Itoa(len(p.Events)))
-				if p.Installed() != (len(p.Events) == len(Events)) {
+				if p.Installed() != (len(p.Events) == len(Events())) {
 					t.Errorf("%s: Installed() = %v with %d events", p.ID, p.Installed(), len(p.Events))
 				}
 			}

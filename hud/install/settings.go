@@ -14,7 +14,9 @@ import (
 // Events are the hook events every supported client is given, in the
 // order install adds them: the registry's events that carry state
 // (hookevents.Wired). A settings file without one of them is incomplete.
-var Events = hookevents.Names(hookevents.Wired(hookevents.Version{}))
+// A function, not a variable: hud-hook links this package (through the
+// agents' Setup) and must not compute the list at every start.
+func Events() []string { return hookevents.Names(hookevents.Wired(hookevents.Version{})) }
 
 // HookName is the base name of the hook binary; a handler whose command
 // runs a program of this name is ours.

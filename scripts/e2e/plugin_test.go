@@ -97,7 +97,7 @@ func TestPluginMarketplace(t *testing.T) {
 	doctor := run(s.hud, "doctor", "--project", r.dir("proj"))
 	has(doctor, "✓ hooks", true)
 	has(doctor, "a plugin wires them", true)
-	has(doctor, "the plugin hud@hud runs hud-hook on "+strconv.Itoa(len(install.Events))+" events", true)
+	has(doctor, "the plugin hud@hud runs hud-hook on "+strconv.Itoa(len(install.Events()))+" events", true)
 	has(doctor, "runs twice", false)
 
 	run(s.hud, "install", "--hook", s.hook)
