@@ -22,4 +22,13 @@
 // user settings of every followed config directory in a few words ("Hooks
 // not installed") for the tray, `hud status` and `hud doctor`, and Checker
 // caches it for the tray, which asks on every redraw.
+//
+// The other coding agents are wired with the same care by their own
+// packages (hud/agent/<name>), each describing its files as a Setup built
+// from what this package offers: a hooks file in Claude Code's shape
+// (ClaudeHooks), a file of hud's own listing each event's handlers
+// (FlatHooks), a text file edited byte by byte (EditFile), and read-only
+// views (Read, OurHandlers, JSONScalar). The tree stays unexported, and no
+// agent is known here by name. Since hud-hook links this package through
+// the agents, nothing here is computed at package initialisation.
 package install
