@@ -48,9 +48,9 @@ type Env struct {
 	Getenv func(string) string
 }
 
-// Var is the environment variable k, "" when unset or when there is no
-// environment at all.
-func (e Env) Var(k string) string {
+// getenv is the environment variable k, "" when unset or when there is
+// no environment at all.
+func (e Env) getenv(k string) string {
 	if e.Getenv == nil {
 		return ""
 	}
@@ -63,7 +63,7 @@ func (e Env) Var(k string) string {
 // the agents themselves would resolve it against a directory hud cannot
 // know.
 func (e Env) Dir(k string, def ...string) string {
-	if d := e.Var(k); filepath.IsAbs(d) {
+	if d := e.getenv(k); filepath.IsAbs(d) {
 		return d
 	}
 	return filepath.Join(append([]string{e.Home}, def...)...)

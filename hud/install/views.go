@@ -27,8 +27,8 @@ func EditFile(opts Options, change func(path string, old []byte) (updated []byte
 // Claude Code's shape: its event, the index of its matcher group in the
 // event's array, and its index in the group's "hooks".
 type Handler struct {
-	Event          string
-	Group, Handler int
+	Event        string
+	Group, Index int
 }
 
 // OurHandlers lists hud's handlers in the hooks file at path, in Claude
@@ -59,7 +59,7 @@ func OurHandlers(path string) ([]Handler, error) {
 			}
 			for hi, h := range hs.elems {
 				if isOurs(h) {
-					out = append(out, Handler{Event: m.key, Group: gi, Handler: hi})
+					out = append(out, Handler{Event: m.key, Group: gi, Index: hi})
 				}
 			}
 		}

@@ -207,7 +207,7 @@ func untrusted(e install.Env) ([]string, error) {
 	var out []string
 	for _, ev := range hookEvents() {
 		for _, h := range ours {
-			key := fmt.Sprintf("[hooks.state.%q]", fmt.Sprintf("%s:%s:%d:%d", hooksPath, snakeCase(h.Event), h.Group, h.Handler))
+			key := fmt.Sprintf("[hooks.state.%q]", fmt.Sprintf("%s:%s:%d:%d", hooksPath, snakeCase(h.Event), h.Group, h.Index))
 			if h.Event == ev.Name && !bytes.Contains(config, []byte(key)) {
 				out = append(out, ev.Name)
 			}
