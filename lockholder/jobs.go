@@ -11,8 +11,8 @@ import (
 
 // The holder takes jobs: background work a hook hands it to start, so that
 // the hook sends one datagram and exits instead of waiting for a fork and
-// exec (0.2-0.3 ms on a quiet machine, milliseconds on a loaded one, where
-// the child waits for a CPU before it can exec). The holder is
+// exec, which on a loaded machine waits for a CPU before the child can
+// exec (docs/performance.md has the figures). The holder is
 // already running for the hook's Claude process, asleep in its wait; the
 // job socket is one more thing it waits on.
 //
@@ -42,9 +42,9 @@ const (
 	// jobDelay is how long a job waits before the holder runs it. The
 	// hook that sent it still has its last steps to take, and Claude the
 	// turn to end: a worker started at once (a fork, an exec, a Go
-	// runtime starting) competed with both for the CPUs, 0.17-0.26 ms of
-	// the Stop hook's run on a 2-CPU machine, measured beside a holder
-	// that starts it at once. Nobody waits for a checkpoint.
+	// runtime starting) competes with both for the CPUs, and lengthens
+	// the Stop hook's run on a machine with few of them. Nobody waits for
+	// a checkpoint.
 	jobDelay = 50 * time.Millisecond
 )
 

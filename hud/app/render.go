@@ -80,7 +80,11 @@ func (a *App) render() {
 		nextLabel = present.Earliest(nextLabel, rowsNext)
 	}
 	menu.Section = append(menu.Section, a.opts.Answers.toggleRow()...)
-	menu.Section = append(accountRows(picture.Accounts), menu.Section...)
+	menu.Section = fitSection(append(accountRows(picture.Accounts), menu.Section...), SectionRows)
+	var dropped int
+	if menu.Sessions, dropped = fitSessions(menu.Sessions, SessionRows); dropped > 0 {
+		menu.More = present.MoreLine(picture.Hidden + dropped)
+	}
 	if !nextLabel.IsZero() {
 		if !menuOpen {
 			nextLabel = nextWholeMinute(nextLabel)

@@ -12,7 +12,9 @@ type UI interface {
 	SetTitle(title string)
 	SetTooltip(tooltip string)
 	// SetMenu shows m. The adapter keeps a pool of items and shows, hides
-	// and relabels them; it never rebuilds the menu.
+	// and relabels them; it never rebuilds the menu. m.Sessions holds at
+	// most SessionRows rows and m.Section at most SectionRows: the loop
+	// fits the menu to the pools.
 	SetMenu(m Menu)
 	// Events delivers the person's actions and the adapter's news.
 	Events() <-chan Event

@@ -68,10 +68,11 @@ func OSEnv() Env {
 
 // executable is the path of the running binary. Claude Code runs the
 // command `hud install` wrote, an absolute path, through /bin/sh, so
-// argv[0] names the binary already; os.Executable's readlink of
-// /proc/self/exe cost a Stop 0.02 ms (it is where the lock holder and the
-// activity worker are started from). A relative argv[0] (the hook run by
-// hand from PATH) still goes to os.Executable.
+// argv[0] names the binary already, and the readlink of /proc/self/exe
+// that os.Executable makes is work every Stop would do for nothing (the
+// lock holder and the activity worker are started from this path). A
+// relative argv[0] (the hook run by hand from PATH) still goes to
+// os.Executable.
 func executable() (string, error) { return executableOf(os.Args, os.Executable) }
 
 func executableOf(args []string, lookup func() (string, error)) (string, error) {

@@ -35,6 +35,11 @@ type Input struct {
 	Accounts []view.Account
 }
 
+// MoreLine sums up n things the menu has no room for.
+func MoreLine(n int) string {
+	return fmt.Sprintf("%d more — run 'hud status' to see all", n)
+}
+
 // DefaultMaxRows is how many sessions the menu lists one by one.
 const DefaultMaxRows = 10
 
@@ -55,6 +60,8 @@ type View struct {
 	Rows []Row
 	// More sums up the sessions beyond MaxRows ("" when none).
 	More string
+	// Hidden is how many sessions More sums up.
+	Hidden int
 	// Accounts are one line per Claude account's usage limits
 	// (view.AccountLines), under the sessions; none while no account's limits
 	// are known.
@@ -136,7 +143,7 @@ func Present(in Input) View {
 		}
 	}
 	if extra := len(sessions) - maxRows; extra > 0 {
-		v.More = fmt.Sprintf("%d more — run 'hud status' to see all", extra)
+		v.More, v.Hidden = MoreLine(extra), extra
 		tooltip = append(tooltip, fmt.Sprintf("and %d more", extra))
 	}
 	v.Accounts = view.AccountLines(in.Accounts, in.Now)

@@ -6,19 +6,6 @@ import (
 	"fyne.io/systray"
 
 	"github.com/capacitor-hud/hud/hud/app"
-	"github.com/capacitor-hud/hud/hud/present"
-)
-
-// Pool sizes: the session rows the menu can hold (the presenter sums up
-// the rest in one row) and the rows of the section other parts fill.
-const (
-	// Each session may take two items: its row and its activity line;
-	// the dialogs waiting for an answer add their choices (a few each).
-	sessionSlots = 2*present.DefaultMaxRows + 12
-	// The section holds a usage line per Claude account, a line per
-	// running work session, the break reminders' six and the answering
-	// switch, which comes last: a row beyond the pool is not shown.
-	sectionSlots = 16
 )
 
 // Run shows the tray icon and runs loop with the tray's UI in a goroutine
@@ -79,12 +66,12 @@ func (u *ui) build() {
 	defer u.mu.Unlock()
 	u.status = u.add(false)
 	u.hooks = u.add(true)
-	for range sessionSlots {
+	for range app.SessionRows {
 		u.sessions = append(u.sessions, u.add(true))
 	}
 	u.more = u.add(false)
 	systray.AddSeparator()
-	for range sectionSlots {
+	for range app.SectionRows {
 		u.section = append(u.section, u.add(true))
 	}
 	systray.AddSeparator()
