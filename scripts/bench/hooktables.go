@@ -70,10 +70,12 @@ func printGuard(cases []*hookCase, placeName string) bool {
 	return pass
 }
 
-// printCompareTable prints this hook beside the compared build other, both
+// printCompareTable prints this hook beside the compared build other: this
+// hook's figures are its copy's (self), timed the way other is, both
 // against the empty program of their own rounds.
-func printCompareTable(cases []*hookCase, placeName string, other comparedBuild) {
-	fmt.Printf("\nthis hook beside %s, store on %s, under a stand-in claude through /bin/sh -c\n\n", other.name, placeName)
+func printCompareTable(cases []*hookCase, placeName string, self, other comparedBuild) {
+	fmt.Printf("\nthis hook beside %s, store on %s, under a stand-in claude through /bin/sh -c,\n"+
+		"each a copy in homes of its own, timed as often\n\n", other.name, placeName)
 	fmt.Printf("| %-24s | %-8s | %10s | %10s | %7s | %7s | %8s | %7s |\n", "event", "sessions", "compared", "this", "empty", "ratio", "saved", "saved %")
 	fmt.Printf("|%s|%s|%s|%s|%s|%s|%s|%s|\n", dashes(26), dashes(10), dashes(12), dashes(12), dashes(9), dashes(9), dashes(10), dashes(9))
 	for _, name := range append(eventNames(), "all events", "no input (start-up only)") {
@@ -83,13 +85,13 @@ func printCompareTable(cases []*hookCase, placeName string, other comparedBuild)
 				if c.place != placeName || c.size != n || !c.is(name) {
 					continue
 				}
-				switch c.mode {
-				case underClaude:
+				if c.mode != compared {
+					continue
+				}
+				switch c.prog {
+				case self.bin:
 					this = append(this, c.progTimes...)
-				case compared:
-					if c.prog != other.bin {
-						continue
-					}
+				case other.bin:
 					that, base = append(that, c.progTimes...), append(base, c.baseTimes...)
 				}
 			}
