@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/capacitor-hud/hud/scripts/claudestandin"
 	"github.com/capacitor-hud/hud/scripts/desktop/sni"
 )
 
@@ -33,13 +32,7 @@ const breakInterval = 4 * time.Second
 // soon as they have answered. The menu shows the next break.
 func TestBreakRemindersOnDesktop(t *testing.T) {
 	r := requireDesktop(t)
-	home := claudestandin.TempHome(t)
-	env := personEnv(home)
-	install := exec.Command(r.hud, "install", "--hook", r.hook)
-	install.Env = env
-	if out, err := install.CombinedOutput(); err != nil {
-		t.Fatalf("hud install: %v\n%s", err, out)
-	}
+	home, env := installedHome(t, r)
 	cfg := filepath.Join(home, ".config", "hud", "config.toml")
 	if err := os.MkdirAll(filepath.Dir(cfg), 0o700); err != nil {
 		t.Fatal(err)

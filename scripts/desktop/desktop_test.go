@@ -51,6 +51,21 @@ func personEnv(home string) []string {
 	return env
 }
 
+// installedHome is a person's home for one test, wired as a person wires
+// it: `hud install` has put the hook into ~/.claude/settings.json, and the
+// stand-ins run the command it wrote. env is the person's environment.
+func installedHome(t *testing.T, r rig) (home string, env []string) {
+	t.Helper()
+	home = claudestandin.TempHome(t)
+	env = personEnv(home)
+	install := exec.Command(r.hud, "install", "--hook", r.hook)
+	install.Env = env
+	if out, err := install.CombinedOutput(); err != nil {
+		t.Fatalf("hud install: %v\n%s", err, out)
+	}
+	return home, env
+}
+
 // hudProcess is a running bin/hud.
 type hudProcess struct {
 	cmd    *exec.Cmd

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/capacitor-hud/hud/scripts/claudestandin"
 	"github.com/capacitor-hud/hud/scripts/desktop/sni"
 )
 
@@ -20,13 +19,7 @@ import (
 // instead of cutting the end of the section.
 func TestMenuKeepsItsSwitchWithManyAccounts(t *testing.T) {
 	r := requireDesktop(t)
-	home := claudestandin.TempHome(t)
-	env := personEnv(home)
-	install := exec.Command(r.hud, "install", "--hook", r.hook)
-	install.Env = env
-	if out, err := install.CombinedOutput(); err != nil {
-		t.Fatalf("hud install: %v\n%s", err, out)
-	}
+	home, env := installedHome(t, r)
 	const accounts = 20
 	resets := time.Now().Add(3 * time.Hour).Unix()
 	for i := range accounts {

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/capacitor-hud/hud/scripts/claudestandin"
 	"github.com/capacitor-hud/hud/scripts/desktop/sni"
 )
 
@@ -17,13 +16,7 @@ import (
 // bring none.
 func TestRunwayWarningOnDesktop(t *testing.T) {
 	r := requireDesktop(t)
-	home := claudestandin.TempHome(t)
-	env := personEnv(home)
-	install := exec.Command(r.hud, "install", "--hook", r.hook)
-	install.Env = env
-	if out, err := install.CombinedOutput(); err != nil {
-		t.Fatalf("hud install: %v\n%s", err, out)
-	}
+	home, env := installedHome(t, r)
 	notes := make(chan sni.Notification, 16)
 	monitor, err := sni.WatchNotifications(notes)
 	if err != nil {

@@ -20,16 +20,7 @@ import (
 // request pops a notification.
 func TestTrayFollowsSessions(t *testing.T) {
 	r := requireDesktop(t)
-	home := claudestandin.TempHome(t)
-	env := personEnv(home)
-
-	// Wired as a person wires it: `hud install` puts the hook into
-	// ~/.claude/settings.json; the stand-ins run the command it wrote.
-	install := exec.Command(r.hud, "install", "--hook", r.hook)
-	install.Env = env
-	if out, err := install.CombinedOutput(); err != nil {
-		t.Fatalf("hud install: %v\n%s", err, out)
-	}
+	home, env := installedHome(t, r)
 	hookCommand := installedCommand(t, home)
 	claudeBin := buildStandIn(t)
 
