@@ -79,21 +79,23 @@ func (h FlatHooks) add(root *node, hookCmd string) (bool, error) {
 		if handlers.kind != kindArray {
 			return false, shapeError(fmt.Sprintf(`"hooks.%s"`, ev), "an array")
 		}
-		var ours []*node
-		for _, h := range handlers.elems {
-			if isOurs(h) {
-				ours = append(ours, h)
-			}
+		if replaceOurs(handlers, want, hasExactlyFlat, removeFlatOurs) {
+			changed = true
 		}
-		if len(ours) == 1 && reflect.DeepEqual(ours[0].value(), want.value()) {
-			continue
-		}
-		removeFlatOurs(handlers)
-		handlers.elems = append(handlers.elems, want)
-		handlers.dirty = true
-		changed = true
 	}
 	return changed, nil
+}
+
+// hasExactlyFlat reports whether our only handler in one event's array is
+// equal (in meaning, not spelling) to want.
+func hasExactlyFlat(handlers, want *node) bool {
+	var ours []*node
+	for _, h := range handlers.elems {
+		if isOurs(h) {
+			ours = append(ours, h)
+		}
+	}
+	return len(ours) == 1 && reflect.DeepEqual(ours[0].value(), want.value())
 }
 
 // removeFlatOurs deletes our handlers from one event's array.
@@ -101,18 +103,7 @@ func removeFlatOurs(handlers *node) bool {
 	if handlers == nil || handlers.kind != kindArray {
 		return false
 	}
-	kept := handlers.elems[:0:0]
-	for _, h := range handlers.elems {
-		if !isOurs(h) {
-			kept = append(kept, h)
-		}
-	}
-	if len(kept) == len(handlers.elems) {
-		return false
-	}
-	handlers.elems = kept
-	handlers.dirty = true
-	return true
+	return handlers.keep(notOurs)
 }
 
 // removeFlatHooks takes every handler of ours out, then the arrays and

@@ -156,16 +156,25 @@ func addGroups(root *node, events []hookevents.Spec, ourGroup func(hookevents.Sp
 		if groups.kind != kindArray {
 			return false, shapeError(fmt.Sprintf(`"hooks.%s"`, event.Name), "an array")
 		}
-		want := ourGroup(event)
-		if hasExactly(groups, want) {
-			continue
+		if replaceOurs(groups, ourGroup(event), hasExactly, removeOurs) {
+			changed = true
 		}
-		removeOurs(groups)
-		groups.elems = append(groups.elems, want)
-		groups.dirty = true
-		changed = true
 	}
 	return changed, nil
+}
+
+// replaceOurs makes hud's part of the event array arr want, added at its
+// end, unless same says arr holds exactly that already; remove takes
+// hud's part out first. It reports whether arr changed. Each shape of
+// hooks file (Claude Code's groups, Copilot's flat handlers) says what is
+// hud's part of an array and when it is the same.
+func replaceOurs(arr, want *node, same func(arr, want *node) bool, remove func(arr *node) bool) bool {
+	if same(arr, want) {
+		return false
+	}
+	remove(arr)
+	arr.push(want)
+	return true
 }
 
 // hasExactly reports whether our only handler on this event sits alone in
@@ -187,37 +196,19 @@ func removeOurs(groups *node) bool {
 		return false
 	}
 	removed := false
-	keptGroups := groups.elems[:0:0]
-	for _, g := range groups.elems {
+	groups.keep(func(g *node) bool {
 		hs := g.get("hooks")
-		if g.kind != kindObject || hs == nil || hs.kind != kindArray {
-			keptGroups = append(keptGroups, g)
-			continue
-		}
-		kept := hs.elems[:0:0]
-		for _, h := range hs.elems {
-			if !isOurs(h) {
-				kept = append(kept, h)
-			}
-		}
-		if len(kept) == len(hs.elems) {
-			keptGroups = append(keptGroups, g)
-			continue
+		if g.kind != kindObject || hs == nil || hs.kind != kindArray || !hs.keep(notOurs) {
+			return true
 		}
 		removed = true
-		if len(kept) == 0 {
-			continue // the group was ours alone
-		}
-		hs.elems = kept
-		hs.dirty = true
-		keptGroups = append(keptGroups, g)
-	}
-	if removed {
-		groups.elems = keptGroups
-		groups.dirty = true
-	}
+		return len(hs.elems) > 0 // a group that was ours alone goes
+	})
 	return removed
 }
+
+// notOurs reports whether a handler is someone else's.
+func notOurs(h *node) bool { return !isOurs(h) }
 
 // removeHooks takes every handler of ours out of root, on any event, and
 // then the event arrays and the "hooks" object our removal left empty, so

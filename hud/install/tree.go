@@ -94,6 +94,28 @@ func (n *node) remove(key string) {
 	n.dirty = true
 }
 
+// push appends v at the end of the array n.
+func (n *node) push(v *node) {
+	n.elems = append(n.elems, v)
+	n.dirty = true
+}
+
+// keep leaves in the array n only the elements ok accepts, in order, and
+// reports whether any went.
+func (n *node) keep(ok func(*node) bool) bool {
+	kept := n.elems[:0:0]
+	for _, e := range n.elems {
+		if ok(e) {
+			kept = append(kept, e)
+		}
+	}
+	if len(kept) == len(n.elems) {
+		return false
+	}
+	n.elems, n.dirty = kept, true
+	return true
+}
+
 // str returns the value of a string scalar and whether n is one.
 func (n *node) str() (string, bool) {
 	if n == nil || n.kind != kindScalar || len(n.raw) == 0 || n.raw[0] != '"' {
