@@ -82,8 +82,9 @@ func (a *App) render() {
 	menu.Section = append(menu.Section, a.opts.Answers.toggleRow()...)
 	menu.Section = fitSection(append(accountRows(picture.Accounts), menu.Section...), SectionRows)
 	var dropped int
-	if menu.Sessions, dropped = fitSessions(menu.Sessions, SessionRows); dropped > 0 {
-		menu.More = present.MoreLine(picture.Hidden + dropped)
+	menu.Sessions, dropped = fitSessions(menu.Sessions, SessionRows)
+	if hidden := picture.Hidden + dropped; hidden > 0 {
+		menu.More = present.MoreLine(hidden)
 	}
 	if !nextLabel.IsZero() {
 		if !menuOpen {
@@ -98,9 +99,10 @@ func (a *App) render() {
 }
 
 // menuOf lays v out as the menu, and says what each session row
-// brings forward when clicked. The section is left to the caller.
+// brings forward when clicked. The section and the More line, which also counts
+// what did not fit the pool (fitSessions), are left to the caller.
 func menuOf(v present.View) (Menu, map[string]view.Place) {
-	menu := Menu{Status: v.Status, More: v.More}
+	menu := Menu{Status: v.Status}
 	if v.HooksProblem != "" {
 		menu.Hooks = v.HooksProblem + " — click to install"
 	}

@@ -58,9 +58,8 @@ type View struct {
 	HooksProblem string
 	// Rows are the sessions, attention first.
 	Rows []Row
-	// More sums up the sessions beyond MaxRows ("" when none).
-	More string
-	// Hidden is how many sessions More sums up.
+	// Hidden is how many sessions are beyond MaxRows, which the menu sums
+	// up in one line (MoreLine).
 	Hidden int
 	// Accounts are one line per Claude account's usage limits
 	// (view.AccountLines), under the sessions; none while no account's limits
@@ -143,7 +142,7 @@ func Present(in Input) View {
 		}
 	}
 	if extra := len(sessions) - maxRows; extra > 0 {
-		v.More, v.Hidden = MoreLine(extra), extra
+		v.Hidden = extra
 		tooltip = append(tooltip, fmt.Sprintf("and %d more", extra))
 	}
 	v.Accounts = view.AccountLines(in.Accounts, in.Now)

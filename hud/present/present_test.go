@@ -247,8 +247,8 @@ func TestMoreThanMaxRows(t *testing.T) {
 		sessions = append(sessions, session(fmt.Sprint(i), fmt.Sprintf("p%02d", i), resolver.StateReady, time.Hour))
 	}
 	v := Present(Input{Now: now, Sessions: sessions, MaxRows: 10})
-	if len(v.Rows) != 10 || v.More != "3 more — run 'hud status' to see all" || v.Count != 13 || v.Hidden != 3 {
-		t.Errorf("rows %d, more %q (%d hidden), count %d", len(v.Rows), v.More, v.Hidden, v.Count)
+	if more := MoreLine(v.Hidden); len(v.Rows) != 10 || more != "3 more — run 'hud status' to see all" || v.Count != 13 || v.Hidden != 3 {
+		t.Errorf("rows %d, more %q (%d hidden), count %d", len(v.Rows), more, v.Hidden, v.Count)
 	}
 }
 
