@@ -233,7 +233,7 @@ func withChoices(rows []Row, views []view.Session) []Row {
 		if d == nil {
 			continue
 		}
-		for i+1 < len(rows) && rows[i+1].Key == "" { // its detail line
+		for i+1 < len(rows) && under(rows[i+1]) { // its detail line
 			i++
 			out = append(out, rows[i])
 		}

@@ -78,7 +78,7 @@ func TestMenuAnswers(t *testing.T) {
 	if views[0].Dialog == nil || views[0].Dialog.ID != req.ID || views[1].Dialog != nil {
 		t.Fatalf("dialogs attached: %+v / %+v", views[0].Dialog, views[1].Dialog)
 	}
-	rows := withChoices([]Row{{Key: "session:k1", Label: "p · waiting"}, {Label: "detail", Disabled: true}, {Key: "session:k2"}}, views)
+	rows := withChoices([]Row{{Key: "session:k1", Label: "p · waiting"}, {Label: detailIndent + "detail", Disabled: true}, {Key: "session:k2"}}, views)
 	var labels []string
 	for _, r := range rows {
 		labels = append(labels, strings.TrimSpace(r.Label))

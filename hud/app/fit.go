@@ -2,7 +2,6 @@ package app
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/capacitor-hud/hud/hud/present"
 )
@@ -34,7 +33,7 @@ func fitSessions(rows []Row, n int) (kept []Row, dropped int) {
 	end, full := 0, false
 	for start := 0; start < len(rows); {
 		next := start + 1
-		for next < len(rows) && strings.HasPrefix(rows[next].Label, detailIndent) {
+		for next < len(rows) && under(rows[next]) {
 			next++
 		}
 		if !full && next <= n {

@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/capacitor-hud/hud/assets"
@@ -11,8 +12,12 @@ import (
 	"github.com/capacitor-hud/hud/resolver"
 )
 
-// detailIndent sets a session's activity line off from the session rows.
+// detailIndent sets a session's activity line off from the session rows,
+// and its dialog's subject and choices: the rows under a session.
 const detailIndent = "      "
+
+// under reports whether r is a row under the session row above it.
+func under(r Row) bool { return strings.HasPrefix(r.Label, detailIndent) }
 
 // menuOpenWindow is how long after the menu opened its "since" labels
 // tick over on time. Outside it they are redrawn at most once a minute:
