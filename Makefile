@@ -68,6 +68,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzInstallUninstall$$' -fuzztime $(FUZZTIME) ./hud/install
 	$(GO) test -run '^$$' -fuzz '^FuzzLine$$' -fuzztime $(FUZZTIME) ./hud/text
 	$(GO) test -run '^$$' -fuzz '^FuzzDecodeLaunch$$' -fuzztime $(FUZZTIME) ./hud/activity
+	$(GO) test -run '^$$' -fuzz '^FuzzAsEncodingJSON$$' -fuzztime $(FUZZTIME) ./internal/jsonfields
+	$(GO) test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZTIME) ./internal/jsonfields
 
 ## e2e: the real Claude Code CLI in tmux against a local stand-in API, the
 ## oldest supported and the newest tested release side by side (named in

@@ -1,12 +1,12 @@
 package lockholder
 
 import (
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
 
+	"github.com/capacitor-hud/hud/internal/jsonfields"
 	"github.com/capacitor-hud/hud/internal/safefile"
 )
 
@@ -130,17 +130,15 @@ func sessionFileNames(path string, p Process) bool {
 	if err != nil {
 		return false
 	}
-	var cs struct {
-		PID       int    `json:"pid"`
-		ProcStart string `json:"procStart"`
-	}
-	if json.Unmarshal(b, &cs) != nil || cs.PID != p.PID {
+	var pid int
+	var procStart string
+	if jsonfields.Decode(b, jsonfields.Int("pid", &pid), jsonfields.String("procStart", &procStart)) != nil || pid != p.PID {
 		return false
 	}
-	if cs.ProcStart == "" || p.StartTicks == 0 {
+	if procStart == "" || p.StartTicks == 0 {
 		return true
 	}
-	return cs.ProcStart == strconv.FormatUint(p.StartTicks, 10)
+	return procStart == strconv.FormatUint(p.StartTicks, 10)
 }
 
 // Cmdline returns the arguments process pid was started with.

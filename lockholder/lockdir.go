@@ -1,7 +1,6 @@
 package lockholder
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -51,12 +50,12 @@ func locksOf(sessions string, pid int) ([]string, error) {
 
 // readMeta reads dir's meta.json.
 func readMeta(dir string) (resolver.LockMeta, error) {
-	var m resolver.LockMeta
 	b, _, err := safefile.Read(filepath.Join(dir, metaFile), 64<<10, safefile.NoFollow)
 	if err != nil {
-		return m, fmt.Errorf("reading lock meta: %w", err)
+		return resolver.LockMeta{}, fmt.Errorf("reading lock meta: %w", err)
 	}
-	if err := json.Unmarshal(b, &m); err != nil {
+	var m resolver.LockMeta
+	if err := m.UnmarshalJSON(b); err != nil {
 		return m, fmt.Errorf("reading lock meta %s: %w", dir, err)
 	}
 	return m, nil
@@ -64,7 +63,7 @@ func readMeta(dir string) (resolver.LockMeta, error) {
 
 // writeMeta replaces dir's meta.json atomically.
 func writeMeta(dir string, m resolver.LockMeta) error {
-	b, err := json.Marshal(m)
+	b, err := m.MarshalJSON()
 	if err != nil {
 		return fmt.Errorf("encoding lock meta: %w", err)
 	}

@@ -143,7 +143,7 @@ func LoadLocks(dir string) ([]Lock, error) {
 			continue
 		}
 		var meta LockMeta
-		if err := json.Unmarshal(b, &meta); err != nil || meta.PID != pid || meta.Path == "" {
+		if err := meta.UnmarshalJSON(b); err != nil || meta.PID != pid || meta.Path == "" {
 			continue
 		}
 		locks = append(locks, Lock{Dir: lockDir, LockMeta: meta})

@@ -57,7 +57,7 @@ func DecodeStore(b []byte) (s *Store, problems []StoreProblem, err error) {
 	}
 	s = NewStore()
 	for id, m := range raw.Sessions {
-		r, problem := decodeRecord(id, m)
+		r, problem := storedRecord(id, m)
 		if problem != nil {
 			problems = append(problems, StoreProblem{ID: id, Err: problem})
 		}
@@ -82,18 +82,18 @@ func DecodeStore(b []byte) (s *Store, problems []StoreProblem, err error) {
 	return s, problems, nil
 }
 
-// decodeRecord decodes the record stored under id: nil and why when it is
+// storedRecord decodes the record stored under id: nil and why when it is
 // left out, the record and what was repaired when it was repaired.
-func decodeRecord(id string, m json.RawMessage) (*Record, error) {
+func storedRecord(id string, m json.RawMessage) (*Record, error) {
 	if err := CheckSessionID(id); err != nil {
 		return nil, fmt.Errorf("dropped: %w", err)
 	}
-	var r *Record
-	if err := json.Unmarshal(m, &r); err != nil {
-		return nil, fmt.Errorf("dropped: %w", err)
-	}
-	if r == nil {
+	if string(m) == "null" {
 		return nil, errors.New("dropped: null")
+	}
+	r := &Record{}
+	if err := r.UnmarshalJSON(m); err != nil {
+		return nil, fmt.Errorf("dropped: %w", err)
 	}
 	if r.SessionID != id {
 		problem := fmt.Errorf("session_id %q repaired to its key", r.SessionID)

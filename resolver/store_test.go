@@ -62,7 +62,7 @@ func TestDecodeStore(t *testing.T) {
 		{name: "good", in: `{"version": 3, "sessions": {"a": ` + rec("a") + `}, "ended": {"b": "2026-01-21T10:30:00.000Z"}}`, ids: "a", ended: 1},
 		{name: "no sessions", in: `{"version": 3}`, ids: ""},
 		{name: "bad timestamp", in: `{"version": 3, "sessions": {"a": ` + rec("a") + `, "b": {"session_id": "b", "state": "ready", "updated_at": "noon"}}}`,
-			ids: "a", problem: []string{`"b": dropped: timestamp "noon"`}},
+			ids: "a", problem: []string{`"b": dropped: field "updated_at": timestamp "noon"`}},
 		{name: "wrong type", in: `{"version": 3, "sessions": {"a": ` + rec("a") + `, "b": 5, "c": null, "d": {"pid": "x"}}}`,
 			ids: "a", problem: []string{`"b": dropped`, `"c": dropped: null`, `"d": dropped`}},
 		{name: "id differs from key", in: `{"version": 3, "sessions": {"a": ` + rec("z") + `, "b": {` + ok + `}}}`,

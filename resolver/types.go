@@ -60,58 +60,59 @@ type Store struct {
 
 // LastEvent records the hook event that last touched a record.
 type LastEvent struct {
-	Event     string    `json:"event"`
-	Timestamp Timestamp `json:"timestamp"`
+	Event     string
+	Timestamp Timestamp
 }
 
 // Record is one session in the store. The first block of fields is the v3
-// format exactly; the rest are additions the HUD needs, all optional.
+// format exactly; the rest are additions the HUD needs, all optional. Its
+// JSON names are listed once, in fields (fields.go).
 type Record struct {
-	SessionID string `json:"session_id"`
+	SessionID string
 	// Agent is the coding agent whose hooks wrote the record ("codex",
 	// "opencode"); "" for Claude Code (AgentOf).
-	Agent          string     `json:"agent,omitempty"`
-	State          State      `json:"state"`
-	CWD            string     `json:"cwd"`
-	UpdatedAt      Timestamp  `json:"updated_at"`
-	StateChangedAt Timestamp  `json:"state_changed_at"`
-	WorkingOn      string     `json:"working_on,omitempty"`
-	ProjectDir     string     `json:"project_dir,omitempty"`
-	LastEvent      *LastEvent `json:"last_event,omitempty"`
+	Agent          string
+	State          State
+	CWD            string
+	UpdatedAt      Timestamp
+	StateChangedAt Timestamp
+	WorkingOn      string
+	ProjectDir     string
+	LastEvent      *LastEvent
 
 	// PID and ProcStarted identify the Claude Code process that last fired
 	// an event for this session (the hook walks up past shells to find it).
 	// ProcStarted is the process start time in Unix seconds.
-	PID         int   `json:"pid,omitempty"`
-	ProcStarted int64 `json:"proc_started,omitempty"`
+	PID         int
+	ProcStarted int64
 	// ConfigDir is the Claude config directory the session runs with
 	// (CLAUDE_CONFIG_DIR, normalized), where its lock and Claude's own
 	// session file are; "" for ~/.claude.
-	ConfigDir string `json:"config_dir,omitempty"`
+	ConfigDir string
 
-	ToolsInFlight  int    `json:"tools_in_flight,omitempty"`
-	PermissionMode string `json:"permission_mode,omitempty"`
-	LastTool       string `json:"last_tool,omitempty"`
-	WaitingFor     string `json:"waiting_for,omitempty"`
+	ToolsInFlight  int
+	PermissionMode string
+	LastTool       string
+	WaitingFor     string
 	// WaitingTool fingerprints the tool call a permission dialog is about,
 	// so tool events of other calls (parallel tools, subagents) while the
 	// dialog is up do not hide it.
-	WaitingTool string `json:"waiting_tool,omitempty"`
+	WaitingTool string
 	// Terminal is where Claude runs (tmux pane, terminal window): its
 	// fields are the record's own keys.
 	terminal.Terminal
-	TranscriptPath string `json:"transcript_path,omitempty"`
+	TranscriptPath string
 	// TurnStartedAt is when the current turn began (UserPromptSubmit); the
 	// tray uses it to say "done" only after long turns.
-	TurnStartedAt Timestamp `json:"turn_started_at,omitzero"`
+	TurnStartedAt Timestamp
 	// LastError keeps the error of a StopFailure.
-	LastError string `json:"last_error,omitempty"`
+	LastError string
 	// CompactTrigger is "manual" or "auto" while compacting.
-	CompactTrigger string `json:"compact_trigger,omitempty"`
+	CompactTrigger string
 	// Subagents are the ids of the subagents running now. While any runs
 	// after the main turn's Stop, the turn is not over: Claude waits for
 	// them and continues by itself with their results.
-	Subagents []string `json:"agents,omitempty"` // the key predates the word
+	Subagents []string
 }
 
 // Project returns the directory that names the session's project: the
@@ -123,13 +124,14 @@ func (r *Record) Project() string {
 	return r.CWD
 }
 
-// LockMeta is meta.json inside a lock directory. Times are Unix seconds.
+// LockMeta is meta.json inside a lock directory; its JSON names are listed
+// once, in fields (fields.go). Times are Unix seconds.
 type LockMeta struct {
-	PID         int    `json:"pid"`
-	Path        string `json:"path"`
-	Created     int64  `json:"created"`
-	ProcStarted int64  `json:"proc_started"`
-	SessionID   string `json:"session_id,omitempty"`
+	PID         int
+	Path        string
+	Created     int64
+	ProcStarted int64
+	SessionID   string
 }
 
 // Lock is a lock directory as found on disk.

@@ -1,34 +1,40 @@
 package activity
 
 import (
+	"errors"
+	"fmt"
+	"io/fs"
 	"time"
 
+	"github.com/capacitor-hud/hud/internal/jsonfields"
 	"github.com/capacitor-hud/hud/internal/paths"
+	"github.com/capacitor-hud/hud/internal/safefile"
 )
 
 // CheckpointDue reports whether the session's periodic checkpoint is due
 // at now; a session with no activity file has none due. The hook asks on
-// every prompt and after most tool calls, so it decodes only the clock:
-// encoding/json builds a decoder for the type it meets, and a fresh
-// process would otherwise build the whole Session's (files, todos, git)
-// for three fields.
+// every prompt and after most tool calls, so it reads only the clock's
+// three keys of the file (Session's own), and without encoding/json's
+// reflection over the whole Session (files, todos, git).
 func CheckpointDue(l paths.Layout, sessionID string, now time.Time) (bool, error) {
 	path, err := Path(l, sessionID)
 	if err != nil {
 		return false, err
 	}
-	c, err := readJSONFile[checkpointClock]("activity", path)
-	if c == nil {
-		return false, err
+	b, _, err := safefile.Read(path, safefile.MaxRead, safefile.NoFollow)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
 	}
-	s := Session{StartedAt: c.StartedAt, LastCheckpoint: c.LastCheckpoint, CheckpointEvery: c.CheckpointEvery}
-	return s.CheckpointDue(now), err
-}
-
-// checkpointClock is the part of an activity file (Session) that says
-// when its next checkpoint is due, under the same keys.
-type checkpointClock struct {
-	StartedAt       time.Time     `json:"started_at"`
-	LastCheckpoint  time.Time     `json:"last_checkpoint"`
-	CheckpointEvery time.Duration `json:"checkpoint_every"`
+	if err != nil {
+		return false, fmt.Errorf("reading activity: %w", err)
+	}
+	var s Session
+	if err := jsonfields.Decode(b,
+		jsonfields.Value("started_at", &s.StartedAt),
+		jsonfields.Value("last_checkpoint", &s.LastCheckpoint),
+		jsonfields.Int("checkpoint_every", &s.CheckpointEvery),
+	); err != nil {
+		return false, fmt.Errorf("reading activity %s: %w", path, err)
+	}
+	return s.CheckpointDue(now), nil
 }

@@ -2,41 +2,43 @@ package breaks
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"time"
+
+	"github.com/capacitor-hud/hud/internal/jsonfields"
 )
 
-// State is Vibe Check's state file, field for field and in its key order,
-// so either program can read the other's file. Times are Unix seconds as floats, the way Python's
+// State is Vibe Check's state file, field for field and in its key order
+// (fields), so either program can read the other's file. Times are Unix seconds as floats, the way Python's
 // time.time() wrote them.
 type State struct {
-	SessionStart        Seconds       `json:"session_start"`
-	LastMicro           Seconds       `json:"last_micro"`
-	LastFull            Seconds       `json:"last_full"`
-	LastHydration       Seconds       `json:"last_hydration"`
-	ReminderCount       int           `json:"reminder_count"`
-	LastActive          Seconds       `json:"last_active"`
-	LastResponseEnd     Seconds       `json:"last_response_end"`
-	PendingBreak        *PendingBreak `json:"pending_break"`
-	TipIndex            TipIndex      `json:"tip_index"`
-	LastReminderFiredAt Seconds       `json:"last_reminder_fired_at"`
+	SessionStart        Seconds
+	LastMicro           Seconds
+	LastFull            Seconds
+	LastHydration       Seconds
+	ReminderCount       int
+	LastActive          Seconds
+	LastResponseEnd     Seconds
+	PendingBreak        *PendingBreak
+	TipIndex            TipIndex
+	LastReminderFiredAt Seconds
 }
 
 // PendingBreak is a reminder that fired and waits for the compliance check
 // on the next prompt.
 type PendingBreak struct {
-	Type    string  `json:"type"` // "micro", "hydration" or "full"
-	FiredAt Seconds `json:"fired_at"`
+	Type    string // "micro", "hydration" or "full"
+	FiredAt Seconds
 }
 
 // TipIndex rotates through each category's tips.
 type TipIndex struct {
-	MicroBreak int `json:"micro_break"`
-	FullBreak  int `json:"full_break"`
-	Hydration  int `json:"hydration"`
+	MicroBreak int
+	FullBreak  int
+	Hydration  int
 }
 
 // RequiredKeys are Vibe Check's REQUIRED_KEYS: a file missing any of them
@@ -79,22 +81,44 @@ func (s *State) tipIndex(k Kind) *int {
 	return &s.TipIndex.MicroBreak
 }
 
+// fields lists the file's keys in Vibe Check's order; RequiredKeys are
+// required.
+func (s *State) fields() []jsonfields.Field {
+	f := []jsonfields.Field{
+		jsonfields.Value("session_start", &s.SessionStart),
+		jsonfields.Value("last_micro", &s.LastMicro),
+		jsonfields.Value("last_full", &s.LastFull),
+		jsonfields.Value("last_hydration", &s.LastHydration),
+		jsonfields.Int("reminder_count", &s.ReminderCount),
+		jsonfields.Value("last_active", &s.LastActive),
+		jsonfields.Value("last_response_end", &s.LastResponseEnd),
+		jsonfields.Pointer("pending_break", &s.PendingBreak, func(p *PendingBreak) []jsonfields.Field {
+			return []jsonfields.Field{jsonfields.String("type", &p.Type), jsonfields.Value("fired_at", &p.FiredAt)}
+		}),
+		jsonfields.Object("tip_index", &s.TipIndex, func(t *TipIndex) []jsonfields.Field {
+			return []jsonfields.Field{
+				jsonfields.Int("micro_break", &t.MicroBreak),
+				jsonfields.Int("full_break", &t.FullBreak),
+				jsonfields.Int("hydration", &t.Hydration),
+			}
+		}),
+		jsonfields.Value("last_reminder_fired_at", &s.LastReminderFiredAt),
+	}
+	for i := range f {
+		if slices.Contains(RequiredKeys, f[i].Name()) {
+			f[i] = f[i].Required()
+		}
+	}
+	return f
+}
+
 // DecodeState parses a state file. Like Vibe Check's load_state, it
 // rejects invalid JSON and a missing required key; it also rejects a value
 // of the wrong type, which Python would only have tripped over later. The
 // caller replaces a rejected file with [Fresh].
 func DecodeState(data []byte) (State, error) {
-	var keys map[string]json.RawMessage
-	if err := json.Unmarshal(data, &keys); err != nil {
-		return State{}, fmt.Errorf("break state: %w", err)
-	}
-	for _, k := range RequiredKeys {
-		if v, ok := keys[k]; !ok || bytes.Equal(v, []byte("null")) {
-			return State{}, fmt.Errorf("break state: missing %q", k)
-		}
-	}
 	var s State
-	if err := json.Unmarshal(data, &s); err != nil {
+	if err := jsonfields.Decode(data, s.fields()...); err != nil {
 		return State{}, fmt.Errorf("break state: %w", err)
 	}
 	return s, nil
@@ -102,7 +126,7 @@ func DecodeState(data []byte) (State, error) {
 
 // Encode writes s the way Python's json.dump(state, f, indent=2) did.
 func (s State) Encode() []byte {
-	data, err := json.MarshalIndent(s, "", "  ")
+	data, err := jsonfields.Append(nil, "", "  ", s.fields()...)
 	if err != nil {
 		panic(fmt.Sprintf("breaks: encoding state: %v", err)) // only numbers and strings
 	}
@@ -146,10 +170,18 @@ func (s Seconds) MarshalJSON() ([]byte, error) {
 	return b, nil
 }
 
-// UnmarshalJSON accepts any JSON number.
+// UnmarshalJSON accepts any JSON number. Null leaves s as it was, as
+// encoding/json leaves a number.
 func (s *Seconds) UnmarshalJSON(b []byte) error {
-	var f float64
-	if err := json.Unmarshal(b, &f); err != nil {
+	if string(b) == "null" {
+		return nil
+	}
+	// ParseFloat would also take "Inf" and "0x1p3", which are not JSON.
+	if len(b) == 0 || b[0] != '-' && (b[0] < '0' || b[0] > '9') {
+		return fmt.Errorf("seconds: %s is not a number", b)
+	}
+	f, err := strconv.ParseFloat(string(b), 64)
+	if err != nil {
 		return fmt.Errorf("seconds: %s is not a number", b)
 	}
 	*s = Seconds(f)

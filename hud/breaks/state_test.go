@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/capacitor-hud/hud/internal/jsonfields/fieldstest"
 )
 
 var t0 = time.Date(2026, 3, 3, 10, 0, 0, 0, time.UTC)
@@ -105,5 +107,24 @@ func TestSecondsKeepsSubsecondPrecision(t *testing.T) {
 	}
 	if !SecondsOf(time.Time{}).Time().IsZero() {
 		t.Error("zero time does not round-trip")
+	}
+}
+
+// TestStateFieldsCoverIt: every field of the state, its pending break's
+// and its tip counters', survives a round trip through the file.
+func TestStateFieldsCoverIt(t *testing.T) {
+	var s State
+	n := 0
+	fieldstest.Fill(&s, func(v reflect.Value) bool {
+		if v.Type() != reflect.TypeFor[Seconds]() {
+			return false
+		}
+		n++
+		v.SetFloat(1772532000.25 + float64(n))
+		return true
+	})
+	back, err := DecodeState(s.Encode())
+	if err != nil || !reflect.DeepEqual(back, s) {
+		t.Errorf("round trip through\n%s\n got %+v, %v\nwant %+v", s.Encode(), back, err, s)
 	}
 }

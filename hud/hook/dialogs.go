@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/capacitor-hud/hud/hud/answer"
+	"github.com/capacitor-hud/hud/internal/jsonfields"
 )
 
 // describeDialog says what a waiting session needs, in the person's
@@ -67,11 +68,9 @@ func fingerprintInput(name string, input json.RawMessage) json.RawMessage {
 	if name != answer.AskUserQuestion {
 		return input
 	}
-	var in struct {
-		Questions json.RawMessage `json:"questions"`
-	}
-	if json.Unmarshal(input, &in) != nil || len(in.Questions) == 0 {
+	var questions json.RawMessage
+	if jsonfields.Decode(input, jsonfields.Raw("questions", &questions)) != nil || len(questions) == 0 {
 		return input
 	}
-	return in.Questions
+	return questions
 }

@@ -6,52 +6,86 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/capacitor-hud/hud/internal/jsonfields"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
 // Event is one hook payload as Claude Code sends it on stdin. Only the
-// fields the HUD uses are decoded; everything else is ignored.
+// fields the HUD uses are decoded (fields lists their names); everything
+// else is ignored.
 type Event struct {
-	SessionID      string `json:"session_id"`
-	TranscriptPath string `json:"transcript_path"`
-	CWD            string `json:"cwd"`
-	HookEventName  string `json:"hook_event_name"`
-	PermissionMode string `json:"permission_mode"`
-	PromptID       string `json:"prompt_id"`
+	SessionID      string
+	TranscriptPath string
+	CWD            string
+	HookEventName  string
+	PermissionMode string
+	PromptID       string
 	// AgentID is set when the event fired inside a subagent (compaction
 	// runs as one).
-	AgentID   string `json:"agent_id"`
-	AgentType string `json:"agent_type"`
+	AgentID   string
+	AgentType string
 
 	// Source is SessionStart's (startup, resume, clear, compact) or
 	// UserPromptSubmit's (user, sdk, system, …: who wrote the prompt).
-	Source           string          `json:"source"`
-	Reason           string          `json:"reason"`  // SessionEnd
-	Trigger          string          `json:"trigger"` // Pre/PostCompact
-	Prompt           string          `json:"prompt"`  // UserPromptSubmit
-	ToolName         string          `json:"tool_name"`
-	ToolInput        json.RawMessage `json:"tool_input"`
-	ToolUseID        string          `json:"tool_use_id"`
-	ToolResponse     json.RawMessage `json:"tool_response"`
-	Error            json.RawMessage `json:"error"` // string (PostToolUseFailure) or object (StopFailure)
-	IsInterrupt      bool            `json:"is_interrupt"`
-	Message          string          `json:"message"`           // Notification
-	NotificationType string          `json:"notification_type"` // Notification
-	StopHookActive   bool            `json:"stop_hook_active"`
-	OldCWD           string          `json:"old_cwd"` // CwdChanged
-	NewCWD           string          `json:"new_cwd"` // CwdChanged
+	Source           string
+	Reason           string // SessionEnd
+	Trigger          string // Pre/PostCompact
+	Prompt           string // UserPromptSubmit
+	ToolName         string
+	ToolInput        json.RawMessage
+	ToolUseID        string
+	ToolResponse     json.RawMessage
+	Error            json.RawMessage // string (PostToolUseFailure) or object (StopFailure)
+	IsInterrupt      bool
+	Message          string // Notification
+	NotificationType string // Notification
+	StopHookActive   bool
+	OldCWD           string // CwdChanged
+	NewCWD           string // CwdChanged
 	// BackgroundTasks is Stop's list of work that runs on after the turn;
 	// nil when the client sends none (before 2.1.145).
-	BackgroundTasks *[]BackgroundTask `json:"background_tasks"`
-	MCPServerName   string            `json:"mcp_server_name"` // Elicitation
+	BackgroundTasks *[]BackgroundTask
+	MCPServerName   string // Elicitation
 
 	// PermissionSuggestions is PermissionRequest's: what "Yes, and don't
 	// ask again" would add (kept as sent, for the decision output).
-	PermissionSuggestions json.RawMessage `json:"permission_suggestions"`
+	PermissionSuggestions json.RawMessage
 
 	// Agent is the agent whose hook sent the event ("" for Claude Code);
 	// set by the hook from its arguments, never read from the payload.
-	Agent string `json:"-"`
+	Agent string
+}
+
+// fields lists the payload's members the HUD reads.
+func (ev *Event) fields() []jsonfields.Field {
+	return []jsonfields.Field{
+		jsonfields.String("session_id", &ev.SessionID),
+		jsonfields.String("transcript_path", &ev.TranscriptPath),
+		jsonfields.String("cwd", &ev.CWD),
+		jsonfields.String("hook_event_name", &ev.HookEventName),
+		jsonfields.String("permission_mode", &ev.PermissionMode),
+		jsonfields.String("prompt_id", &ev.PromptID),
+		jsonfields.String("agent_id", &ev.AgentID),
+		jsonfields.String("agent_type", &ev.AgentType),
+		jsonfields.String("source", &ev.Source),
+		jsonfields.String("reason", &ev.Reason),
+		jsonfields.String("trigger", &ev.Trigger),
+		jsonfields.String("prompt", &ev.Prompt),
+		jsonfields.String("tool_name", &ev.ToolName),
+		jsonfields.Raw("tool_input", &ev.ToolInput),
+		jsonfields.String("tool_use_id", &ev.ToolUseID),
+		jsonfields.Raw("tool_response", &ev.ToolResponse),
+		jsonfields.Raw("error", &ev.Error),
+		jsonfields.Bool("is_interrupt", &ev.IsInterrupt),
+		jsonfields.String("message", &ev.Message),
+		jsonfields.String("notification_type", &ev.NotificationType),
+		jsonfields.Bool("stop_hook_active", &ev.StopHookActive),
+		jsonfields.String("old_cwd", &ev.OldCWD),
+		jsonfields.String("new_cwd", &ev.NewCWD),
+		jsonfields.Objects("background_tasks", &ev.BackgroundTasks, (*BackgroundTask).fields),
+		jsonfields.String("mcp_server_name", &ev.MCPServerName),
+		jsonfields.Raw("permission_suggestions", &ev.PermissionSuggestions),
+	}
 }
 
 // DecodeEvent parses one hook payload. It rejects what cannot be an event
@@ -61,8 +95,7 @@ type Event struct {
 // and a missing hook_event_name. A field of an unexpected type is not fatal:
 // a newer Claude Code may change a field the HUD barely uses, and the rest
 // of the event is still good. The event's raw fields (ToolInput,
-// ToolResponse, Error) may share b's memory rather than copy it (a tool's
-// output can be large): b must not change while the event is in use.
+// ToolResponse, Error) are copies: b may change afterwards.
 func DecodeEvent(b []byte) (*Event, error) {
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
@@ -72,11 +105,8 @@ func DecodeEvent(b []byte) (*Event, error) {
 		return nil, errors.New("decoding event: not a JSON object")
 	}
 	ev := &Event{}
-	if err := json.Unmarshal(b, ev); err != nil {
-		var typeErr *json.UnmarshalTypeError
-		if !errors.As(err, &typeErr) || typeErr.Field == "" {
-			return nil, fmt.Errorf("decoding event: %w", err)
-		}
+	if err := jsonfields.Decode(b, ev.fields()...); err != nil && !errors.As(err, new(*jsonfields.TypeError)) {
+		return nil, fmt.Errorf("decoding event: %w", err)
 	}
 	if err := resolver.CheckSessionID(ev.SessionID); err != nil {
 		return nil, fmt.Errorf("decoding event: %w", err)

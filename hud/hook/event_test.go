@@ -1,11 +1,15 @@
 package hook
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/capacitor-hud/hud/internal/jsonfields"
+	"github.com/capacitor-hud/hud/internal/jsonfields/fieldstest"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -104,4 +108,22 @@ func FuzzDecodeEvent(f *testing.F) {
 			t.Fatalf("Transition(%+v) = %+v", ev, r)
 		}
 	})
+}
+
+// TestEventFieldsCoverIt: every field of an event but Agent, which the
+// hook sets itself, is read from the payload.
+func TestEventFieldsCoverIt(t *testing.T) {
+	var ev Event
+	fieldstest.Fill(&ev, nil)
+	ev.Agent = ""
+	b, err := jsonfields.Append(nil, "", "", ev.fields()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev.SessionID = "s-1" // a valid id, which DecodeEvent requires
+	b = bytes.Replace(b, []byte(`"Event.SessionID"`), []byte(`"s-1"`), 1)
+	back, err := DecodeEvent(b)
+	if err != nil || !reflect.DeepEqual(*back, ev) {
+		t.Errorf("from\n%s\n got %+v, %v\nwant %+v", b, back, err, ev)
+	}
 }

@@ -1,13 +1,13 @@
 package hook
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/hookevents"
+	"github.com/capacitor-hud/hud/internal/jsonfields"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -259,13 +259,13 @@ func waitsForOtherTool(r *resolver.Record, ev *Event) bool {
 // insignificant white space removed, as 16 hex digits.
 func toolFingerprint(name string, input json.RawMessage) string {
 	input = fingerprintInput(name, input)
-	var compact bytes.Buffer
-	if json.Compact(&compact, input) != nil {
-		compact.Reset()
-		compact.Write(input)
+	b := append(make([]byte, 0, len(name)+1+len(input)), name...)
+	b = append(b, 0)
+	if compact, err := jsonfields.Compact(b, input); err == nil {
+		b = compact
+	} else {
+		b = append(b, input...)
 	}
-	b := make([]byte, 0, len(name)+1+compact.Len())
-	b = append(append(append(b, name...), 0), compact.Bytes()...)
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:8])
 }

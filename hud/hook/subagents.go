@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/capacitor-hud/hud/internal/jsonfields"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -15,9 +16,17 @@ const maxSubagents = 32
 // 2.1.145 and later): work registered in the session that runs on after
 // the main turn.
 type BackgroundTask struct {
-	ID     string `json:"id"`
-	Type   string `json:"type"`   // "subagent", "shell", "monitor", "workflow", …
-	Status string `json:"status"` // "running", "pending", …
+	ID     string
+	Type   string // "subagent", "shell", "monitor", "workflow", …
+	Status string // "running", "pending", …
+}
+
+func (t *BackgroundTask) fields() []jsonfields.Field {
+	return []jsonfields.Field{
+		jsonfields.String("id", &t.ID),
+		jsonfields.String("type", &t.Type),
+		jsonfields.String("status", &t.Status),
+	}
 }
 
 // runningSubagents returns the ids of the subagents a Stop says still run.

@@ -2,12 +2,12 @@ package hook
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
 	"time"
 
+	"github.com/capacitor-hud/hud/internal/jsonfields"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -58,9 +58,9 @@ func (t *table) get(id string) (*resolver.Record, error) {
 	if !ok {
 		return nil, nil
 	}
-	var r *resolver.Record
-	if err := json.Unmarshal(b, &r); err != nil {
-		return nil, fmt.Errorf("decoding record %s: %w", id, err)
+	r, err := resolver.DecodeRecord(b)
+	if err != nil {
+		return nil, fmt.Errorf("record %s: %w", id, err)
 	}
 	return r, nil
 }
@@ -172,16 +172,12 @@ func (t *table) encode() (*pieces, error) {
 	var scratch []byte
 	ids := t.ids()
 	for i, id := range ids {
-		key, err := json.Marshal(id)
-		if err != nil {
-			return nil, fmt.Errorf("encoding session id %q: %w", id, err)
-		}
-		scratch = append(append(append(scratch[:0], "\n    "...), key...), ": "...)
+		scratch = append(jsonfields.AppendString(append(scratch[:0], "\n    "...), id), ": "...)
 		o.addText(scratch)
 		if b, ok := t.raw[id]; ok {
 			o.addSrc(b)
 		} else {
-			rec, err := json.MarshalIndent(t.recs[id], "    ", "  ")
+			rec, err := resolver.AppendRecord(nil, t.recs[id], "    ", "  ")
 			if err != nil {
 				return nil, fmt.Errorf("encoding record %s: %w", id, err)
 			}
@@ -204,11 +200,7 @@ func (t *table) encode() (*pieces, error) {
 		}
 		slices.Sort(ended)
 		for i, id := range ended {
-			key, err := json.Marshal(id)
-			if err != nil {
-				return nil, fmt.Errorf("encoding session id %q: %w", id, err)
-			}
-			scratch = append(append(append(scratch, "\n    "...), key...), ": "...)
+			scratch = append(jsonfields.AppendString(append(scratch, "\n    "...), id), ": "...)
 			ts, _ := t.ended[id].MarshalJSON()
 			scratch = append(scratch, ts...)
 			if i < len(ended)-1 {
@@ -272,7 +264,8 @@ func parseCanonical(b []byte) (*table, bool) {
 			}
 			id, ok := plainKey(r[:keyEnd+1])
 			if !ok {
-				if json.Unmarshal(r[:keyEnd+1], &id) != nil {
+				var err error
+				if id, err = jsonfields.Unquote(r[:keyEnd+1]); err != nil {
 					return nil, false
 				}
 			}
@@ -295,7 +288,7 @@ func parseCanonical(b []byte) (*table, bool) {
 	}
 	if r, ok := bytes.CutPrefix(rest, []byte(",\n  \"ended\": ")); ok {
 		end := bytes.Index(r, []byte("\n  }"))
-		if end < 0 || json.Unmarshal(r[:end+len("\n  }")], &t.ended) != nil {
+		if end < 0 || readEnded(r[:end+len("\n  }")], t.ended) != nil {
 			return nil, false
 		}
 		rest = r[end+len("\n  }"):]
@@ -304,4 +297,16 @@ func parseCanonical(b []byte) (*table, bool) {
 		return nil, false
 	}
 	return t, true
+}
+
+// readEnded reads the store's "ended" object into ended.
+func readEnded(b []byte, ended map[string]resolver.Timestamp) error {
+	return jsonfields.Each(b, func(id string, v []byte) error {
+		var at resolver.Timestamp
+		if err := at.UnmarshalJSON(v); err != nil {
+			return err
+		}
+		ended[id] = at
+		return nil
+	})
 }

@@ -3,11 +3,13 @@ package hook
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/capacitor-hud/hud/hud/text"
+	"github.com/capacitor-hud/hud/internal/jsonfields"
 )
 
 // Lengths of the short texts the hook keeps in a record, in runes: a menu
@@ -68,12 +70,12 @@ func toolSubjects(input json.RawMessage) (v [len(toolSubjectKeys)]string) {
 	if len(input) == 0 || input[0] != '{' {
 		return v
 	}
-	fields := map[string]json.RawMessage{}
-	_ = json.Unmarshal(input, &fields)
+	var fields [len(toolSubjectKeys)]jsonfields.Field
 	for i, key := range toolSubjectKeys {
-		if raw, ok := fields[key]; ok {
-			_ = json.Unmarshal(raw, &v[i])
-		}
+		fields[i] = jsonfields.String(key, &v[i])
+	}
+	if err := jsonfields.Decode(input, fields[:]...); err != nil && !errors.As(err, new(*jsonfields.TypeError)) {
+		return [len(toolSubjectKeys)]string{} // not JSON: no subject at all
 	}
 	return v
 }
@@ -97,25 +99,25 @@ func errorText(raw json.RawMessage) string {
 	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
 		return ""
 	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
+	if s, err := jsonfields.Unquote(raw); err == nil {
 		return oneLine(s, maxLastError)
 	}
-	var obj map[string]json.RawMessage
-	if json.Unmarshal(raw, &obj) == nil {
+	var obj [4]json.RawMessage // type, code, message, error
+	if raw[0] == '{' && jsonfields.Decode(raw,
+		jsonfields.Raw("type", &obj[0]), jsonfields.Raw("code", &obj[1]),
+		jsonfields.Raw("message", &obj[2]), jsonfields.Raw("error", &obj[3])) == nil {
 		var parts []string
-		for _, key := range []string{"type", "code", "message", "error"} {
-			if v := errorText(obj[key]); v != "" {
-				parts = append(parts, v)
+		for _, v := range obj {
+			if t := errorText(v); t != "" {
+				parts = append(parts, t)
 			}
 		}
 		if len(parts) > 0 {
 			return truncateRunes(strings.Join(parts, ": "), maxLastError)
 		}
 	}
-	var compact bytes.Buffer
-	if json.Compact(&compact, raw) == nil {
-		return text.Line(compact.String(), maxLastError)
+	if compact, err := jsonfields.Compact(nil, raw); err == nil {
+		return text.Line(string(compact), maxLastError)
 	}
 	return ""
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/capacitor-hud/hud/hud/worksession"
+	"github.com/capacitor-hud/hud/internal/jsonfields"
 )
 
 // trackWorkSession keeps the project's timed work session current.
@@ -81,16 +82,13 @@ func isTaskTool(name string) bool { return name == "Task" || name == "Agent" }
 // taskDescription is the Task call's short description, else its agent
 // type.
 func taskDescription(input json.RawMessage) string {
-	var in struct {
-		Description  string `json:"description"`
-		SubagentType string `json:"subagent_type"`
-	}
-	_ = json.Unmarshal(input, &in)
+	var description, subagentType string
+	_ = jsonfields.Decode(input, jsonfields.String("description", &description), jsonfields.String("subagent_type", &subagentType))
 	switch {
-	case in.Description != "":
-		return in.Description
-	case in.SubagentType != "":
-		return in.SubagentType
+	case description != "":
+		return description
+	case subagentType != "":
+		return subagentType
 	}
 	return "subagent"
 }

@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/capacitor-hud/hud/internal/jsonfields"
 )
 
 // Terminal is where a session's Claude runs, as the hook learns it from
@@ -15,28 +17,28 @@ import (
 type Terminal struct {
 	// TmuxPane is $TMUX_PANE ("%3"); TmuxSocket the server's socket, the
 	// first field of $TMUX, so a server started with -L or -S is found.
-	TmuxPane   string `json:"tmux_pane,omitempty"`
-	TmuxSocket string `json:"tmux_socket,omitempty"`
+	TmuxPane   string
+	TmuxSocket string
 	// TermProgram is $TERM_PROGRAM ("iTerm.app", "Apple_Terminal",
 	// "WezTerm", "tmux"), for the person reading the store. (macOS
 	// Terminal and iTerm2 tabs are found by Claude's tty, which a tmux
 	// client's tty stands in for; iTerm2's session id would name the tab
 	// tmux was started in.)
-	TermProgram string `json:"term_program,omitempty"`
+	TermProgram string
 	// KittyWindow is $KITTY_WINDOW_ID and KittyListenOn the socket kitty
 	// listens on for remote control ($KITTY_LISTEN_ON, "unix:/tmp/kitty-12");
 	// kitty cannot be reached from outside without it, so the window is
 	// kept only with it.
-	KittyWindow   string `json:"kitty_window_id,omitempty"`
-	KittyListenOn string `json:"kitty_listen_on,omitempty"`
+	KittyWindow   string
+	KittyListenOn string
 	// WeztermPane is $WEZTERM_PANE; WeztermSocket is $WEZTERM_UNIX_SOCKET,
 	// the GUI instance the pane belongs to.
-	WeztermPane   string `json:"wezterm_pane,omitempty"`
-	WeztermSocket string `json:"wezterm_socket,omitempty"`
+	WeztermPane   string
+	WeztermSocket string
 	// WindowID is $WINDOWID, the X11 window of the terminal (xterm, urxvt,
 	// kitty, alacritty set it): it picks the window when the terminal's
 	// process owns several.
-	WindowID string `json:"window_id,omitempty"`
+	WindowID string
 }
 
 // FromEnv reads the terminal's variables from getenv and keeps
@@ -144,4 +146,19 @@ func isKittyAddress(s string) bool {
 		return len(name) <= 100 && isName(name)
 	}
 	return IsSocketPath(rest)
+}
+
+// Fields lists t's members in a record of the store, each left out when
+// empty.
+func (t *Terminal) Fields() []jsonfields.Field {
+	return []jsonfields.Field{
+		jsonfields.String("tmux_pane", &t.TmuxPane).OmitEmpty(),
+		jsonfields.String("tmux_socket", &t.TmuxSocket).OmitEmpty(),
+		jsonfields.String("term_program", &t.TermProgram).OmitEmpty(),
+		jsonfields.String("kitty_window_id", &t.KittyWindow).OmitEmpty(),
+		jsonfields.String("kitty_listen_on", &t.KittyListenOn).OmitEmpty(),
+		jsonfields.String("wezterm_pane", &t.WeztermPane).OmitEmpty(),
+		jsonfields.String("wezterm_socket", &t.WeztermSocket).OmitEmpty(),
+		jsonfields.String("window_id", &t.WindowID).OmitEmpty(),
+	}
 }
