@@ -47,40 +47,24 @@ func fitSessions(rows []Row, n int) (kept []Row, dropped int) {
 	return rows[:end], dropped
 }
 
-// fitSection cuts rows to at most n. Rows that act (a key: the break
-// reminders' actions, the answering switch) always show; of the lines
-// that only inform (the accounts' usage, the work sessions, the breaks'
-// status), the first ones show and the rest are summed up in one line
-// where the first of them was.
-func fitSection(rows []Row, n int) []Row {
-	if len(rows) <= n {
-		return rows
-	}
-	lines := 0
-	for _, r := range rows {
-		if r.Key == "" {
-			lines++
-		}
-	}
-	keep := lines - (len(rows) - n + 1) // one row for the summary
-	if keep < 0 {
-		// More actions than room: nothing a menu of this HUD holds.
-		return rows[:n]
+// fitSection fits the section into n rows: the accounts' usage lines,
+// then the other rows (the work sessions, the break reminders' lines and
+// actions, the answering switch). Those others always show, since `hud
+// status` shows none of them; the accounts take the room left, in order,
+// and those it cannot hold are summed up in one line: `hud status` lists
+// every account.
+func fitSection(accounts, others []Row, n int) []Row {
+	room := n - len(others)
+	switch {
+	case len(accounts) <= room:
+		return append(append(make([]Row, 0, len(accounts)+len(others)), accounts...), others...)
+	case room < 1:
+		// No room for even the summary: more rows than a menu of this
+		// HUD holds.
+		return others[:min(n, len(others))]
 	}
 	out := make([]Row, 0, n)
-	seen := 0
-	for _, r := range rows {
-		if r.Key == "" {
-			seen++
-			switch {
-			case seen <= keep:
-				out = append(out, r)
-			case seen == keep+1:
-				out = append(out, Row{Label: fmt.Sprintf("%d more lines — run 'hud status' to see them", lines-keep), Disabled: true})
-			}
-			continue
-		}
-		out = append(out, r)
-	}
-	return out
+	out = append(out, accounts[:room-1]...)
+	out = append(out, Row{Label: fmt.Sprintf("%d more accounts — run 'hud status' to see them", len(accounts)-(room-1)), Disabled: true})
+	return append(out, others...)
 }

@@ -64,23 +64,23 @@ func TestFitSessions(t *testing.T) {
 }
 
 func TestFitSection(t *testing.T) {
-	const more = "more lines — run 'hud status' to see them"
+	const more = "more accounts — run 'hud status' to see them"
 	for _, tc := range []struct {
-		name, rows string
-		n          int
-		want       string
+		name, accounts, others string
+		n                      int
+		want                   string
 	}{
-		{"all fit", "acct1 acct2 =snooze =answer", 4, "acct1 acct2 snooze answer"},
-		{"the last lines give way, the switch stays", "acct1 acct2 acct3 work1 breaks =snooze =answer", 5,
-			"acct1 acct2 3 " + more + " snooze answer"},
-		{"the summary takes the first line dropped's place", "acct1 =take acct2 acct3 =answer", 4,
-			"acct1 take 2 " + more + " answer"},
-		{"only actions", "=a =b =c", 2, "a b"},
+		{"all fit", "acct1 acct2", "=snooze =answer", 4, "acct1 acct2 snooze answer"},
+		{"the accounts give way, the rest stays", "acct1 acct2 acct3 acct4", "work1 breaks =snooze =answer", 7,
+			"acct1 acct2 2 " + more + " work1 breaks snooze answer"},
+		{"room for the summary alone", "acct1 acct2", "work1 =answer", 3, "2 " + more + " work1 answer"},
+		{"no account", "", "work1 =answer", 1, "work1"},
+		{"only the others, too many", "acct1", "=a =b =c", 2, "a b"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := fitSection(rowsOf(tc.rows), tc.n)
+			got := fitSection(rowsOf(tc.accounts), rowsOf(tc.others), tc.n)
 			if spell(got) != tc.want || len(got) > tc.n {
-				t.Errorf("fitSection(%q, %d) = %q; want %q", tc.rows, tc.n, spell(got), tc.want)
+				t.Errorf("fitSection(%q, %q, %d) = %q; want %q", tc.accounts, tc.others, tc.n, spell(got), tc.want)
 			}
 		})
 	}
@@ -96,8 +96,8 @@ func (s fixedSection) Changed() <-chan struct{}                       { return n
 func (s fixedSection) Configure(config.Config)                        {}
 
 // TestMenuFitsThePools: with more accounts than the section holds, the
-// menu the UI gets still fits the tray's pools and keeps every row that
-// acts; the accounts beyond the room are summed up.
+// menu the UI gets still fits the tray's pools and keeps every row but
+// the accounts'; those beyond the room are summed up.
 func TestMenuFitsThePools(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		w := &world{}
@@ -120,12 +120,12 @@ func TestMenuFitsThePools(t *testing.T) {
 		if len(section) > SectionRows {
 			t.Fatalf("%d section rows, the pool holds %d", len(section), SectionRows)
 		}
-		if got := spell(section[len(section)-2:]); got != "Take a break now Snooze" {
-			t.Errorf("the section ends %q, want the break actions", got)
+		if got := spell(section[len(section)-3:]); got != "Breaks: next in 12 min Take a break now Snooze" {
+			t.Errorf("the section ends %q, want the breaks' line and actions", got)
 		}
-		summary := section[len(section)-3]
-		if !strings.HasPrefix(summary.Label, "4 more lines") {
-			t.Errorf("summary %q, want the 3 accounts and the breaks' line left out", summary.Label)
+		summary := section[len(section)-4]
+		if summary.Label != "4 more accounts — run 'hud status' to see them" {
+			t.Errorf("summary %q, want the 4 accounts left out", summary.Label)
 		}
 	})
 }

@@ -85,7 +85,7 @@ func (a *App) render() {
 		nextLabel = present.Earliest(nextLabel, rowsNext)
 	}
 	menu.Section = append(menu.Section, a.opts.Answers.toggleRow()...)
-	menu.Section = fitSection(append(accountRows(picture.Accounts), menu.Section...), SectionRows)
+	menu.Section = fitSection(accountRows(picture.Accounts), menu.Section, SectionRows)
 	var dropped int
 	menu.Sessions, dropped = fitSessions(menu.Sessions, SessionRows)
 	if hidden := picture.Hidden + dropped; hidden > 0 {

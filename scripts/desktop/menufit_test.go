@@ -46,7 +46,7 @@ func TestMenuKeepsItsSwitchWithManyAccounts(t *testing.T) {
 	api.send("05-SessionStart-startup")
 	api.send("06-UserPromptSubmit")
 	s := waitFor(t, item, "the accounts summed up, the switch shown", func(s seen) bool {
-		return s.icon == "working/1" && hasAnyLabelPart(s, "more lines — run 'hud status' to see them") &&
+		return s.icon == "working/1" && hasAnyLabelPart(s, "more accounts — run 'hud status' to see them") &&
 			hasAnyLabelPart(s, "Answer Claude's dialogs here")
 	})
 	usage := 0
