@@ -230,18 +230,13 @@ func removeHooksWith(root *node, removeOurs func(*node) bool) bool {
 		return false
 	}
 	removed := false
-	for i := 0; i < len(hooks.members); i++ {
-		m := hooks.members[i]
+	hooks.keepMembers(func(m member) bool {
 		if !removeOurs(m.value) {
-			continue
+			return true
 		}
 		removed = true
-		if len(m.value.elems) == 0 {
-			hooks.members = append(hooks.members[:i], hooks.members[i+1:]...)
-			hooks.dirty = true
-			i--
-		}
-	}
+		return len(m.value.elems) > 0 // an event left with no handler goes
+	})
 	if removed && len(hooks.members) == 0 {
 		root.remove("hooks")
 	}

@@ -84,14 +84,21 @@ func (n *node) set(key string, v *node) {
 
 // remove deletes every member named key.
 func (n *node) remove(key string) {
-	kept := n.members[:0]
+	n.keepMembers(func(m member) bool { return m.key != key })
+}
+
+// keepMembers leaves in the object n only the members ok accepts, in
+// order.
+func (n *node) keepMembers(ok func(member) bool) {
+	kept := n.members[:0:0]
 	for _, m := range n.members {
-		if m.key != key {
+		if ok(m) {
 			kept = append(kept, m)
 		}
 	}
-	n.members = kept
-	n.dirty = true
+	if len(kept) != len(n.members) {
+		n.members, n.dirty = kept, true
+	}
 }
 
 // push appends v at the end of the array n.
