@@ -10,10 +10,11 @@ import (
 )
 
 // Decode reads the JSON object b into fields. Members no field names are
-// skipped. A member of the wrong type leaves its field as it was and is
-// returned as a *TypeError once the rest is read; any other error (b is not
-// one JSON object, a required field is missing) stops the reading, and the
-// fields may then hold part of b. Names match exactly, as encoding/json/v2
+// skipped. A member of the wrong type sets nothing (a string, number or
+// boolean field is zeroed, so that of a name given twice the last counts)
+// and is returned as a *TypeError once the rest is read; any other error
+// (b is not one JSON object, a required field is missing) stops the
+// reading, and the fields may then hold part of b. Names match exactly, as encoding/json/v2
 // matches them (encoding/json also takes "Session_ID" for "session_id").
 func Decode(b []byte, fields ...Field) error {
 	d := decoder(b)

@@ -37,8 +37,9 @@ func (f Field) Required() Field {
 	return f
 }
 
-// TypeError is a member whose value is of the wrong JSON type for its field.
-// Decode leaves the field as it was, reads on, and returns the first one.
+// TypeError is a member whose value is of the wrong JSON type for its
+// field, or that a Value refused. Decode reads on past it and returns the
+// first one.
 type TypeError struct {
 	Field string // the member's name, dotted below the top level
 	Got   string // the JSON type found: "string", "number", "object", …

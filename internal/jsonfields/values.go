@@ -132,7 +132,7 @@ func Objects[T any](name string, p **[]T, fields func(*T) []Field) Field {
 		name:  name,
 		empty: func() bool { return *p == nil },
 		read: func(d *jsontext.Decoder) error {
-			list := []T{}
+			list := []T{} // *p points at it: each element read extends what *p sees
 			return readArray(d, "array of objects", func() { *p = nil }, func() { *p = &list }, func() error {
 				var v T
 				err := readObject(d, fields(&v))
