@@ -213,27 +213,6 @@ func (t *table) encode() (*pieces, error) {
 	return o, nil
 }
 
-// plain reports whether encoding/json writes s between quotes unchanged:
-// printable ASCII without '"', '\\' or the HTML characters it escapes.
-func plain[T string | []byte](s T) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			return false
-		}
-	}
-	return true
-}
-
-// plainKey returns the string inside the quoted JSON string q when it
-// needs no unescaping.
-func plainKey(q []byte) (string, bool) {
-	if len(q) < 2 || q[0] != '"' || q[len(q)-1] != '"' || !plain(q[1:len(q)-1]) {
-		return "", false
-	}
-	return string(q[1 : len(q)-1]), true
-}
-
 // parseCanonical splits a store file that encode (or EncodeStore) wrote
 // into its records without decoding them. It reports false for anything
 // else, which the caller then decodes the slow, validating way. It relies
@@ -262,12 +241,9 @@ func parseCanonical(b []byte) (*table, bool) {
 			if keyEnd < 0 {
 				return nil, false
 			}
-			id, ok := plainKey(r[:keyEnd+1])
-			if !ok {
-				var err error
-				if id, err = jsonfields.Unquote(r[:keyEnd+1]); err != nil {
-					return nil, false
-				}
+			id, err := jsonfields.Unquote(r[:keyEnd+1])
+			if err != nil {
+				return nil, false
 			}
 			body := r[keyEnd+3:]
 			end := bytes.Index(body, []byte("\n    }"))

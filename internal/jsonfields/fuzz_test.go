@@ -7,10 +7,10 @@ import (
 	"testing"
 )
 
-// FuzzAsEncodingJSON: whatever a string holds, Append writes what
-// encoding/json writes (but for invalid UTF-8, which it writes as U+FFFD
-// itself rather than its escape), and Decode reads back what encoding/json
-// reads.
+// FuzzAsEncodingJSON: whatever a string holds, Append and AppendString
+// write what encoding/json writes (but for invalid UTF-8, which they write
+// as U+FFFD itself rather than its escape), and Decode and Unquote read
+// back what encoding/json reads.
 func FuzzAsEncodingJSON(f *testing.F) {
 	for _, s := range []string{"", "plain", "<&>", "\u2028\x00\x1f\"\\", "\xff\xfe", "é😀", "\xed\xa0\x80"} {
 		f.Add(s)
@@ -30,6 +30,15 @@ func FuzzAsEncodingJSON(f *testing.F) {
 		}
 		if string(got) != strings.ReplaceAll(string(want), `\ufffd`, "\ufffd") {
 			t.Fatalf("got\n%s\nwant\n%s", got, want)
+		}
+		quoted, _ := json.Marshal(s)
+		if got := AppendString(nil, s); string(got) != strings.ReplaceAll(string(quoted), `\ufffd`, "\ufffd") {
+			t.Fatalf("AppendString(%q) = %s, want %s", s, got, quoted)
+		}
+		var unquoted string
+		json.Unmarshal(quoted, &unquoted)
+		if back, err := Unquote(quoted); err != nil || back != unquoted {
+			t.Fatalf("Unquote(%s) = %q, %v; want %q", quoted, back, err, unquoted)
 		}
 		var back, v1 sample
 		if err := Decode(got, back.fields()...); err != nil {
