@@ -66,6 +66,17 @@ func installedHome(t *testing.T, r rig) (home string, env []string) {
 	return home, env
 }
 
+// statusLine hands `hud statusline` what Claude Code gives its status
+// line (payload, a JSON document), in the environment env.
+func statusLine(t *testing.T, r rig, env []string, payload string) {
+	t.Helper()
+	cmd := exec.Command(r.hud, "statusline")
+	cmd.Env, cmd.Stdin = env, strings.NewReader(payload)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("hud statusline: %v\n%s", err, out)
+	}
+}
+
 // hudProcess is a running bin/hud.
 type hudProcess struct {
 	cmd    *exec.Cmd

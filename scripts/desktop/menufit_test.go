@@ -3,8 +3,8 @@ package desktop
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -27,13 +27,9 @@ func TestMenuKeepsItsSwitchWithManyAccounts(t *testing.T) {
 		if err := os.Mkdir(dir, 0o700); err != nil {
 			t.Fatal(err)
 		}
-		cmd := exec.Command(r.hud, "statusline")
-		cmd.Env = append(env, "CLAUDE_CONFIG_DIR="+dir)
-		cmd.Stdin = strings.NewReader(fmt.Sprintf(`{"session_id":"acct-%02d","model":{"id":"claude-sonnet-4-5"},`+
-			`"rate_limits":{"five_hour":{"used_percentage":%d,"resets_at":%d}}}`, i, 10+i, resets))
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("hud statusline: %v\n%s", err, out)
-		}
+		statusLine(t, r, append(slices.Clip(env), "CLAUDE_CONFIG_DIR="+dir),
+			fmt.Sprintf(`{"session_id":"acct-%02d","model":{"id":"claude-sonnet-4-5"},`+
+				`"rate_limits":{"five_hour":{"used_percentage":%d,"resets_at":%d}}}`, i, 10+i, resets))
 	}
 
 	hud := startHud(t, r, env)

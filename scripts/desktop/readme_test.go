@@ -153,11 +153,7 @@ func (d *readmeDesk) statusLine(id string) {
 		`"context_window":{"context_window_size":200000,"current_usage":{"input_tokens":100,"cache_creation_input_tokens":200,"cache_read_input_tokens":173700}},`+
 		`"rate_limits":{"five_hour":{"used_percentage":42,"resets_at":%d},"seven_day":{"used_percentage":18,"resets_at":%d}}}`,
 		id, now.Add(2*time.Hour+14*time.Minute).Unix(), now.Add(4*24*time.Hour+3*time.Hour).Unix())
-	cmd := exec.Command(d.r.hud, "statusline")
-	cmd.Env, cmd.Stdin = d.env, strings.NewReader(in)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		d.t.Fatalf("hud statusline: %v\n%s", err, out)
-	}
+	statusLine(d.t, d.r, d.env, in)
 }
 
 // note waits for a notification whose summary holds part.

@@ -11,6 +11,10 @@
 # (dunst only marks them), a window manager (xfwm4), which keeps the
 # bubbles off the panel, and xdotool, to open the menu with the mouse.
 #
+# DESKTOP_RUN picks tests (go test -run) and DESKTOP_COUNT runs them that
+# many times (go test -count): a new test runs ten times before it is
+# trusted.
+#
 # Missing packages are installed when running as root (CI); otherwise the
 # test is skipped with a message saying what to install.
 set -eu
@@ -122,7 +126,7 @@ out="$repo/testdata/out/desktop"
 rm -rf "$out"
 mkdir -p "$out"
 HUD_DESKTOP=1 HUD_BIN="$repo/bin/hud" HUD_HOOK_BIN="$repo/bin/hud-hook" HUD_OUT="$out" \
-	HOME="$work/home" go test -count=1 -timeout 5m -v -run "${DESKTOP_RUN:-.}" ./scripts/desktop/ >"$out/test.log" 2>&1 || true
+	HOME="$work/home" go test -count=${DESKTOP_COUNT:-1} -timeout 5m -v -run "${DESKTOP_RUN:-.}" ./scripts/desktop/ >"$out/test.log" 2>&1 || true
 cat "$out/test.log"
 status=$(grep -c '^FAIL\|^--- FAIL\|^panic:' "$out/test.log" || true)
 if [ "$status" != 0 ]; then

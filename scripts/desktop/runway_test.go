@@ -1,7 +1,6 @@
 package desktop
 
 import (
-	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -50,17 +49,12 @@ func TestRunwayWarningOnDesktop(t *testing.T) {
 	api.send("06-UserPromptSubmit")
 	waitFor(t, item, "api works", func(s seen) bool { return s.icon == "working/1" })
 
-	statusLine := func(tokens string) {
+	inUse := func(tokens string) {
 		t.Helper()
-		cmd := exec.Command(r.hud, "statusline")
-		cmd.Env = env
-		cmd.Stdin = strings.NewReader(`{"session_id":"` + id + `","model":{"id":"claude-sonnet-4-5"},` +
-			`"context_window":{"context_window_size":200000,"current_usage":{"input_tokens":100,"cache_creation_input_tokens":200,"cache_read_input_tokens":` + tokens + `}}}`)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("hud statusline: %v\n%s", err, out)
-		}
+		statusLine(t, r, env, `{"session_id":"`+id+`","model":{"id":"claude-sonnet-4-5"},`+
+			`"context_window":{"context_window_size":200000,"current_usage":{"input_tokens":100,"cache_creation_input_tokens":200,"cache_read_input_tokens":`+tokens+`}}}`)
 	}
-	statusLine("173700")
+	inUse("173700")
 	api.send("07-PreToolUse") // the store changes: the tray reads again
 	waitFor(t, item, "ctx 87% in the menu", func(s seen) bool { return hasAnyLabelPart(s, "ctx 87%") })
 	got := warnings(2 * time.Second)
@@ -69,7 +63,7 @@ func TestRunwayWarningOnDesktop(t *testing.T) {
 	}
 	t.Logf("warning: %q / %q", got[0].Summary, got[0].Body)
 
-	statusLine("179700")
+	inUse("179700")
 	api.send("10-PostToolUse")
 	waitFor(t, item, "ctx 90% in the menu", func(s seen) bool { return hasAnyLabelPart(s, "ctx 90%") })
 	if again := warnings(2 * time.Second); len(again) > 0 {
