@@ -9,12 +9,12 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// The holder takes jobs: background work a hook hands it to start, so that
-// the hook sends one datagram and exits instead of waiting for a fork and
-// exec, which on a loaded machine waits for a CPU before the child can
-// exec (docs/performance.md has the figures). The holder is
-// already running for the hook's Claude process, asleep in its wait; the
-// job socket is one more thing it waits on.
+// The holder takes jobs: work a hook hands it, so that the hook sends one
+// datagram and exits instead of doing the work while Claude waits for it
+// (starting a process, which on a loaded machine waits for a CPU before
+// the child can exec; updating a file; docs/performance.md has the
+// figures). The holder is already running for the hook's Claude process,
+// asleep in its wait; the job socket is one more thing it waits on.
 //
 // The socket is a unix datagram socket in the lock directory, which is
 // 0700 and the person's own, so only they can reach it. A datagram is one
@@ -29,7 +29,7 @@ const (
 	// the jobs' encoding is part of it: a hook whose jobs a running holder
 	// of an older hud could not read finds no socket of its version and
 	// starts the job itself, rather than sending it to be dropped.
-	jobSocket = "jobs-v1.sock"
+	jobSocket = "jobs-v2.sock"
 	// MaxJob bounds a job's size, sent and received.
 	MaxJob = 16 << 10
 	// maxSocketPath is the longest socket path a sockaddr holds (the array
@@ -43,8 +43,8 @@ const (
 	// hook that sent it still has its last steps to take, and Claude the
 	// turn to end: a worker started at once (a fork, an exec, a Go
 	// runtime starting) competes with both for the CPUs, and lengthens
-	// the Stop hook's run on a machine with few of them. Nobody waits for
-	// a checkpoint.
+	// the hook's run on a machine with few of them. Nobody waits for a
+	// checkpoint, and the tray allows the break timers that moment.
 	jobDelay = 50 * time.Millisecond
 )
 

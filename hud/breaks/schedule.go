@@ -16,6 +16,10 @@ type Sessions struct {
 	// AnyWorking: some session is busy (working or compacting). A reminder
 	// due soon is delivered now, while the person would only watch.
 	AnyWorking bool
+	// LatestPrompt is when the latest turn of a busy session began, at
+	// its prompt; zero for none. The timers may not have that prompt yet:
+	// its hook hands it to the session's lock holder ([PromptJob]).
+	LatestPrompt time.Time
 }
 
 // SessionsOf summarises the states the tray resolved for each session.
@@ -30,6 +34,35 @@ func SessionsOf(states ...resolver.State) Sessions {
 		}
 	}
 	return s
+}
+
+// summarize is SessionsOf the sessions' states, with their latest
+// prompt.
+func summarize(sessions []resolver.Session) Sessions {
+	states := make([]resolver.State, len(sessions))
+	var latest time.Time
+	for i, s := range sessions {
+		states[i] = s.State
+		busy := s.State == resolver.StateWorking || s.State == resolver.StateCompacting
+		if busy && s.Record != nil && s.Record.TurnStartedAt.After(latest) {
+			latest = s.Record.TurnStartedAt.Time
+		}
+	}
+	sess := SessionsOf(states...)
+	sess.LatestPrompt = latest
+	return sess
+}
+
+// promptRecordedWithin is how long after a prompt the timers are taken to
+// have it, whoever records it: its hook, or the session's lock holder a
+// moment after the hook.
+const promptRecordedWithin = 2 * time.Second
+
+// promptPending reports whether sess's latest prompt came clearly after
+// the timers last saw the person (lastActive, whole seconds apart: a
+// recorded prompt is that very moment) and may still be on its way.
+func (sess Sessions) promptPending(lastActive, now time.Time) bool {
+	return sess.LatestPrompt.Sub(lastActive) > time.Second && now.Sub(sess.LatestPrompt) < promptRecordedWithin
 }
 
 // Prefs are the person's own choices about reminders, kept in
@@ -191,9 +224,16 @@ func PlanAt(s State, p Prefs, now time.Time, sess Sessions, set Settings) Plan {
 
 	// A person away from the computer is not told; when they come back,
 	// their prompt counts as a spontaneous break anyway. Someone watching
-	// Claude work is not away, even without typing.
-	if !sess.AnyWorking && !sess.AnyWaiting && now.Sub(s.LastActive.Time()) >= set.GapThreshold {
+	// Claude work is not away, even without typing. A prompt the timers
+	// do not have yet is someone coming back: still away until it is in,
+	// since it may reset the very reminder that is due.
+	lastActive := s.LastActive.Time()
+	pending := sess.promptPending(lastActive, now)
+	if !sess.AnyWaiting && now.Sub(lastActive) >= set.GapThreshold && (!sess.AnyWorking || pending) {
 		plan.Hold = Away
+		if pending {
+			plan.Next = sess.LatestPrompt.Add(promptRecordedWithin)
+		}
 		return plan
 	}
 	if sess.AnyWaiting {

@@ -6,7 +6,6 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/activity"
 	"github.com/capacitor-hud/hud/internal/paths"
-	"github.com/capacitor-hud/hud/lockholder"
 )
 
 // trackActivity keeps the session's activity. It is written for
@@ -130,12 +129,6 @@ func spawnActivityJob(ctx *Context, kind, reason string) error {
 // logs to the debug log of the home it works for.
 func runActivityWorker(args []string, env Env) int {
 	return activity.WorkerMain(args, env.Now, helperLog(env))
-}
-
-// runLockHolder is the hidden mode the lock holder runs in; it starts the
-// activity worker for the jobs hooks hand it.
-func runLockHolder(args []string, env Env) int {
-	return lockholder.HoldMain(args, activity.HolderJobs(helperLog(env)))
 }
 
 // helperLog makes a helper's debug-log writer for the home it works for

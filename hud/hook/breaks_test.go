@@ -1,14 +1,19 @@
 package hook
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/breaks"
 	"github.com/capacitor-hud/hud/internal/paths"
+	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/capacitor-hud/hud/resolver"
 	"golang.org/x/sys/unix"
 )
@@ -82,5 +87,101 @@ func TestBreaksFollowUp(t *testing.T) {
 	f.Close()
 	if trayRunning(paths.Layout{Home: home}) {
 		t.Error("tray seen after its lock was released")
+	}
+}
+
+// TestPromptGoesToTheHolder: under a Claude process whose lock holder takes
+// jobs, the holder records a prompt in the timers (here a return from a
+// 20-minute pause, which resets them), and is then known to live. With no
+// holder taking jobs (killed with kill -9, its socket left behind) the hook
+// records the prompt itself, and says nothing of it.
+func TestPromptGoesToTheHolder(t *testing.T) {
+	claude := exec.Command("sleep", "60")
+	if err := claude.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { claude.Process.Kill(); claude.Wait() })
+	proc, err := lockholder.Inspect(claude.Process.Pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := paths.Layout{Home: t.TempDir()}
+	holder := startTestHolder(t, l, "/p", proc)
+
+	files := breaks.Files{Layout: l}
+	sched := breaks.NewScheduler(l, breaks.DefaultSettings(), t.Errorf)
+	t0 := time.Date(2026, 3, 3, 10, 0, 0, 0, time.UTC)
+	if _, err := sched.SessionStarted(t0); err != nil {
+		t.Fatal(err)
+	}
+	if err := sched.AnswerEnded(t0.Add(20 * time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	var logged []string
+	prompt := func(at time.Time) *Context {
+		ctx := &Context{Layout: l, Event: &Event{SessionID: "s1", HookEventName: EventUserPromptSubmit, CWD: "/p"},
+			After: &resolver.Record{SessionID: "s1", CWD: "/p"}, process: proc, Now: at,
+			Logf: func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) }}
+		if err := trackBreaks(ctx); err != nil {
+			t.Fatal(err)
+		}
+		return ctx
+	}
+
+	at := t0.Add(40 * time.Minute)
+	if ctx := prompt(at); !ctx.holderLives {
+		t.Error("the holder took the prompt, yet is not known to live")
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	st := files.Read(at).State
+	for st.LastActive != breaks.SecondsOf(at) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the holder never recorded the prompt: %+v", st)
+		}
+		time.Sleep(5 * time.Millisecond)
+		st = files.Read(at).State
+	}
+	if st.LastMicro != breaks.SecondsOf(at) || st.LastFull != breaks.SecondsOf(at) {
+		t.Errorf("after a 20-minute pause the timers were not reset: %+v", st)
+	}
+
+	holder.Process.Signal(syscall.SIGKILL)
+	holder.Wait()
+	later := at.Add(time.Minute)
+	if ctx := prompt(later); ctx.holderLives {
+		t.Error("a dead holder is known to live")
+	}
+	if st := files.Read(later).State; st.LastActive != breaks.SecondsOf(later) {
+		t.Errorf("with no holder, the hook did not record the prompt: last_active %v, want %v", st.LastActive, breaks.SecondsOf(later))
+	}
+	if len(logged) != 0 {
+		t.Errorf("logged %q, want nothing", logged)
+	}
+}
+
+// startTestHolder starts the test binary as the lock holder of claude's
+// lock for path (TestMain makes it one) and waits until it takes jobs.
+func startTestHolder(t *testing.T, l paths.Layout, path string, claude lockholder.Process) *exec.Cmd {
+	t.Helper()
+	dir := lockholder.Dir(l, path, claude.PID)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "pid"), []byte(strconv.Itoa(claude.PID)+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	holder := exec.Command(os.Args[0], lockholder.HoldMode, dir, strconv.Itoa(claude.PID), strconv.FormatInt(claude.Started, 10))
+	holder.Env = []string{"GORACE=atexit_sleep_ms=0"}
+	if err := holder.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { holder.Process.Kill(); holder.Wait() })
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if socks, _ := filepath.Glob(filepath.Join(dir, "*.sock")); len(socks) == 1 {
+			return holder
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the holder never bound its job socket")
+		}
 	}
 }

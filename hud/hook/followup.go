@@ -31,8 +31,11 @@ type Context struct {
 	process    lockholder.Process
 	executable func() (string, error)
 	blocked    string
-	said       string
-	config     *settings.Config
+	// holderLives is set when the process's lock holder took a job from
+	// this run: it lives.
+	holderLives bool
+	said        string
+	config      *settings.Config
 }
 
 // Config returns the person's settings, read at most once per hook run and

@@ -82,15 +82,17 @@ func executableOf(args []string, lookup func() (string, error)) (string, error) 
 	return lookup()
 }
 
-// followUps run, in order, after the store is written. Each is independent:
-// an error is logged to the debug log and the next one still runs.
+// followUps run, in order, after the store is written. An error or a
+// panic in one is logged to the debug log, and the next one still runs.
+// The breaks come before the lock holder: a holder that took the prompt's
+// job (handPromptOver) lives, and needs no looking for.
 // Activity comes last: on Stop, PreCompact and a due checkpoint it starts
 // the worker, whose Go start-up and git calls compete for the CPUs with
 // whatever the hook still has to do (Claude waits for the hook, not for
 // the worker).
 var followUps = []followUp{
-	{"lock holder", ensureLockHolder},
 	{"breaks", trackBreaks},
+	{"lock holder", ensureLockHolder},
 	{"work session", trackWorkSession},
 	{"tidy", tidyProject},
 	{"activity", trackActivity},
