@@ -114,8 +114,18 @@ func (j PromptJob) check() error {
 
 // Run records the prompt as the hook would have (Scheduler.PromptSent,
 // without delivering a reminder: the hook hands over only prompts whose
-// reminders the tray shows).
+// reminders the tray shows), unless the timers already have an answer
+// that ended after it: another session's Stop, recorded by its own hook
+// while this job waited. The pause before this prompt is then no longer
+// there to measure, and the prompt moves nothing back; a pending break is
+// judged at the next prompt.
 func (j PromptJob) Run(logf func(string, ...any)) error {
-	_, _, err := NewScheduler(paths.Layout{Home: j.Home}, j.Settings, logf).PromptSent(j.At, false)
-	return err
+	files := Files{Layout: paths.Layout{Home: j.Home}, Logf: logf}
+	return files.UpdateState(j.At, func(t *Txn) error {
+		if t.State.LastResponseEnd > SecondsOf(j.At) {
+			return nil
+		}
+		OnPrompt(&t.State, j.At, j.Settings)
+		return nil
+	})
 }

@@ -113,3 +113,40 @@ func TestPromptJobRecordsAsTheHookWould(t *testing.T) {
 		t.Errorf("after a 20-minute pause: last_micro %v, last_active %v; want both reset to %v", st.LastMicro, st.LastActive, SecondsOf(at))
 	}
 }
+
+// TestLatePromptJobMovesNothingBack: a prompt whose job waited while
+// another session's answer ended and was recorded leaves the timers as
+// they are: the pending break is judged at the next prompt, against the
+// pause that one ends.
+func TestLatePromptJobMovesNothingBack(t *testing.T) {
+	l := paths.Layout{Home: t.TempDir()}
+	set := DefaultSettings()
+	s := NewScheduler(l, set, t.Errorf)
+	if _, err := s.SessionStarted(t0); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Files.UpdateState(t0, func(txn *Txn) error {
+		txn.State.PendingBreak = &PendingBreak{Type: Micro.String(), FiredAt: SecondsOf(t0.Add(time.Minute))}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	prompt := t0.Add(10 * time.Minute)
+	if err := s.AnswerEnded(prompt.Add(20 * time.Millisecond)); err != nil { // another session's Stop
+		t.Fatal(err)
+	}
+	before, err := os.ReadFile(s.Files.StatePath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := (PromptJob{Home: l.Home, At: prompt, Settings: set}).Run(t.Errorf); err != nil {
+		t.Fatal(err)
+	}
+	after, err := os.ReadFile(s.Files.StatePath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(before, after) {
+		t.Errorf("a late prompt changed the timers:\n%s\nto\n%s", before, after)
+	}
+}
