@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/internal/paths"
-	"github.com/capacitor-hud/hud/lockholder"
+	"github.com/capacitor-hud/hud/lockholder/holdertest"
 )
 
 // fileLog is the test holder's debug log: holder.log in the job's home.
@@ -89,41 +89,10 @@ func report(t *testing.T, home string) (ppid, pid int, args string) {
 }
 
 // startHolder starts the test binary as the lock holder of a lock for a
-// stand-in Claude (sleep) and waits until it takes jobs.
+// stand-in Claude and waits until it takes jobs.
 func startHolder(t *testing.T, home string) (dir string, holder *exec.Cmd) {
-	t.Helper()
-	claude := exec.Command("sleep", "60")
-	if err := claude.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { claude.Process.Kill(); claude.Wait() })
-	p, err := lockholder.Inspect(claude.Process.Pid)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir = lockholder.Dir(paths.Layout{Home: home}, "/p", p.PID)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "pid"), []byte(strconv.Itoa(p.PID)+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	holder = exec.Command(os.Args[0], lockholder.HoldMode, dir, strconv.Itoa(p.PID), strconv.FormatInt(p.Started, 10))
-	holder.Env = []string{"GORACE=atexit_sleep_ms=0"}
-	if err := holder.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { holder.Process.Kill(); holder.Wait() })
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		if socks, _ := filepath.Glob(filepath.Join(dir, "*.sock")); len(socks) == 1 {
-			return dir, holder
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the holder never bound its job socket")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	dir, _, holder = holdertest.Start(t, paths.Layout{Home: home}, "/p")
+	return dir, holder
 }
 
 // TestSpawnHandsJobToHolder: with a holder that takes jobs, the worker is

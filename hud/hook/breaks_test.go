@@ -3,9 +3,7 @@ package hook
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -13,7 +11,7 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/breaks"
 	"github.com/capacitor-hud/hud/internal/paths"
-	"github.com/capacitor-hud/hud/lockholder"
+	"github.com/capacitor-hud/hud/lockholder/holdertest"
 	"github.com/capacitor-hud/hud/resolver"
 	"golang.org/x/sys/unix"
 )
@@ -96,17 +94,8 @@ func TestBreaksFollowUp(t *testing.T) {
 // holder taking jobs (killed with kill -9, its socket left behind) the hook
 // records the prompt itself, and says nothing of it.
 func TestPromptGoesToTheHolder(t *testing.T) {
-	claude := exec.Command("sleep", "60")
-	if err := claude.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { claude.Process.Kill(); claude.Wait() })
-	proc, err := lockholder.Inspect(claude.Process.Pid)
-	if err != nil {
-		t.Fatal(err)
-	}
 	l := paths.Layout{Home: t.TempDir()}
-	holder := startTestHolder(t, l, "/p", proc)
+	_, proc, holder := holdertest.Start(t, l, "/p")
 
 	files := breaks.Files{Layout: l}
 	sched := breaks.NewScheduler(l, breaks.DefaultSettings(), t.Errorf)
@@ -156,32 +145,5 @@ func TestPromptGoesToTheHolder(t *testing.T) {
 	}
 	if len(logged) != 0 {
 		t.Errorf("logged %q, want nothing", logged)
-	}
-}
-
-// startTestHolder starts the test binary as the lock holder of claude's
-// lock for path (TestMain makes it one) and waits until it takes jobs.
-func startTestHolder(t *testing.T, l paths.Layout, path string, claude lockholder.Process) *exec.Cmd {
-	t.Helper()
-	dir := lockholder.Dir(l, path, claude.PID)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "pid"), []byte(strconv.Itoa(claude.PID)+"\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	holder := exec.Command(os.Args[0], lockholder.HoldMode, dir, strconv.Itoa(claude.PID), strconv.FormatInt(claude.Started, 10))
-	holder.Env = []string{"GORACE=atexit_sleep_ms=0"}
-	if err := holder.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { holder.Process.Kill(); holder.Wait() })
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		if socks, _ := filepath.Glob(filepath.Join(dir, "*.sock")); len(socks) == 1 {
-			return holder
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the holder never bound its job socket")
-		}
 	}
 }
