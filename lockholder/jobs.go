@@ -23,7 +23,8 @@ import (
 // polling fallback, a holder killed with kill -9, one ending right now, a
 // lock named for another cwd) the send fails at once and the hook starts
 // the job itself. What a job says is the business of whoever passes the
-// handler to HoldMain; this package only carries it.
+// handler to HoldMain; this package carries it, and gives every kind one
+// way to be written (EncodeLines, joblines.go).
 const (
 	// jobSocket is the socket's name in the lock directory. The version of
 	// the jobs' encoding is part of it: a hook whose jobs a running holder

@@ -1,12 +1,10 @@
 package activity
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"golang.org/x/sys/unix"
 
@@ -109,52 +107,34 @@ func HolderJobs(newLog Logger) func(job []byte) {
 // (lockholder), so that no holder is sent a launch it cannot read.
 const launchHeader = "hud-activity-launch 1"
 
-// Encode renders the launch as the lock holder reads it: the header, then
-// one line each for the executable, home, session, kind, reason, PATH and
-// XDG_CONFIG_HOME, every line ended by a newline. A launch that does not
-// fit (a newline in a path) is an error: the hook then starts the worker
-// itself.
+// Encode renders the launch as the lock holder reads it
+// (lockholder.EncodeLines): the header, then one line each for the
+// executable, home, session, kind, reason, PATH and XDG_CONFIG_HOME. A
+// launch that does not fit (a newline in a path) is an error: the hook
+// then starts the worker itself.
 func (l Launch) Encode() ([]byte, error) {
 	if err := l.check(); err != nil {
 		return nil, err
 	}
-	var b bytes.Buffer
-	for _, f := range [...]string{launchHeader, l.Exe, l.Job.Home, l.Job.SessionID, l.Job.Kind, l.Job.Reason, l.Path, l.ConfigHome} {
-		b.WriteString(f)
-		b.WriteByte('\n')
-	}
-	if b.Len() > lockholder.MaxJob {
-		return nil, fmt.Errorf("encoding launch: %d bytes, over %d", b.Len(), lockholder.MaxJob)
-	}
-	return b.Bytes(), nil
+	return lockholder.EncodeLines(launchHeader, l.Exe, l.Job.Home, l.Job.SessionID, l.Job.Kind, l.Job.Reason, l.Path, l.ConfigHome)
 }
 
-// launchLines is how many lines an encoded launch has, header included.
-const launchLines = 8
+// launchFields is how many fields an encoded launch has after its header.
+const launchFields = 7
 
 // DecodeLaunch reads a launch written by Encode, and nothing else: any
 // other header or version, a missing or extra line, a line not ended, a
 // field Encode would not write.
 func DecodeLaunch(b []byte) (Launch, error) {
-	if len(b) > lockholder.MaxJob {
-		return Launch{}, fmt.Errorf("decoding launch: %d bytes, over %d", len(b), lockholder.MaxJob)
-	}
-	lines := bytes.SplitAfter(b, []byte{'\n'})
-	if len(lines) != launchLines+1 || len(lines[launchLines]) != 0 {
-		return Launch{}, errors.New("decoding launch: not a launch")
-	}
-	f := make([]string, launchLines)
-	for i := range f {
-		f[i] = string(bytes.TrimSuffix(lines[i], []byte{'\n'}))
-	}
-	if f[0] != launchHeader {
-		return Launch{}, fmt.Errorf("decoding launch: header %.40q, want %q", f[0], launchHeader)
+	f, err := lockholder.DecodeLines(b, launchHeader, launchFields)
+	if err != nil {
+		return Launch{}, err
 	}
 	l := Launch{
-		Exe:        f[1],
-		Job:        Job{Home: f[2], SessionID: f[3], Kind: f[4], Reason: f[5]},
-		Path:       f[6],
-		ConfigHome: f[7],
+		Exe:        f[0],
+		Job:        Job{Home: f[1], SessionID: f[2], Kind: f[3], Reason: f[4]},
+		Path:       f[5],
+		ConfigHome: f[6],
 	}
 	if err := l.check(); err != nil {
 		return Launch{}, err
@@ -176,13 +156,6 @@ func (l Launch) check() error {
 	case JobScan, JobCheckpoint, JobHandoff:
 	default:
 		return fmt.Errorf("launch: unknown job %.40q", l.Job.Kind)
-	}
-	for _, f := range [...]string{l.Exe, l.Job.Home, l.Job.SessionID, l.Job.Reason, l.Path, l.ConfigHome} {
-		// A command line or environment cannot carry a NUL; a newline
-		// would end the field.
-		if strings.ContainsAny(f, "\x00\n") {
-			return fmt.Errorf("launch: a newline or NUL in %.80q", f)
-		}
 	}
 	return nil
 }
