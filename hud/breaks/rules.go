@@ -37,7 +37,16 @@ type PromptOutcome struct {
 // The gap that counts as a break starts when Claude's last answer ended,
 // or when the reminder fired if that was later: the tray may fire while
 // the person reads, and the break only starts once they were told.
+//
+// A prompt older than the last answer's end the state has (another
+// session's, recorded first: by its hook, while this prompt's job waited
+// for the lock holder or its hook for the lock) changes nothing: the gap
+// before it is no longer there to measure, and a pending break is judged
+// at the next prompt.
 func OnPrompt(s *State, now time.Time, set Settings) PromptOutcome {
+	if s.LastResponseEnd > SecondsOf(now) {
+		return PromptOutcome{}
+	}
 	if now.Sub(s.LastActive.Time()) >= set.StaleThreshold {
 		*s = Fresh(now)
 		return PromptOutcome{Stale: true}

@@ -119,6 +119,17 @@ func TestStalePromptStartsFresh(t *testing.T) {
 	}
 }
 
+func TestPromptOlderThanTheLastAnswerChangesNothing(t *testing.T) {
+	set := DefaultSettings()
+	s := active(t0)
+	s.PendingBreak = &PendingBreak{Type: Micro.String(), FiredAt: SecondsOf(t0)}
+	s.LastResponseEnd = SecondsOf(t0.Add(10 * time.Minute))
+	before := s
+	if out := OnPrompt(&s, t0.Add(10*time.Minute-time.Millisecond), set); out != (PromptOutcome{}) || s != before {
+		t.Errorf("a prompt before the last answer's end: %+v, state %+v; want nothing, %+v", out, s, before)
+	}
+}
+
 func TestFireRecordsAndRotates(t *testing.T) {
 	set := DefaultSettings()
 	s := Fresh(t0)

@@ -26,31 +26,32 @@ type Sessions struct {
 func SessionsOf(states ...resolver.State) Sessions {
 	var s Sessions
 	for _, st := range states {
-		switch st {
-		case resolver.StateWaiting:
-			s.AnyWaiting = true
-		case resolver.StateWorking, resolver.StateCompacting:
-			s.AnyWorking = true
-		}
+		s.add(st)
 	}
 	return s
 }
 
-// summarize is SessionsOf the sessions' states, with their latest
-// prompt.
+// summarize is SessionsOf the sessions, with their latest prompt.
 func summarize(sessions []resolver.Session) Sessions {
-	states := make([]resolver.State, len(sessions))
-	var latest time.Time
-	for i, s := range sessions {
-		states[i] = s.State
-		busy := s.State == resolver.StateWorking || s.State == resolver.StateCompacting
-		if busy && s.Record != nil && s.Record.TurnStartedAt.After(latest) {
-			latest = s.Record.TurnStartedAt.Time
+	var sum Sessions
+	for _, s := range sessions {
+		if sum.add(s.State) && s.Record != nil && s.Record.TurnStartedAt.After(sum.LatestPrompt) {
+			sum.LatestPrompt = s.Record.TurnStartedAt.Time
 		}
 	}
-	sess := SessionsOf(states...)
-	sess.LatestPrompt = latest
-	return sess
+	return sum
+}
+
+// add counts a session in state st, and reports whether it is busy.
+func (s *Sessions) add(st resolver.State) (busy bool) {
+	switch st {
+	case resolver.StateWaiting:
+		s.AnyWaiting = true
+	case resolver.StateWorking, resolver.StateCompacting:
+		s.AnyWorking = true
+		return true
+	}
+	return false
 }
 
 // promptRecordedWithin is how long after a prompt the timers are taken to
