@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/internal/paths"
+	"github.com/capacitor-hud/hud/internal/proc"
 	"github.com/capacitor-hud/hud/internal/safefile"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -26,7 +27,7 @@ import (
 // the atomic mkdir of the lock directory picks the one event that creates
 // the lock, and a non-blocking flock on its pid file picks the one that
 // starts its holder (see startHolder).
-func Ensure(l paths.Layout, claude Process, path, sessionID, holderExe string) error {
+func Ensure(l paths.Layout, claude proc.Process, path, sessionID, holderExe string) error {
 	if claude.PID <= 0 {
 		return fmt.Errorf("ensuring lock: bad claude pid %d", claude.PID)
 	}
@@ -34,7 +35,7 @@ func Ensure(l paths.Layout, claude Process, path, sessionID, holderExe string) e
 		return errors.New("ensuring lock: empty path")
 	}
 	if claude.Started == 0 {
-		p, err := Inspect(claude.PID)
+		p, err := proc.Inspect(claude.PID)
 		if err != nil {
 			return fmt.Errorf("ensuring lock: %w", err)
 		}
@@ -56,7 +57,7 @@ func Ensure(l paths.Layout, claude Process, path, sessionID, holderExe string) e
 			// Left half-made by a hook that died: adopt it.
 			meta = resolver.LockMeta{Path: path, Created: time.Now().Unix()}
 			return keepLock(dir, meta, claude, sessionID, holderExe, true)
-		case meta.ProcStarted != 0 && !sameStart(meta.ProcStarted, claude.Started):
+		case meta.ProcStarted != 0 && !proc.SameStart(meta.ProcStarted, claude.Started):
 			// An earlier process that had the same pid: stale.
 			if err := removeLock(dir); err != nil {
 				return fmt.Errorf("ensuring lock: %w", err)
@@ -76,7 +77,7 @@ func Dir(l paths.Layout, path string, pid int) string {
 }
 
 // createLock makes a new lock directory for claude and starts its holder.
-func createLock(l paths.Layout, claude Process, path, sessionID, holderExe string) error {
+func createLock(l paths.Layout, claude proc.Process, path, sessionID, holderExe string) error {
 	sessions := l.LockDir()
 	// ~/.claude/sessions is Claude Code's; create it only if it is missing.
 	if err := os.MkdirAll(sessions, 0o700); err != nil {
@@ -100,7 +101,7 @@ func createLock(l paths.Layout, claude Process, path, sessionID, holderExe strin
 // when none holds it. fresh says the directory was just made (or found
 // without meta.json): every file is written, the pid file first, so a lock
 // is complete once its meta.json exists.
-func keepLock(dir string, meta resolver.LockMeta, claude Process, sessionID, holderExe string, fresh bool) error {
+func keepLock(dir string, meta resolver.LockMeta, claude proc.Process, sessionID, holderExe string, fresh bool) error {
 	rewrite := fresh
 	if sessionID != "" && meta.SessionID != sessionID {
 		meta.SessionID = sessionID
@@ -165,24 +166,24 @@ func isStale(dir string, pid int, now time.Time) bool {
 		if isYoung(dir, now) {
 			return false
 		}
-		return !Alive(pid, 0)
+		return !proc.Alive(pid, 0)
 	}
 	started := meta.ProcStarted
 	if meta.PID != pid {
 		started = 0 // junk meta: trust only the name
 	}
-	return !Alive(pid, started)
+	return !proc.Alive(pid, started)
 }
 
 // HasLiveLock reports whether the Claude process has a lock directory (for
 // any path) whose meta matches the process's start time and whose holder
 // is alive.
-func HasLiveLock(l paths.Layout, claude Process) bool {
+func HasLiveLock(l paths.Layout, claude proc.Process) bool {
 	if claude.PID <= 0 {
 		return false
 	}
 	if claude.Started == 0 {
-		p, err := Inspect(claude.PID)
+		p, err := proc.Inspect(claude.PID)
 		if err != nil {
 			return false
 		}
@@ -202,27 +203,20 @@ func HasLiveLock(l paths.Layout, claude Process) bool {
 
 // isLiveLock reports whether dir is a lock of claude (its meta says its
 // start time) that a live holder holds.
-func isLiveLock(dir string, claude Process) bool {
+func isLiveLock(dir string, claude proc.Process) bool {
 	meta, err := readMeta(dir)
-	return err == nil && sameStart(meta.ProcStarted, claude.Started) && holderAlive(dir)
+	return err == nil && proc.SameStart(meta.ProcStarted, claude.Started) && holderAlive(dir)
 }
 
 // HasLiveLockAt is HasLiveLock looking first at the lock directory
 // Ensure would make for path: the common case (the session has not
 // changed directory since its lock was made), which spares the hook the
 // listing of the sessions directory on every prompt.
-func HasLiveLockAt(l paths.Layout, claude Process, path string) bool {
+func HasLiveLockAt(l paths.Layout, claude proc.Process, path string) bool {
 	if claude.PID > 0 && claude.Started != 0 && path != "" {
 		if isLiveLock(Dir(l, path, claude.PID), claude) {
 			return true
 		}
 	}
 	return HasLiveLock(l, claude)
-}
-
-// sameStart compares two start times in Unix seconds with the slack Alive
-// allows.
-func sameStart(a, b int64) bool {
-	d := a - b
-	return d >= -startedSlack && d <= startedSlack
 }

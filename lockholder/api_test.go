@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/internal/paths"
+	"github.com/capacitor-hud/hud/internal/proc"
 	"github.com/capacitor-hud/hud/resolver"
 	"golang.org/x/sys/unix"
 )
@@ -25,9 +26,9 @@ func deadPID(t *testing.T) int {
 }
 
 // self is the test process, the one live process every test may name.
-func self(t *testing.T) Process {
+func self(t *testing.T) proc.Process {
 	t.Helper()
-	p, err := Inspect(os.Getpid())
+	p, err := proc.Inspect(os.Getpid())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +127,7 @@ func TestSweepWithoutSessionsDir(t *testing.T) {
 func TestHasLiveLock(t *testing.T) {
 	l := paths.Layout{Home: t.TempDir()}
 	me := self(t)
-	check := func(what string, p Process, want bool) {
+	check := func(what string, p proc.Process, want bool) {
 		t.Helper()
 		for name, got := range map[string]bool{
 			"HasLiveLock":               HasLiveLock(l, p),
@@ -255,9 +256,9 @@ func TestEnsureRejects(t *testing.T) {
 	l := paths.Layout{Home: t.TempDir()}
 	me := self(t)
 	for name, call := range map[string]func() error{
-		"no pid":   func() error { return Ensure(l, Process{}, "/p", "s", "/bin/true") },
+		"no pid":   func() error { return Ensure(l, proc.Process{}, "/p", "s", "/bin/true") },
 		"no path":  func() error { return Ensure(l, me, "", "s", "/bin/true") },
-		"dead pid": func() error { return Ensure(l, Process{PID: deadPID(t)}, "/p", "s", "/bin/true") },
+		"dead pid": func() error { return Ensure(l, proc.Process{PID: deadPID(t)}, "/p", "s", "/bin/true") },
 	} {
 		if err := call(); err == nil {
 			t.Errorf("%s: no error", name)
@@ -290,7 +291,7 @@ func TestHolderRemovesLockOfGoneProcess(t *testing.T) {
 	l := paths.Layout{Home: t.TempDir()}
 	me := self(t)
 	dead := deadPID(t)
-	for name, p := range map[string]Process{
+	for name, p := range map[string]proc.Process{
 		"gone":   {PID: dead, Started: me.Started},
 		"reused": {PID: me.PID, Started: me.Started - 3600},
 	} {

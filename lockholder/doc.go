@@ -14,12 +14,9 @@
 // and exits; it also exits when someone else removes the lock. Sweep
 // removes locks whose process is gone or whose pid was reused. While it
 // waits, the holder takes jobs on a datagram socket in its lock directory
-// (SendJob; jobs.go): a hook hands it work and exits without doing it,
-// which the holder does a moment later; what a job says is its handler's
-// business.
+// (SendJob; jobs.go): a hook hands it a process to start and exits
+// without waiting for the fork; what a job says is its handler's business.
 //
-// The package also owns process identity: finding the Claude process above
-// a hook (past the /bin/sh that runs it and any wrapper, confirmed to be
-// Claude Code by its executable or by Claude's own session file; claude.go)
-// and telling a live process from a dead one or a reused pid. The OS-specific parts live in one file per OS.
+// Which process is Claude, and whether it still lives, is internal/proc's;
+// the OS-specific parts here live in one file per OS.
 package lockholder

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"syscall"
 
+	"github.com/capacitor-hud/hud/internal/proc"
 	"golang.org/x/sys/unix"
 )
 
@@ -102,7 +103,7 @@ func hold(dir string, pid int, started int64, jobs func(job []byte)) error {
 	// exits after the check is then still seen exiting.
 	w, err := openLockWatch(pid, dir, dirFD, in)
 	switch {
-	case errors.Is(err, ErrNoProcess):
+	case errors.Is(err, proc.ErrNoProcess):
 		in.drain()
 		return removeIfOurs(dir, dirFD)
 	case errors.Is(err, errLockGone):
@@ -115,7 +116,7 @@ func hold(dir string, pid int, started int64, jobs func(job []byte)) error {
 		return err
 	}
 	defer w.close()
-	if !Alive(pid, started) {
+	if !proc.Alive(pid, started) {
 		// Gone already, or the pid now belongs to another process.
 		in.drain()
 		return removeIfOurs(dir, dirFD)

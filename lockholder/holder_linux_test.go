@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/internal/paths"
+	"github.com/capacitor-hud/hud/internal/proc"
 	"github.com/capacitor-hud/hud/resolver"
 	"golang.org/x/sys/unix"
 )
@@ -33,7 +34,7 @@ func TestLockFollowsClaudeProcess(t *testing.T) {
 	if err != nil {
 		t.Fatalf("no lock after SessionStart: %v", err)
 	}
-	proc, err := Inspect(claude.pid())
+	proc, err := proc.Inspect(claude.pid())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,11 +107,12 @@ func checkDetached(t *testing.T, pid int, dir string) {
 		t.Errorf("holder session id = %d, %v; want its own (%d)", sid, err, pid)
 	}
 	fdDir := "/proc/" + strconv.Itoa(pid) + "/fd"
-	names, err := readDirNames(fdDir)
+	entries, err := os.ReadDir(fdDir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range names {
+	for _, e := range entries {
+		name := e.Name()
 		target, _ := os.Readlink(filepath.Join(fdDir, name))
 		switch {
 		case name == "0" || name == "1" || name == "2":
@@ -154,7 +156,7 @@ func TestKilledHolderIsReplaced(t *testing.T) {
 	claude := startClaude(t, home, project)
 	dir := claude.lockDir()
 	killHoldersAtCleanup(t, dir)
-	proc, err := Inspect(claude.pid())
+	proc, err := proc.Inspect(claude.pid())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,11 +9,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// The holder takes jobs: work a hook hands it, so that the hook sends one
-// datagram and exits instead of doing the work while Claude waits for it
-// (starting a process, which on a loaded machine waits for a CPU before
-// the child can exec; updating a file; docs/performance.md has the
-// figures). The holder is already running for the hook's Claude process,
+// The holder takes jobs: work a hook hands it to start, so that the hook
+// sends one datagram and exits instead of waiting for a fork and exec,
+// which on a loaded machine waits for a CPU before the child can exec
+// (docs/performance.md has the figures). The holder is already running for the hook's Claude process,
 // asleep in its wait; the job socket is one more thing it waits on.
 //
 // The socket is a unix datagram socket in the lock directory, which is
@@ -22,9 +21,9 @@ import (
 // no live holder takes it (an older hud's holder without a socket, the
 // polling fallback, a holder killed with kill -9, one ending right now, a
 // lock named for another cwd) the send fails at once and the hook starts
-// the job itself. What a job says is the business of whoever passes the
-// handler to HoldMain; this package carries it, and gives every kind one
-// way to be written (EncodeLines, joblines.go).
+// the job itself. What a job says, and how it is written, is the business
+// of whoever passes the handler to HoldMain (hud/activity's launch); this
+// package only carries it.
 const (
 	// jobSocket is the socket's name in the lock directory. The version of
 	// the jobs' encoding is part of it: a hook whose jobs a running holder
@@ -45,7 +44,7 @@ const (
 	// turn to end: a worker started at once (a fork, an exec, a Go
 	// runtime starting) competes with both for the CPUs, and lengthens
 	// the hook's run on a machine with few of them. Nobody waits for a
-	// checkpoint, and the tray allows the break timers that moment.
+	// checkpoint.
 	jobDelay = 50 * time.Millisecond
 )
 

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capacitor-hud/hud/internal/proc"
 	"golang.org/x/sys/unix"
 )
 
@@ -60,7 +61,7 @@ func TestHolderTakesJobs(t *testing.T) {
 	if got := holdersOf(t, dir); len(got) != 1 || got[0] != holder {
 		t.Errorf("holders after bad datagrams %v, want [%d]", got, holder)
 	}
-	proc, err := Inspect(claude.pid())
+	proc, err := proc.Inspect(claude.pid())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +169,7 @@ func TestKilledHoldersSocket(t *testing.T) {
 // closed (its command line goes first, as it exits): its flock is free.
 func killHolder(t *testing.T, claude *claudeProc, pid int) {
 	t.Helper()
-	proc, err := Inspect(claude.pid())
+	proc, err := proc.Inspect(claude.pid())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/internal/paths"
+	"github.com/capacitor-hud/hud/internal/proc"
 	"github.com/capacitor-hud/hud/internal/safefile"
 	"github.com/capacitor-hud/hud/resolver"
 	"golang.org/x/sys/unix"
@@ -162,7 +163,7 @@ func holderAlive(dir string) bool {
 // hands the locked descriptor down: the lock never lapses between the two,
 // so of any number of racing callers exactly one sees it free and starts a
 // holder.
-func startHolder(dir string, claude Process, holderExe string) error {
+func startHolder(dir string, claude proc.Process, holderExe string) error {
 	fd, err := openNoFollow(filepath.Join(dir, pidFile))
 	if err != nil {
 		return fmt.Errorf("starting lock holder: %w", err)

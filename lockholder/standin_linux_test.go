@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/internal/paths"
+	"github.com/capacitor-hud/hud/internal/proc"
 )
 
 // The test binary plays three parts besides running the tests, chosen in
@@ -121,7 +122,7 @@ func errorsJoin(errs []error) error {
 func standInHook() int {
 	// The stand-in Claude is this test binary: any process that is not a
 	// shell counts.
-	claude, err := FindClaude(os.Getppid(), func(Process) bool { return true })
+	claude, err := proc.FindClaude(os.Getppid(), func(proc.Process) bool { return true })
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

@@ -33,7 +33,7 @@ func openLockWatch(pid int, dir string, dirFD int, jobs *inbox) (lockWatch, erro
 	if _, err := unix.Kevent(kq, []unix.Kevent_t{proc}, nil, nil); err != nil {
 		w.close()
 		if errors.Is(err, unix.ESRCH) {
-			return nil, fmt.Errorf("watching pid %d: %w", pid, ErrNoProcess)
+			return nil, fmt.Errorf("watching pid %d: %w", pid, proc.ErrNoProcess)
 		}
 		return nil, fmt.Errorf("watching pid %d: %w: %w", pid, err, errNoNotification)
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/capacitor-hud/hud/internal/proc"
 	"golang.org/x/sys/unix"
 )
 
@@ -30,7 +31,7 @@ func openLockWatch(pid int, dir string, dirFD int, jobs *inbox) (lockWatch, erro
 	pidfd, err := unix.PidfdOpen(pid, 0)
 	switch {
 	case errors.Is(err, unix.ESRCH):
-		return nil, fmt.Errorf("watching pid %d: %w", pid, ErrNoProcess)
+		return nil, fmt.Errorf("watching pid %d: %w", pid, proc.ErrNoProcess)
 	case err != nil:
 		// ENOSYS before Linux 5.3, EPERM under some seccomp filters.
 		return nil, fmt.Errorf("pidfd_open: %w: %w", err, errNoNotification)

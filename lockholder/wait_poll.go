@@ -1,6 +1,10 @@
 package lockholder
 
-import "time"
+import (
+	"time"
+
+	"github.com/capacitor-hud/hud/internal/proc"
+)
 
 // pollInterval is the fallback's period; with it a lock outlives its
 // process by up to this long.
@@ -21,7 +25,7 @@ func newPollWatch(pid int, started int64, dir string, fd int) *pollWatch {
 
 func (w *pollWatch) wait() (lockEvent, error) {
 	for {
-		if !Alive(w.pid, w.started) {
+		if !proc.Alive(w.pid, w.started) {
 			return claudeExited, nil
 		}
 		if !sameFile(w.dir, w.fd) {

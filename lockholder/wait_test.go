@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/internal/paths"
+	"github.com/capacitor-hud/hud/internal/proc"
 	"github.com/capacitor-hud/hud/resolver"
 	"golang.org/x/sys/unix"
 )
@@ -40,7 +41,7 @@ func TestLockWatch(t *testing.T) {
 					t.Fatal(err)
 				}
 				t.Cleanup(func() { claude.Process.Kill(); claude.Wait() })
-				p, err := Inspect(claude.Process.Pid)
+				p, err := proc.Inspect(claude.Process.Pid)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -20,7 +20,7 @@ var ErrCorruptStore = errors.New("corrupt store")
 // ProcessStart reports the start time of process pid in clock ticks since
 // boot (Linux /proc/<pid>/stat field 22), with running false when the
 // process is gone. ticks is 0 where the OS gives no such figure or the
-// process may not be inspected. The real one wraps lockholder.Inspect.
+// process may not be inspected. The real one wraps proc.Inspect.
 type ProcessStart func(pid int) (ticks uint64, running bool)
 
 // maxSmallFile bounds a lock's meta.json and Claude's <pid>.json, each a

@@ -16,7 +16,7 @@ const FreshTTL = 30 * time.Second
 
 // Liveness reports whether the process pid is running and, when started is
 // non-zero, is the process that started then (Unix seconds) rather than a
-// later process that reused the pid. lockholder.Alive is the real one; the
+// later process that reused the pid. proc.Alive is the real one; the
 // resolver never asks the OS itself, so its rules are table-testable.
 type Liveness func(pid int, started int64) bool
 

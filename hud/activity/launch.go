@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/capacitor-hud/hud/internal/proc"
 	"github.com/capacitor-hud/hud/lockholder"
 )
 
@@ -60,7 +61,7 @@ func (l Launch) handTo(lockDir string) error {
 	return lockholder.SendJob(lockDir, msg)
 }
 
-// Start starts the worker here, fully detached (lockholder.StartDetached:
+// Start starts the worker here, fully detached (proc.StartDetached:
 // its own session, stdio on /dev/null, no inherited descriptors, which
 // would hold Claude Code up for as long as git runs), with PATH, the home
 // it works for and XDG_CONFIG_HOME as its whole environment.
@@ -69,7 +70,7 @@ func (l Launch) Start() error {
 	if l.ConfigHome != "" {
 		env = append(env, "XDG_CONFIG_HOME="+l.ConfigHome)
 	}
-	pid, err := lockholder.StartDetached(l.Exe, l.Job.Args(), env)
+	pid, err := proc.StartDetached(l.Exe, l.Job.Args(), env)
 	if err != nil {
 		return fmt.Errorf("starting activity worker: %w", err)
 	}
@@ -108,7 +109,7 @@ func HolderJobs(newLog Logger) func(job []byte) {
 const launchHeader = "hud-activity-launch 1"
 
 // Encode renders the launch as the lock holder reads it
-// (lockholder.EncodeLines): the header, then one line each for the
+// (encodeLines): the header, then one line each for the
 // executable, home, session, kind, reason, PATH and XDG_CONFIG_HOME. A
 // launch that does not fit (a newline in a path) is an error: the hook
 // then starts the worker itself.
@@ -116,7 +117,7 @@ func (l Launch) Encode() ([]byte, error) {
 	if err := l.check(); err != nil {
 		return nil, err
 	}
-	return lockholder.EncodeLines(launchHeader, l.Exe, l.Job.Home, l.Job.SessionID, l.Job.Kind, l.Job.Reason, l.Path, l.ConfigHome)
+	return encodeLines(launchHeader, l.Exe, l.Job.Home, l.Job.SessionID, l.Job.Kind, l.Job.Reason, l.Path, l.ConfigHome)
 }
 
 // launchFields is how many fields an encoded launch has after its header.
@@ -126,7 +127,7 @@ const launchFields = 7
 // other header or version, a missing or extra line, a line not ended, a
 // field Encode would not write.
 func DecodeLaunch(b []byte) (Launch, error) {
-	f, err := lockholder.DecodeLines(b, launchHeader, launchFields)
+	f, err := decodeLines(b, launchHeader, launchFields)
 	if err != nil {
 		return Launch{}, err
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/watch"
 	"github.com/capacitor-hud/hud/hud/worksession"
 	"github.com/capacitor-hud/hud/internal/paths"
+	"github.com/capacitor-hud/hud/internal/proc"
 	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -86,7 +87,7 @@ func Main(ctx context.Context, s Setup) error {
 	// The first read names every config directory to follow; the watcher
 	// starts on them all before the loop reads again, so nothing between
 	// the two is missed.
-	first, _ := resolver.LoadSnapshot(layout, lockholder.StartTicks, registry.Logs)
+	first, _ := resolver.LoadSnapshot(layout, proc.StartTicks, registry.Logs)
 	watcher, err := startWatcher(s, first.LockDirs)
 	if err != nil {
 		return err
@@ -171,7 +172,7 @@ func loopOptions(s Setup, cfg config.Config, watcher *watch.Watcher, lockDirs []
 		Logf:         logf,
 		Changes:      watcher.Changes(),
 		Load:         func() (resolver.Snapshot, error) { return loadFollowing(layout, watcher) },
-		Alive:        lockholder.Alive,
+		Alive:        proc.Alive,
 		Sweep:        func() (int, error) { return sweepAll(layout, lockDirs) },
 		HooksProblem: hooks.Problem,
 		InstallHooks: s.InstallHooks,
@@ -213,9 +214,9 @@ func WatchedFiles(l paths.Layout) []string {
 // directory it did not before (a record names a new config directory),
 // it reads again, so what changed there before the watch began is seen.
 func loadFollowing(layout paths.Layout, w *watch.Watcher) (resolver.Snapshot, error) {
-	snap, err := resolver.LoadSnapshot(layout, lockholder.StartTicks, registry.Logs)
+	snap, err := resolver.LoadSnapshot(layout, proc.StartTicks, registry.Logs)
 	if w.Follow(snap.LockDirs...) {
-		snap, err = resolver.LoadSnapshot(layout, lockholder.StartTicks, registry.Logs)
+		snap, err = resolver.LoadSnapshot(layout, proc.StartTicks, registry.Logs)
 	}
 	w.FollowAgentLogs(snap.AgentLogDirs...)
 	w.FollowStatusLines(layout.StatusLineDir())

@@ -3,9 +3,8 @@
 // person and Claude actually do.
 //
 // Two writers share the state: the hook records activity (a session starts,
-// a prompt is sent, an answer ends; a prompt through the session's lock
-// holder when one takes it, [PromptJob]) and the tray fires the reminders
-// on time. Both go through [Files], which keeps Vibe Check's own state file,
+// a prompt is sent, an answer ends) and the tray fires the reminders on
+// time. Both go through [Files], which keeps Vibe Check's own state file,
 // ~/.claude/vibe-check-state.json, in exactly its schema, replaced
 // atomically under an exclusive flock on vibe-check-state.json.lock, so a
 // Vibe Check install and the HUD can even run side by side.

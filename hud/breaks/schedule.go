@@ -16,10 +16,6 @@ type Sessions struct {
 	// AnyWorking: some session is busy (working or compacting). A reminder
 	// due soon is delivered now, while the person would only watch.
 	AnyWorking bool
-	// LatestPrompt is when the latest turn of a busy session began, at
-	// its prompt; zero for none. The timers may not have that prompt yet:
-	// its hook hands it to the session's lock holder ([PromptJob]).
-	LatestPrompt time.Time
 }
 
 // SessionsOf summarises the states the tray resolved for each session.
@@ -31,39 +27,14 @@ func SessionsOf(states ...resolver.State) Sessions {
 	return s
 }
 
-// summarize is SessionsOf the sessions, with their latest prompt.
-func summarize(sessions []resolver.Session) Sessions {
-	var sum Sessions
-	for _, s := range sessions {
-		if sum.add(s.State) && s.Record != nil && s.Record.TurnStartedAt.After(sum.LatestPrompt) {
-			sum.LatestPrompt = s.Record.TurnStartedAt.Time
-		}
-	}
-	return sum
-}
-
-// add counts a session in state st, and reports whether it is busy.
-func (s *Sessions) add(st resolver.State) (busy bool) {
+// add counts a session in state st.
+func (s *Sessions) add(st resolver.State) {
 	switch st {
 	case resolver.StateWaiting:
 		s.AnyWaiting = true
 	case resolver.StateWorking, resolver.StateCompacting:
 		s.AnyWorking = true
-		return true
 	}
-	return false
-}
-
-// promptRecordedWithin is how long after a prompt the timers are taken to
-// have it, whoever records it: its hook, or the session's lock holder a
-// moment after the hook.
-const promptRecordedWithin = 2 * time.Second
-
-// promptPending reports whether sess's latest prompt came clearly after
-// the timers last saw the person (lastActive, whole seconds apart: a
-// recorded prompt is that very moment) and may still be on its way.
-func (sess Sessions) promptPending(lastActive, now time.Time) bool {
-	return sess.LatestPrompt.Sub(lastActive) > time.Second && now.Sub(sess.LatestPrompt) < promptRecordedWithin
 }
 
 // Prefs are the person's own choices about reminders, kept in
@@ -225,16 +196,9 @@ func PlanAt(s State, p Prefs, now time.Time, sess Sessions, set Settings) Plan {
 
 	// A person away from the computer is not told; when they come back,
 	// their prompt counts as a spontaneous break anyway. Someone watching
-	// Claude work is not away, even without typing. A prompt the timers
-	// do not have yet is someone coming back: still away until it is in,
-	// since it may reset the very reminder that is due.
-	lastActive := s.LastActive.Time()
-	pending := sess.promptPending(lastActive, now)
-	if !sess.AnyWaiting && now.Sub(lastActive) >= set.GapThreshold && (!sess.AnyWorking || pending) {
+	// Claude work is not away, even without typing.
+	if !sess.AnyWorking && !sess.AnyWaiting && now.Sub(s.LastActive.Time()) >= set.GapThreshold {
 		plan.Hold = Away
-		if pending {
-			plan.Next = sess.LatestPrompt.Add(promptRecordedWithin)
-		}
 		return plan
 	}
 	if sess.AnyWaiting {

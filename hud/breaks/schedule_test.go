@@ -61,14 +61,6 @@ func TestDecide(t *testing.T) {
 		{name: "away: idle past the gap threshold", state: active(micro.Add(-15 * time.Minute)), now: micro, sess: idle, none: true},
 		{name: "just under the gap threshold", state: active(micro.Add(-15*time.Minute + ms)), now: micro, sess: idle, fire: Micro},
 		{name: "watching Claude work is not away", state: active(t0), now: micro, sess: working, fire: Micro},
-		{name: "back from away: the prompt not recorded yet",
-			state: active(micro.Add(-20 * time.Minute)), now: micro.Add(50 * ms), sess: promptAt(micro), none: true, next: micro.Add(2 * time.Second)},
-		{name: "back from away: the prompt still not recorded after 2s",
-			state: active(micro.Add(-20 * time.Minute)), now: micro.Add(2 * time.Second), sess: promptAt(micro), fire: Micro},
-		{name: "a long turn's prompt, recorded, is watching",
-			state: active(micro.Add(-20 * time.Minute)), now: micro, sess: promptAt(micro.Add(-20*time.Minute + 300*ms)), fire: Micro},
-		{name: "a prompt not recorded yet, the person active before it",
-			state: active(micro.Add(-time.Minute)), now: micro, sess: promptAt(micro.Add(-ms)), fire: Micro},
 
 		{name: "dedup window", state: func() State {
 			s := active(micro)
@@ -139,28 +131,6 @@ func TestHeldReminderComesWhenTheyAnswer(t *testing.T) {
 	// They answered the dialog: Claude works again. Still due, not dropped.
 	if fire, _ := Decide(s, Prefs{}, due.Add(3*time.Minute), working, set); fire == nil || fire.Kind != Micro || fire.Early {
 		t.Errorf("after the answer: %+v", fire)
-	}
-}
-
-// promptAt is a session working on a turn prompted at at.
-func promptAt(at time.Time) Sessions {
-	return Sessions{AnyWorking: true, LatestPrompt: at}
-}
-
-func TestSummarizeTakesTheLatestBusyPrompt(t *testing.T) {
-	rec := func(turn time.Time) *resolver.Record {
-		return &resolver.Record{TurnStartedAt: resolver.Timestamp{Time: turn}}
-	}
-	got := summarize([]resolver.Session{
-		{State: resolver.StateWorking, Record: rec(t0)},
-		{State: resolver.StateReady, Record: rec(t0.Add(3 * time.Minute))}, // its turn is over
-		{State: resolver.StateCompacting, Record: rec(t0.Add(time.Minute))},
-		{State: resolver.StateWorking}, // a lock with no record yet
-		{State: resolver.StateWaiting, Record: rec(t0.Add(2 * time.Minute))},
-	})
-	want := Sessions{AnyWorking: true, AnyWaiting: true, LatestPrompt: t0.Add(time.Minute)}
-	if got != want {
-		t.Errorf("summarize = %+v, want %+v", got, want)
 	}
 }
 

@@ -77,8 +77,12 @@ func (t *Section) current() (*Scheduler, Sessions) {
 // due (held while one waits, early while one works), and returns when to
 // call again (zero: only when the sessions change).
 func (t *Section) Update(now time.Time, sessions []resolver.Session) time.Time {
+	states := make([]resolver.State, len(sessions))
+	for i, s := range sessions {
+		states[i] = s.State
+	}
 	t.mu.Lock()
-	t.sessions = summarize(sessions)
+	t.sessions = SessionsOf(states...)
 	sched, sess := t.sched, t.sessions
 	t.mu.Unlock()
 

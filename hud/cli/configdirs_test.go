@@ -10,20 +10,20 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/internal/paths"
-	"github.com/capacitor-hud/hud/lockholder"
+	"github.com/capacitor-hud/hud/internal/proc"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
 // otherProcess starts a process that lives for the test, as a second
 // Claude.
-func otherProcess(t *testing.T) lockholder.Process {
+func otherProcess(t *testing.T) proc.Process {
 	t.Helper()
 	cmd := exec.Command("sleep", "60")
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	p, err := lockholder.Inspect(cmd.Process.Pid)
+	p, err := proc.Inspect(cmd.Process.Pid)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/doctor"
 	"github.com/capacitor-hud/hud/hud/install"
-	"github.com/capacitor-hud/hud/lockholder"
+	"github.com/capacitor-hud/hud/internal/proc"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -37,7 +37,7 @@ func runDoctor(env *Env, args []string) error {
 		UserSettings: userSettingsPath(env),
 		ConfigPath:   config.DefaultPath(env.Home, env.Getenv),
 		Getenv:       env.Getenv,
-		Alive:        lockholder.Alive,
+		Alive:        proc.Alive,
 	}
 	followConfigDirs(env, denv)
 	if dir != "" {
@@ -79,9 +79,9 @@ func followConfigDirs(env *Env, denv *doctor.Env) {
 			denv.ConfigDirSettings = append(denv.ConfigDirSettings, p)
 		}
 	}
-	snap, _ := resolver.LoadSnapshot(l, lockholder.StartTicks, registry.Logs)
+	snap, _ := resolver.LoadSnapshot(l, proc.StartTicks, registry.Logs)
 	denv.LockDirs = snap.LockDirs
-	for _, s := range resolver.ResolveAll(snap, env.Now(), lockholder.Alive) {
+	for _, s := range resolver.ResolveAll(snap, env.Now(), proc.Alive) {
 		if s.Record != nil && !slices.Contains(denv.SessionProjects, s.Record.Project()) {
 			denv.SessionProjects = append(denv.SessionProjects, s.Record.Project())
 		}

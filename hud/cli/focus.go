@@ -12,7 +12,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/focus"
 	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/internal/paths"
-	"github.com/capacitor-hud/hud/lockholder"
+	"github.com/capacitor-hud/hud/internal/proc"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -33,7 +33,7 @@ func runFocus(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	sessions := view.All(resolver.ResolveAll(snap, env.Now(), lockholder.Alive))
+	sessions := view.All(resolver.ResolveAll(snap, env.Now(), proc.Alive))
 	s, err := pickSession(sessions, fs.Arg(0))
 	if err != nil {
 		return err

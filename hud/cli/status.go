@@ -12,7 +12,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/status"
 	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/internal/paths"
-	"github.com/capacitor-hud/hud/lockholder"
+	"github.com/capacitor-hud/hud/internal/proc"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -59,10 +59,10 @@ func runStatus(env *Env, args []string) error {
 	now := env.Now()
 	if *project != "" {
 		path := paths.Normalize(*project)
-		res, found := resolver.ResolveState(snap, path, now, lockholder.Alive)
+		res, found := resolver.ResolveState(snap, path, now, proc.Alive)
 		return f.Project(env.Stdout, status.NewProject(path, res, found, now))
 	}
-	sessions := resolver.ResolveAll(snap, now, lockholder.Alive)
+	sessions := resolver.ResolveAll(snap, now, proc.Alive)
 	v := status.New(sessions, now).LoadActivity(env.Layout())
 	v.Accounts = view.Accounts(env.Home, snap.Accounts)
 	v.HooksProblem = hooksDoubt(env.Layout(), sessions)
@@ -86,7 +86,7 @@ func hooksDoubt(l paths.Layout, sessions []resolver.Session) string {
 // loadSnapshot reads what the resolver needs, turning a corrupt store into
 // an error that says where it is and what will happen to it.
 func loadSnapshot(l paths.Layout) (resolver.Snapshot, error) {
-	snap, err := resolver.LoadSnapshot(l, lockholder.StartTicks, registry.Logs)
+	snap, err := resolver.LoadSnapshot(l, proc.StartTicks, registry.Logs)
 	switch {
 	case errors.Is(err, resolver.ErrCorruptStore):
 		return snap, withHint(err, fmt.Sprintf(

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/internal/paths"
-	"github.com/capacitor-hud/hud/lockholder"
+	"github.com/capacitor-hud/hud/internal/proc"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -31,13 +31,13 @@ const deadPID = 2147483000
 type statusHome struct {
 	t      *testing.T
 	layout paths.Layout
-	self   lockholder.Process
+	self   proc.Process
 	store  *resolver.Store
 }
 
 func newStatusHome(t *testing.T) *statusHome {
 	t.Helper()
-	self, err := lockholder.Inspect(os.Getpid())
+	self, err := proc.Inspect(os.Getpid())
 	if err != nil {
 		t.Fatalf("inspecting the test process: %v", err)
 	}

@@ -14,7 +14,7 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/agent/registry"
 	"github.com/capacitor-hud/hud/hud/status"
-	"github.com/capacitor-hud/hud/lockholder"
+	"github.com/capacitor-hud/hud/internal/proc"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -59,7 +59,7 @@ func watchStatusLines(env *Env, f status.Format, project string, local bool) err
 		remotes, stop = followRemotes(ctx, env)
 		defer stop()
 	}
-	return streamLines(ctx, env, f.Line, lockholder.Alive, remotes)
+	return streamLines(ctx, env, f.Line, proc.Alive, remotes)
 }
 
 // streamLines is the loop of watchStatusLines: one line per state, and
@@ -69,7 +69,7 @@ func streamLines(ctx context.Context, env *Env, render status.Render, alive reso
 	return follow(ctx, env, false, remotes.changed, func(now time.Time) (watchFrame, error) {
 		// A corrupt store reads as no sessions until the hook replaces
 		// it: a status bar shows "idle" rather than an error message.
-		snap, _ := resolver.LoadSnapshot(layout, lockholder.StartTicks, registry.Logs)
+		snap, _ := resolver.LoadSnapshot(layout, proc.StartTicks, registry.Logs)
 		sessions := resolver.ResolveAll(snap, now, alive)
 		var line bytes.Buffer
 		v := status.New(sessions, now)

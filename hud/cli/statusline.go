@@ -13,8 +13,8 @@ import (
 	"github.com/capacitor-hud/hud/hud/remote"
 	"github.com/capacitor-hud/hud/hud/status"
 	"github.com/capacitor-hud/hud/internal/paths"
+	"github.com/capacitor-hud/hud/internal/proc"
 	"github.com/capacitor-hud/hud/internal/safefile"
-	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -68,8 +68,8 @@ func runStatusline(env *Env, args []string) error {
 	}
 	// A store that cannot be read shows as no sessions: the status line
 	// is no place for an error message (hud doctor is).
-	snap, _ := resolver.LoadSnapshot(env.Layout(), lockholder.StartTicks, registry.Logs)
-	sessions := resolver.ResolveAll(snap, now, lockholder.Alive)
+	snap, _ := resolver.LoadSnapshot(env.Layout(), proc.StartTicks, registry.Logs)
+	sessions := resolver.ResolveAll(snap, now, proc.Alive)
 	// Claude Code (2.1.x) runs the command with CLAUDE_PID set to its own
 	// process, and with CLAUDE_CONFIG_DIR when the person set it, which
 	// env.Layout follows.

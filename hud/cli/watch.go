@@ -14,6 +14,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/agent/registry"
 	"github.com/capacitor-hud/hud/hud/text"
 	"github.com/capacitor-hud/hud/internal/paths"
+	"github.com/capacitor-hud/hud/internal/proc"
 
 	"golang.org/x/sys/unix"
 
@@ -22,7 +23,6 @@ import (
 	"github.com/capacitor-hud/hud/hud/status"
 	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/hud/watch"
-	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -50,7 +50,7 @@ func runWatch(env *Env, args []string) error {
 		render:   f.Render,
 		once:     *once,
 		terminal: isTerminal(env.Stdout),
-		alive:    lockholder.Alive,
+		alive:    proc.Alive,
 	}
 	switch {
 	case *local:
@@ -110,7 +110,7 @@ func watchSessions(ctx context.Context, env *Env, ws watchSettings) error {
 // read, so a change between the two is never missed.
 func follow(ctx context.Context, env *Env, always bool, also <-chan struct{}, draw func(now time.Time) (watchFrame, error)) error {
 	layout := env.Layout()
-	first, _ := resolver.LoadSnapshot(layout, lockholder.StartTicks, registry.Logs)
+	first, _ := resolver.LoadSnapshot(layout, proc.StartTicks, registry.Logs)
 	w, err := watch.New(watch.Options{Layout: layout, Files: app.WatchedFiles(layout), LockDirs: first.LockDirs})
 	if err != nil {
 		return withHint(err, "check the permissions of "+layout.StoreDir()+" and "+layout.LockDir())

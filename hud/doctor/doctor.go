@@ -72,7 +72,7 @@ type Env struct {
 	Bus    Bus
 	BusErr error
 	// Alive tells a live process from a dead or reused pid
-	// (lockholder.Alive).
+	// (proc.Alive).
 	Alive func(pid int, started int64) bool
 	// Autostart is this OS's autostart file and Executable the running
 	// hud; the autostart check is skipped when either is missing.

@@ -4,7 +4,7 @@ import (
 	"os"
 	"strconv"
 
-	"github.com/capacitor-hud/hud/lockholder"
+	"github.com/capacitor-hud/hud/internal/proc"
 )
 
 // maxProcesses bounds the scan of the process table.
@@ -28,7 +28,7 @@ func Children(pid int) int {
 		if err != nil || p <= 1 {
 			continue
 		}
-		if proc, err := lockholder.Inspect(p); err == nil && proc.PPID == pid {
+		if proc, err := proc.Inspect(p); err == nil && proc.PPID == pid {
 			n++
 		}
 	}

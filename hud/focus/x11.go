@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/capacitor-hud/hud/lockholder"
+	"github.com/capacitor-hud/hud/internal/proc"
 	"github.com/jezek/xgb"
 	"github.com/jezek/xgb/xproto"
 )
@@ -48,7 +48,7 @@ func Ancestry(pid int) []int {
 			break
 		}
 		pids = append(pids, pid)
-		p, err := lockholder.Inspect(pid)
+		p, err := proc.Inspect(pid)
 		if err != nil {
 			break
 		}

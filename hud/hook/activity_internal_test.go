@@ -9,7 +9,7 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/activity"
 	"github.com/capacitor-hud/hud/internal/paths"
-	"github.com/capacitor-hud/hud/lockholder"
+	"github.com/capacitor-hud/hud/internal/proc"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -62,14 +62,14 @@ func TestJobsGoToTheLockEnsureTakes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { claude.Process.Kill(); claude.Wait() }()
-	proc, err := lockholder.Inspect(claude.Process.Pid)
+	p, err := proc.Inspect(claude.Process.Pid)
 	if err != nil {
 		t.Fatal(err)
 	}
 	l := paths.Layout{Home: t.TempDir()}
 	ctx := func(event, sessionID, cwd string) *Context {
 		return &Context{Layout: l, Event: &Event{SessionID: sessionID, HookEventName: event, CWD: cwd},
-			After: &resolver.Record{SessionID: sessionID, CWD: cwd}, process: proc,
+			After: &resolver.Record{SessionID: sessionID, CWD: cwd}, process: p,
 			// No holder starts: the lock directory is what is checked.
 			executable: func() (string, error) { return "/bin/true", nil }}
 	}
@@ -84,7 +84,7 @@ func TestJobsGoToTheLockEnsureTakes(t *testing.T) {
 		t.Errorf("Stop after /clear sends to %s, want %s", got, start.lockDir())
 	}
 	none := ctx(EventStop, "s1", "/home/ann/api")
-	none.process = lockholder.Process{}
+	none.process = proc.Process{}
 	if got := none.lockDir(); got != "" {
 		t.Errorf("no Claude process: lock dir %q, want none", got)
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/capacitor-hud/hud/internal/paths"
-	"github.com/capacitor-hud/hud/lockholder"
+	"github.com/capacitor-hud/hud/internal/proc"
 )
 
 // An Agent is how the hook serves one coding agent whose hooks run
@@ -27,10 +27,10 @@ type Agent struct {
 	Decode func(event string, payload []byte) (*Event, error)
 	// IsProcess is the test for the agent's own process among the hook's
 	// ancestors: the process whose lifetime is the session's.
-	IsProcess func(paths.Layout) func(lockholder.Process) bool
+	IsProcess func(paths.Layout) func(proc.Process) bool
 	// Refuse, when set, says why a process IsProcess matched cannot stand
 	// for the session ("" when it can): the hook then records no process.
-	Refuse func(lockholder.Process) string
+	Refuse func(proc.Process) string
 	// Reply is what the agent needs on stdout from every run, whatever
 	// happens ("" for nothing).
 	Reply string
@@ -48,8 +48,8 @@ var ClaudeCode = Agent{
 	},
 	// Claude's own session files, which name its process, live in its
 	// config directory's sessions/, beside the locks.
-	IsProcess: func(l paths.Layout) func(lockholder.Process) bool {
-		return lockholder.IsClaude(l.LockDir())
+	IsProcess: func(l paths.Layout) func(proc.Process) bool {
+		return proc.IsClaude(l.LockDir())
 	},
 	Answers: true,
 }

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/capacitor-hud/hud/internal/paths"
-	"github.com/capacitor-hud/hud/lockholder"
+	"github.com/capacitor-hud/hud/internal/proc"
 )
 
 // testAgents stand for the registry's (hud/agent/registry) in this
@@ -18,8 +18,8 @@ var testAgents = []*Agent{&ClaudeCode, {
 	Name:    "other",
 	Process: "Other",
 	Decode:  ClaudeCode.Decode,
-	IsProcess: func(paths.Layout) func(lockholder.Process) bool {
-		return func(lockholder.Process) bool { return false }
+	IsProcess: func(paths.Layout) func(proc.Process) bool {
+		return func(proc.Process) bool { return false }
 	},
 }}
 

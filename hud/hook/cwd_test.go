@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/internal/paths"
-	"github.com/capacitor-hud/hud/lockholder"
+	"github.com/capacitor-hud/hud/internal/proc"
 )
 
 func TestFallbackCWD(t *testing.T) {
@@ -44,7 +44,7 @@ func TestFallbackCWD(t *testing.T) {
 // no record.
 func TestEventWithoutCWD(t *testing.T) {
 	obs := func(cwd string) observation {
-		return observation{Process: lockholder.Process{PID: 1, Started: 1}, CWD: cwd, Alive: func(int, int64) bool { return true }}
+		return observation{Process: proc.Process{PID: 1, Started: 1}, CWD: cwd, Alive: func(int, int64) bool { return true }}
 	}
 	ev := &Event{SessionID: "s", HookEventName: EventUserPromptSubmit}
 

@@ -5,7 +5,7 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/config/settings"
 	"github.com/capacitor-hud/hud/internal/paths"
-	"github.com/capacitor-hud/hud/lockholder"
+	"github.com/capacitor-hud/hud/internal/proc"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -28,14 +28,11 @@ type Context struct {
 
 	// process is that process as lockholder sees it (for Ensure); executable
 	// names the running binary, which helpers are started from.
-	process    lockholder.Process
+	process    proc.Process
 	executable func() (string, error)
 	blocked    string
-	// holderLives is set when the process's lock holder took a job from
-	// this run: it lives.
-	holderLives bool
-	said        string
-	config      *settings.Config
+	said       string
+	config     *settings.Config
 }
 
 // Config returns the person's settings, read at most once per hook run and

@@ -18,7 +18,6 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/hook"
 	"github.com/capacitor-hud/hud/internal/paths"
-	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -26,13 +25,7 @@ import (
 // in testdata/hook and for TestConcurrentHooks. The hook it runs is the
 // real one, except that it starts no helpers: a lock holder or activity
 // worker started from a test binary would run the tests again.
-//
-// Started in the lock holder's mode (TestPromptGoesToTheHolder), it is a
-// lock holder with the hook binary's own job handler.
 func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[1] == lockholder.HoldMode {
-		os.Exit(hook.Main(os.Args[1:], hook.OSEnv()))
-	}
 	testscript.Main(m, map[string]func(){
 		"hud-hook": func() {
 			env := hook.OSEnv()

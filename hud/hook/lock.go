@@ -23,7 +23,7 @@ func ensureLockHolder(c *Context) error {
 			c.Logf("swept %d stale lock(s)", n)
 		}
 	case EventUserPromptSubmit:
-		if c.holderLives || lockholder.HasLiveLockAt(c.Layout, c.process, c.lockPath()) {
+		if lockholder.HasLiveLockAt(c.Layout, c.process, c.lockPath()) {
 			return nil
 		}
 	default:

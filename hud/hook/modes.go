@@ -2,7 +2,6 @@ package hook
 
 import (
 	"github.com/capacitor-hud/hud/hud/activity"
-	"github.com/capacitor-hud/hud/hud/breaks"
 	"github.com/capacitor-hud/hud/lockholder"
 )
 
@@ -35,17 +34,8 @@ func lookupMode(name string) (helperMode, bool) {
 	return helperMode{}, false
 }
 
-// runLockHolder is the hidden mode the lock holder runs in. Its Claude's
-// hooks hand it two kinds of job: an activity worker to start, and a
-// prompt for the break timers to record.
+// runLockHolder is the hidden mode the lock holder runs in; it starts the
+// activity worker for the jobs its Claude's hooks hand it.
 func runLockHolder(args []string, env Env) int {
-	newLog := helperLog(env)
-	launch := activity.HolderJobs(newLog)
-	return lockholder.HoldMain(args, func(job []byte) {
-		if breaks.IsPromptJob(job) {
-			recordPrompt(job, newLog)
-			return
-		}
-		launch(job)
-	})
+	return lockholder.HoldMain(args, activity.HolderJobs(helperLog(env)))
 }

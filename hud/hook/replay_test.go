@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/internal/fieldfile"
-	"github.com/capacitor-hud/hud/lockholder"
+	"github.com/capacitor-hud/hud/internal/proc"
 )
 
 // recordings matches every directory of payloads recorded from a real
@@ -179,13 +179,13 @@ func recordedPayloads(dir string) ([]string, error) {
 // recordedClaude is the Claude process whose session file (at path: the
 // files of every live process, run together) names session, or the only
 // one there is; the zero Process when there is none to tell.
-func recordedClaude(path, session string) (lockholder.Process, error) {
+func recordedClaude(path, session string) (proc.Process, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return lockholder.Process{}, nil
+		return proc.Process{}, nil
 	}
 	if err != nil {
-		return lockholder.Process{}, err
+		return proc.Process{}, err
 	}
 	type claudeFile struct {
 		PID       int    `json:"pid"`
@@ -199,19 +199,19 @@ func recordedClaude(path, session string) (lockholder.Process, error) {
 		if err := dec.Decode(&f); err == io.EOF {
 			break
 		} else if err != nil {
-			return lockholder.Process{}, fmt.Errorf("%s: %w", path, err)
+			return proc.Process{}, fmt.Errorf("%s: %w", path, err)
 		}
 		files = append(files, f)
 	}
 	for _, f := range files {
 		if f.SessionID == session {
-			return lockholder.Process{PID: f.PID, Started: f.StartedAt / 1000}, nil
+			return proc.Process{PID: f.PID, Started: f.StartedAt / 1000}, nil
 		}
 	}
 	if len(files) == 1 {
-		return lockholder.Process{PID: files[0].PID, Started: files[0].StartedAt / 1000}, nil
+		return proc.Process{PID: files[0].PID, Started: files[0].StartedAt / 1000}, nil
 	}
-	return lockholder.Process{}, nil
+	return proc.Process{}, nil
 }
 
 // replayStep is one line of replay.txt: a payload and the state its

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/internal/paths"
+	"github.com/capacitor-hud/hud/internal/proc"
 	"github.com/capacitor-hud/hud/internal/terminal"
-	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -84,15 +84,13 @@ func executableOf(args []string, lookup func() (string, error)) (string, error) 
 
 // followUps run, in order, after the store is written. An error or a
 // panic in one is logged to the debug log, and the next one still runs.
-// The breaks come before the lock holder: a holder that took the prompt's
-// job (handPromptOver) lives, and needs no looking for.
 // Activity comes last: on Stop, PreCompact and a due checkpoint it starts
 // the worker, whose Go start-up and git calls compete for the CPUs with
 // whatever the hook still has to do (Claude waits for the hook, not for
 // the worker).
 var followUps = []followUp{
-	{"breaks", trackBreaks},
 	{"lock holder", ensureLockHolder},
+	{"breaks", trackBreaks},
 	{"work session", trackWorkSession},
 	{"tidy", tidyProject},
 	{"activity", trackActivity},
@@ -228,7 +226,7 @@ type observation struct {
 	// Process is the agent's process that ran the hook (Claude Code's, or
 	// the one hud-hook <agent> names); PID 0 when it was not found or
 	// cannot stand for the session.
-	Process lockholder.Process
+	Process proc.Process
 	// CWD stands in for the event's cwd when it has none (older clients,
 	// other tools reusing the hook): CLAUDE_PROJECT_DIR, else the hook's
 	// own working directory. Empty when the event has one.
@@ -249,10 +247,10 @@ func observe(ev *Event, env Env, layout paths.Layout, ag *Agent, log *debugLog) 
 	ev.NewCWD = paths.Normalize(ev.NewCWD)
 	obs := observation{
 		Terminal:  terminal.FromEnv(env.Getenv),
-		Alive:     lockholder.Alive,
+		Alive:     proc.Alive,
 		ConfigDir: layout.Config,
 	}
-	if p, err := lockholder.FindAgent(env.Parent, ag.Process, ag.IsProcess(layout)); err != nil {
+	if p, err := proc.FindAgent(env.Parent, ag.Process, ag.IsProcess(layout)); err != nil {
 		log.errorf(ev.SessionID, "%v", err)
 	} else if why := refused(ag, p); why != "" {
 		log.errorf(ev.SessionID, "%s", why)
@@ -281,7 +279,7 @@ func observe(ev *Event, env Env, layout paths.Layout, ag *Agent, log *debugLog) 
 
 // refused says why p, the agent's process found above the hook, cannot
 // stand for the session; "" when it can.
-func refused(ag *Agent, p lockholder.Process) string {
+func refused(ag *Agent, p proc.Process) string {
 	if ag.Refuse == nil {
 		return ""
 	}

@@ -4,8 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capacitor-hud/hud/internal/proc"
 	"github.com/capacitor-hud/hud/internal/terminal"
-	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -78,7 +78,7 @@ func TestPIDFollowsNewestLiveProcess(t *testing.T) {
 	alive := map[int]bool{1: true, 2: true}
 	obs := func(pid int, started int64) observation {
 		return observation{
-			Process: lockholder.Process{PID: pid, Started: started},
+			Process: proc.Process{PID: pid, Started: started},
 			CWD:     "/p",
 			Alive:   func(pid int, _ int64) bool { return alive[pid] },
 		}

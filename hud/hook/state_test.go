@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/capacitor-hud/hud/lockholder"
+	"github.com/capacitor-hud/hud/internal/proc"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -34,7 +34,7 @@ func readFixture(t *testing.T, name string) *Event {
 // claudeObs is an observation of one Claude process.
 func claudeObs(pid int, started int64) observation {
 	return observation{
-		Process:    lockholder.Process{PID: pid, Started: started},
+		Process:    proc.Process{PID: pid, Started: started},
 		CWD:        "/home/dev/proj", // the hook's own directory, for events without a cwd
 		ProjectDir: "/home/dev/proj",
 		Alive:      func(int, int64) bool { return true },

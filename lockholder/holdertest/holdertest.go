@@ -13,20 +13,21 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/internal/paths"
+	"github.com/capacitor-hud/hud/internal/proc"
 	"github.com/capacitor-hud/hud/lockholder"
 )
 
 // Start starts a stand-in Claude (sleep) and the test binary as the
 // holder of that process's lock for path under l, and waits until the
 // holder takes jobs. Both are killed when the test ends.
-func Start(t testing.TB, l paths.Layout, path string) (dir string, claude lockholder.Process, holder *exec.Cmd) {
+func Start(t testing.TB, l paths.Layout, path string) (dir string, claude proc.Process, holder *exec.Cmd) {
 	t.Helper()
 	sleep := exec.Command("sleep", "60")
 	if err := sleep.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { sleep.Process.Kill(); sleep.Wait() })
-	claude, err := lockholder.Inspect(sleep.Process.Pid)
+	claude, err := proc.Inspect(sleep.Process.Pid)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,8 +3,8 @@ package agents
 import (
 	"cmp"
 
+	"github.com/capacitor-hud/hud/internal/proc"
 	"github.com/capacitor-hud/hud/internal/tmux"
-	"github.com/capacitor-hud/hud/lockholder"
 )
 
 // sideBySide is two sessions of one agent in two terminals: each shows in
@@ -67,7 +67,7 @@ func inPane(s session, p *tmux.Pane) bool {
 		if pid == p.PID {
 			return true
 		}
-		proc, err := lockholder.Inspect(pid)
+		proc, err := proc.Inspect(pid)
 		if err != nil {
 			return false
 		}

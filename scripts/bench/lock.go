@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/internal/paths"
+	"github.com/capacitor-hud/hud/internal/proc"
 	"github.com/capacitor-hud/hud/lockholder"
 	"golang.org/x/sys/unix"
 )
@@ -92,7 +93,7 @@ func (t *lockTimes) oneExit(l paths.Layout, project, hook string, watch func(hol
 		return err
 	}
 	defer func() { claude.Process.Kill(); claude.Wait() }()
-	proc, err := lockholder.Inspect(claude.Process.Pid)
+	proc, err := proc.Inspect(claude.Process.Pid)
 	if err != nil {
 		return err
 	}
@@ -149,7 +150,7 @@ const sweepLocks = 20
 // timeSweep times Sweep (the hook runs it on SessionStart) over
 // sweepLocks live locks, none stale, against listing the same directory.
 func (t *lockTimes) timeSweep(n int, l paths.Layout, project string) error {
-	self, err := lockholder.Inspect(os.Getpid())
+	self, err := proc.Inspect(os.Getpid())
 	if err != nil {
 		return err
 	}

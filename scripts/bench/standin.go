@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/internal/paths"
+	"github.com/capacitor-hud/hud/internal/proc"
 	"github.com/capacitor-hud/hud/lockholder"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -75,7 +76,7 @@ func (s *standIn) check(event []byte) error {
 	if r == nil || r.PID != s.pid {
 		return fmt.Errorf("the hook under the stand-in Claude (pid %d) did not record it: %+v", s.pid, r)
 	}
-	if !lockholder.HasLiveLock(l, lockholder.Process{PID: s.pid}) {
+	if !lockholder.HasLiveLock(l, proc.Process{PID: s.pid}) {
 		return fmt.Errorf("no live lock for the stand-in Claude (pid %d) in %s", s.pid, l.LockDir())
 	}
 	return nil

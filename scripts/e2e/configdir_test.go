@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/capacitor-hud/hud/lockholder"
+	"github.com/capacitor-hud/hud/internal/proc"
 )
 
 // TestSecondConfigDir: two Claudes, one with ~/.claude and one with
@@ -337,7 +337,7 @@ func killTree(pid int) {
 	entries, _ := os.ReadDir("/proc")
 	for _, e := range entries {
 		if p, err := strconv.Atoi(e.Name()); err == nil {
-			if proc, err := lockholder.Inspect(p); err == nil {
+			if proc, err := proc.Inspect(p); err == nil {
 				children[proc.PPID] = append(children[proc.PPID], p)
 			}
 		}

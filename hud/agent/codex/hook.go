@@ -7,7 +7,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/answer"
 	"github.com/capacitor-hud/hud/hud/hook"
 	"github.com/capacitor-hud/hud/internal/paths"
-	"github.com/capacitor-hud/hud/lockholder"
+	"github.com/capacitor-hud/hud/internal/proc"
 )
 
 // hookAgent is how hud-hook reads Codex. Its hooks (~/.codex/hooks.json) take
@@ -56,7 +56,7 @@ var hookAgent = hook.Agent{
 		}
 		return ev, nil
 	},
-	IsProcess: func(paths.Layout) func(lockholder.Process) bool {
+	IsProcess: func(paths.Layout) func(proc.Process) bool {
 		return isCodex
 	},
 	Refuse: sharedAppServer,
@@ -70,7 +70,7 @@ const (
 	questionTool = "request_user_input"
 )
 
-var isCodex = lockholder.IsExecutable("codex")
+var isCodex = proc.IsExecutable("codex")
 
 // sharedAppServer refuses the shared background app server as a session's
 // process. By default the first Codex starts one (`codex app-server …
@@ -80,8 +80,8 @@ var isCodex = lockholder.IsExecutable("codex")
 // above it reaches whichever Codex happened to start it. With
 // features.daemon_auto_start = false, which `hud install codex` sets, each
 // Codex runs its own hooks and is their parent.
-func sharedAppServer(p lockholder.Process) string {
-	args, err := lockholder.Cmdline(p.PID)
+func sharedAppServer(p proc.Process) string {
+	args, err := proc.Cmdline(p.PID)
 	if err != nil || !slices.Contains(args, "app-server") {
 		return ""
 	}

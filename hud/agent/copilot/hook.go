@@ -9,7 +9,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/answer"
 	"github.com/capacitor-hud/hud/hud/hook"
 	"github.com/capacitor-hud/hud/internal/paths"
-	"github.com/capacitor-hud/hud/lockholder"
+	"github.com/capacitor-hud/hud/internal/proc"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -33,21 +33,21 @@ var hookAgent = hook.Agent{
 	Name:      Name,
 	Process:   "Copilot CLI",
 	Decode:    decode,
-	IsProcess: func(paths.Layout) func(lockholder.Process) bool { return isCopilot },
+	IsProcess: func(paths.Layout) func(proc.Process) bool { return isCopilot },
 }
 
 // isCopilot: the npm package's node launcher starts the native binary,
 // which runs the hooks and names its main thread "MainThread", so the
 // kernel's comm does not name it: its argv[0] does.
-func isCopilot(p lockholder.Process) bool {
+func isCopilot(p proc.Process) bool {
 	if isCopilotLauncher(p) {
 		return true
 	}
-	args, err := lockholder.Cmdline(p.PID)
+	args, err := proc.Cmdline(p.PID)
 	return err == nil && len(args) > 0 && filepath.Base(args[0]) == "copilot"
 }
 
-var isCopilotLauncher = lockholder.IsExecutable("copilot")
+var isCopilotLauncher = proc.IsExecutable("copilot")
 
 // Copilot's hook events, as its hooks file names them.
 const (

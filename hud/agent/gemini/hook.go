@@ -7,7 +7,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/hook"
 	"github.com/capacitor-hud/hud/hud/hookevents"
 	"github.com/capacitor-hud/hud/internal/paths"
-	"github.com/capacitor-hud/hud/lockholder"
+	"github.com/capacitor-hud/hud/internal/proc"
 )
 
 // hookAgent is how hud-hook reads Gemini CLI. Its hooks
@@ -38,11 +38,11 @@ var hookAgent = hook.Agent{
 	// Gemini relaunches itself in a second node process (with a larger
 	// heap) that runs the hooks; the walk finds that one first, and it
 	// lives exactly as long as the session.
-	IsProcess: func(paths.Layout) func(lockholder.Process) bool { return isGemini },
+	IsProcess: func(paths.Layout) func(proc.Process) bool { return isGemini },
 	Reply:     "{}",
 }
 
-var isGemini = lockholder.IsExecutable("gemini")
+var isGemini = proc.IsExecutable("gemini")
 
 // Gemini's hook events and values that hud reads.
 const (

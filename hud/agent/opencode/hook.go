@@ -10,7 +10,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/answer"
 	"github.com/capacitor-hud/hud/hud/hook"
 	"github.com/capacitor-hud/hud/internal/paths"
-	"github.com/capacitor-hud/hud/lockholder"
+	"github.com/capacitor-hud/hud/internal/proc"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -43,10 +43,10 @@ var hookAgent = hook.Agent{
 	Process: "opencode",
 	Decode:  decode,
 	// opencode is one Bun binary, named opencode, running the plugin.
-	IsProcess: func(paths.Layout) func(lockholder.Process) bool { return isOpencode },
+	IsProcess: func(paths.Layout) func(proc.Process) bool { return isOpencode },
 }
 
-var isOpencode = lockholder.IsExecutable("opencode")
+var isOpencode = proc.IsExecutable("opencode")
 
 // payload is what hud's plugin sends: an event's properties, with
 // the plugin's directory and, for an answer, the request it answers.

@@ -1,4 +1,4 @@
-package lockholder
+package proc
 
 import (
 	"errors"
@@ -34,7 +34,7 @@ const startedSlack = 1
 // Same reports whether pid and started (Unix seconds, as recorded earlier)
 // name p, allowing for the jitter of derived start times (startedSlack).
 func (p Process) Same(pid int, started int64) bool {
-	return p.PID == pid && sameStart(p.Started, started)
+	return p.PID == pid && SameStart(p.Started, started)
 }
 
 // Alive reports whether the process pid is running and, when started is
@@ -49,7 +49,7 @@ func Alive(pid int, started int64) bool {
 		// it. Without its start time we cannot tell reuse; trust kill(0).
 		return !errors.Is(err, ErrNoProcess) && signalZero(pid)
 	}
-	return started == 0 || sameStart(p.Started, started)
+	return started == 0 || SameStart(p.Started, started)
 }
 
 // StartTicks is resolver.ProcessStart over the real processes: the start
@@ -73,4 +73,11 @@ func IsShell(comm string) bool {
 		return true
 	}
 	return false
+}
+
+// SameStart compares two start times in Unix seconds with the slack Alive
+// allows.
+func SameStart(a, b int64) bool {
+	d := a - b
+	return d >= -startedSlack && d <= startedSlack
 }

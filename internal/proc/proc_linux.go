@@ -1,4 +1,4 @@
-package lockholder
+package proc
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package lockholder
+package proc
 
 // fdDir lists the process's open file descriptors.
 const fdDir = "/dev/fd"

@@ -1,10 +1,30 @@
-package lockholder
+package proc
 
 import (
 	"os"
 	"os/exec"
 	"testing"
 )
+
+// deadPID is the pid of a process that has exited.
+func deadPID(t *testing.T) int {
+	t.Helper()
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd.Process.Pid
+}
+
+// self is the test process, the one live process every test may name.
+func self(t *testing.T) Process {
+	t.Helper()
+	p, err := Inspect(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
 
 func TestProcessSame(t *testing.T) {
 	p := Process{PID: 42, Started: 1000}

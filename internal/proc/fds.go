@@ -1,4 +1,4 @@
-package lockholder
+package proc
 
 import (
 	"os"
@@ -12,7 +12,7 @@ import (
 func closeOnExecListed() {
 	names, err := readDirNames(fdDir)
 	if err != nil {
-		return // nothing better to do: the holder starts regardless
+		return // nothing better to do: the helper starts regardless
 	}
 	for _, name := range names {
 		if fd, err := strconv.Atoi(name); err == nil && fd >= 3 {
