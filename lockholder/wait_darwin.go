@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/capacitor-hud/hud/internal/proc"
 )
 
 // darwinWatch waits in one kevent(2) call for the process's exit
@@ -25,12 +27,12 @@ func openLockWatch(pid int, dir string, dirFD int, jobs *inbox) (lockWatch, erro
 	}
 	unix.CloseOnExec(kq)
 	w := &darwinWatch{kq: kq, jobs: jobs}
-	var proc, vnode unix.Kevent_t
-	unix.SetKevent(&proc, pid, unix.EVFILT_PROC, unix.EV_ADD|unix.EV_ONESHOT)
-	proc.Fflags = unix.NOTE_EXIT
+	var exit, vnode unix.Kevent_t
+	unix.SetKevent(&exit, pid, unix.EVFILT_PROC, unix.EV_ADD|unix.EV_ONESHOT)
+	exit.Fflags = unix.NOTE_EXIT
 	unix.SetKevent(&vnode, dirFD, unix.EVFILT_VNODE, unix.EV_ADD|unix.EV_CLEAR)
 	vnode.Fflags = unix.NOTE_DELETE | unix.NOTE_RENAME | unix.NOTE_REVOKE
-	if _, err := unix.Kevent(kq, []unix.Kevent_t{proc}, nil, nil); err != nil {
+	if _, err := unix.Kevent(kq, []unix.Kevent_t{exit}, nil, nil); err != nil {
 		w.close()
 		if errors.Is(err, unix.ESRCH) {
 			return nil, fmt.Errorf("watching pid %d: %w", pid, proc.ErrNoProcess)

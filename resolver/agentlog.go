@@ -9,6 +9,7 @@ import (
 
 	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/safefile"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 // An AgentLog is how to read one coding agent's own log (its transcript,
@@ -20,7 +21,7 @@ type AgentLog interface {
 	// Path is rec's log and the agent's home it lies in, "" when there is
 	// none to read: only a path where and as the agent keeps its logs, so
 	// a payload cannot make hud read or watch anything else.
-	Path(l paths.Layout, rec *Record) (path, home string)
+	Path(l paths.Layout, rec *store.Record) (path, home string)
 	// TurnEnd finds the newest turn end in the log's tail, which starts at
 	// a whole line and was last written at modified.
 	TurnEnd(tail []byte, modified time.Time) (TurnEnd, bool)
@@ -58,14 +59,14 @@ const maxTranscriptTail = 64 << 10
 // their newest turn ends, by session id, and the directories the logs are
 // in, for a watcher. Files it cannot read, and logs that record no end,
 // are left out: the hooks decide.
-func LoadTurnEnds(l paths.Layout, store *Store, logs AgentLogs) (map[string]TurnEnd, []string) {
-	if store == nil || logs == nil {
+func LoadTurnEnds(l paths.Layout, st *store.Store, logs AgentLogs) (map[string]TurnEnd, []string) {
+	if st == nil || logs == nil {
 		return nil, nil
 	}
 	var ends map[string]TurnEnd
 	var dirs []string
-	for id, rec := range store.Sessions {
-		if rec == nil || (rec.State != StateWorking && rec.State != StateWaiting) {
+	for id, rec := range st.Sessions {
+		if rec == nil || (rec.State != store.StateWorking && rec.State != store.StateWaiting) {
 			continue
 		}
 		log := logs(rec.Agent)
@@ -112,14 +113,14 @@ func wholeLines(tail []byte, n int) []byte {
 // the log ended after the record last heard of it is over, and the
 // session ready. An end from before the record's last event is an earlier
 // turn's.
-func TurnEndOpinion(rec *Record, end TurnEnd) (State, time.Time, bool) {
-	if rec == nil || (rec.State != StateWorking && rec.State != StateWaiting) {
+func TurnEndOpinion(rec *store.Record, end TurnEnd) (store.State, time.Time, bool) {
+	if rec == nil || (rec.State != store.StateWorking && rec.State != store.StateWaiting) {
 		return "", time.Time{}, false
 	}
 	if !end.At.After(rec.UpdatedAt.Time) {
 		return "", time.Time{}, false
 	}
-	return StateReady, end.At.UTC(), true
+	return store.StateReady, end.At.UTC(), true
 }
 
 // realDirsBelow reports whether every directory from below home down to

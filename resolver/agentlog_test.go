@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/internal/paths"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 func ts(s string) time.Time {
@@ -24,19 +25,19 @@ func TestTranscriptOpinion(t *testing.T) {
 	end := TurnEnd{At: ts("2026-11-23T15:28:16.127Z")}
 	cases := []struct {
 		name    string
-		state   State
+		state   store.State
 		updated string
-		want    State
+		want    store.State
 		ok      bool
 	}{
-		{"waiting on the denied dialog", StateWaiting, "2026-11-23T15:28:12.262Z", StateReady, true},
-		{"working when Esc stopped it", StateWorking, "2026-11-23T15:28:12.262Z", StateReady, true},
-		{"a hook after the end wins", StateWorking, "2026-11-23T15:28:20.000Z", "", false},
-		{"ready already", StateReady, "2026-11-23T15:28:12.262Z", "", false},
-		{"compacting is the hooks'", StateCompacting, "2026-11-23T15:28:12.262Z", "", false},
+		{"waiting on the denied dialog", store.StateWaiting, "2026-11-23T15:28:12.262Z", store.StateReady, true},
+		{"working when Esc stopped it", store.StateWorking, "2026-11-23T15:28:12.262Z", store.StateReady, true},
+		{"a hook after the end wins", store.StateWorking, "2026-11-23T15:28:20.000Z", "", false},
+		{"ready already", store.StateReady, "2026-11-23T15:28:12.262Z", "", false},
+		{"compacting is the hooks'", store.StateCompacting, "2026-11-23T15:28:12.262Z", "", false},
 	}
 	for _, c := range cases {
-		rec := &Record{SessionID: "s", State: c.state, UpdatedAt: At(ts(c.updated))}
+		rec := &store.Record{SessionID: "s", State: c.state, UpdatedAt: store.At(ts(c.updated))}
 		state, since, ok := TurnEndOpinion(rec, end)
 		if ok != c.ok || state != c.want || (ok && !since.Equal(end.At)) {
 			t.Errorf("%s: %s %v %v, want %s %v", c.name, state, since, ok, c.want, c.ok)
@@ -50,7 +51,7 @@ type tailLog struct {
 	got  *[]byte
 }
 
-func (l tailLog) Path(paths.Layout, *Record) (string, string) {
+func (l tailLog) Path(paths.Layout, *store.Record) (string, string) {
 	return l.path, filepath.Dir(filepath.Dir(l.path))
 }
 
@@ -79,9 +80,9 @@ func TestLoadTurnEndsWholeLines(t *testing.T) {
 		}
 		return nil
 	}
-	st := NewStore()
-	st.Sessions["s"] = &Record{SessionID: "s", Agent: "other", State: StateWorking}
-	st.Sessions["c"] = &Record{SessionID: "c", State: StateWorking}
+	st := store.New()
+	st.Sessions["s"] = &store.Record{SessionID: "s", Agent: "other", State: store.StateWorking}
+	st.Sessions["c"] = &store.Record{SessionID: "c", State: store.StateWorking}
 	ends, dirs := LoadTurnEnds(paths.Layout{Home: home}, st, logs)
 	if len(ends) != 1 || len(dirs) != 1 || dirs[0] != filepath.Dir(path) {
 		t.Fatalf("ends %v dirs %v, want the other agent's only", ends, dirs)

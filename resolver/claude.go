@@ -1,6 +1,10 @@
 package resolver
 
-import "time"
+import (
+	"time"
+
+	"github.com/capacitor-hud/hud/internal/store"
+)
 
 // Claude Code's own statuses in ~/.claude/sessions/<pid>.json.
 const (
@@ -60,7 +64,7 @@ const ClaudeAgentIdleAfter = 5 * time.Second
 //
 // Anything else (an empty status in print mode or from a release that
 // writes none, no status time) leaves the hooks in charge.
-func SecondOpinion(rec *Record, c *ClaudeSession, now time.Time) (State, time.Time, bool) {
+func SecondOpinion(rec *store.Record, c *ClaudeSession, now time.Time) (store.State, time.Time, bool) {
 	if rec == nil || c == nil {
 		return "", time.Time{}, false
 	}
@@ -71,16 +75,16 @@ func SecondOpinion(rec *Record, c *ClaudeSession, now time.Time) (State, time.Ti
 	switch c.Status {
 	case ClaudeStatusIdle:
 		if at, ok := idleBelievedAt(rec, c); ok && !now.Before(at) {
-			return StateReady, since.UTC(), true
+			return store.StateReady, since.UTC(), true
 		}
 	case ClaudeStatusBusy:
 		switch {
-		case rec.State == StateWaiting && since.After(rec.StateChangedAt.Time),
-			rec.State == StateReady && since.After(lastNews(rec)):
-			return StateWorking, since.UTC(), true
+		case rec.State == store.StateWaiting && since.After(rec.StateChangedAt.Time),
+			rec.State == store.StateReady && since.After(lastNews(rec)):
+			return store.StateWorking, since.UTC(), true
 		}
 	case ClaudeStatusWaiting:
-		if rec.State == StateWaiting {
+		if rec.State == store.StateWaiting {
 			break
 		}
 		changed := rec.StateChangedAt.Time
@@ -90,7 +94,7 @@ func SecondOpinion(rec *Record, c *ClaudeSession, now time.Time) (State, time.Ti
 		if changed.After(since) && !onlyStarted(rec) {
 			break
 		}
-		return StateWaiting, since.UTC(), true
+		return store.StateWaiting, since.UTC(), true
 	}
 	return "", time.Time{}, false
 }
@@ -101,13 +105,13 @@ func SecondOpinion(rec *Record, c *ClaudeSession, now time.Time) (State, time.Ti
 // says something else, or an event came after the idle began (the file
 // lags the hook that started new work, as at a PreCompact: Claude still
 // says the idle of the turn before).
-func idleBelievedAt(rec *Record, c *ClaudeSession) (time.Time, bool) {
+func idleBelievedAt(rec *store.Record, c *ClaudeSession) (time.Time, bool) {
 	since := c.StatusSince()
 	if c.Status != ClaudeStatusIdle || since.IsZero() || lastNews(rec).After(since) {
 		return time.Time{}, false
 	}
 	switch rec.State {
-	case StateWorking, StateWaiting, StateCompacting:
+	case store.StateWorking, store.StateWaiting, store.StateCompacting:
 		if len(rec.Subagents) > 0 || (rec.LastEvent != nil && rec.LastEvent.Event == "SubagentStop") {
 			return since.Add(ClaudeAgentIdleAfter), true
 		}
@@ -118,7 +122,7 @@ func idleBelievedAt(rec *Record, c *ClaudeSession) (time.Time, bool) {
 
 // onlyStarted reports whether the session's start is the last the record
 // heard of it.
-func onlyStarted(rec *Record) bool {
+func onlyStarted(rec *store.Record) bool {
 	return rec.LastEvent != nil && rec.LastEvent.Event == "SessionStart"
 }
 
@@ -129,7 +133,7 @@ func onlyStarted(rec *Record) bool {
 // Without this, the idle_prompt would cancel the very correction it
 // confirms, and the session would show working for good. A status of
 // Claude's that changed after it is newer news than the record's.
-func lastNews(rec *Record) time.Time {
+func lastNews(rec *store.Record) time.Time {
 	if rec.LastEvent != nil && rec.LastEvent.Event == "Notification" && !rec.StateChangedAt.IsZero() {
 		return rec.StateChangedAt.Time
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/safefile"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 // Claude Code keeps a person's settings, transcripts and session files in
@@ -109,12 +110,12 @@ func ConfigDirFromEnv(l paths.Layout, value string) string {
 // follow, ~/.claude (or l's own) first, each once: l's, the default, the
 // wired ones (list) and those the store's records name that are the
 // person's (OwnConfigDir).
-func FollowedConfigDirs(l paths.Layout, list ConfigDirList, store *Store) []string {
+func FollowedConfigDirs(l paths.Layout, list ConfigDirList, st *store.Store) []string {
 	dirs := []string{l.ConfigDir(), l.DefaultConfigDir()}
 	dirs = append(dirs, list.ConfigDirs...)
-	if store != nil {
+	if st != nil {
 		var named []string
-		for _, rec := range store.Sessions {
+		for _, rec := range st.Sessions {
 			if rec != nil && rec.ConfigDir != "" && filepath.IsAbs(rec.ConfigDir) {
 				named = append(named, filepath.Clean(rec.ConfigDir))
 			}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/capacitor-hud/hud/internal/paths"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 func TestLayoutConfig(t *testing.T) {
@@ -72,24 +73,24 @@ func TestFollowedConfigDirs(t *testing.T) {
 	}
 	os.Chmod(filepath.Join(home, "shared"), 0o777)
 	named := strings.NewReplacer("/home/ann", home)
-	store := NewStore()
-	store.Sessions["a"] = &Record{SessionID: "a", ConfigDir: home + "/.claude-b"}
-	store.Sessions["b"] = &Record{SessionID: "b", ConfigDir: home + "/.claude-work"}
-	store.Sessions["c"] = &Record{SessionID: "c"}
-	store.Sessions["d"] = &Record{SessionID: "d", ConfigDir: "relative/dir"} // hand-edited: ignored
-	store.Sessions["e"] = &Record{SessionID: "e", ConfigDir: home + "/missing"}
-	store.Sessions["f"] = &Record{SessionID: "f", ConfigDir: home + "/shared"} // anybody's: ignored
+	st := store.New()
+	st.Sessions["a"] = &store.Record{SessionID: "a", ConfigDir: home + "/.claude-b"}
+	st.Sessions["b"] = &store.Record{SessionID: "b", ConfigDir: home + "/.claude-work"}
+	st.Sessions["c"] = &store.Record{SessionID: "c"}
+	st.Sessions["d"] = &store.Record{SessionID: "d", ConfigDir: "relative/dir"} // hand-edited: ignored
+	st.Sessions["e"] = &store.Record{SessionID: "e", ConfigDir: home + "/missing"}
+	st.Sessions["f"] = &store.Record{SessionID: "f", ConfigDir: home + "/shared"} // anybody's: ignored
 	tests := []struct {
 		name   string
 		config string
 		list   []string
-		store  *Store
+		st     *store.Store
 		want   []string
 	}{
 		{"default only", "", nil, nil, []string{"/home/ann/.claude"}},
 		{"wired", "", []string{"/home/ann/.claude-work", "/home/ann/.claude"}, nil,
 			[]string{"/home/ann/.claude", "/home/ann/.claude-work"}},
-		{"records add theirs, once", "", []string{"/home/ann/.claude-work"}, store,
+		{"records add theirs, once", "", []string{"/home/ann/.claude-work"}, st,
 			[]string{"/home/ann/.claude", "/home/ann/.claude-work", "/home/ann/.claude-b"}},
 		{"the reader's own first", "/home/ann/.claude-b", nil, nil,
 			[]string{"/home/ann/.claude-b", "/home/ann/.claude"}},
@@ -105,7 +106,7 @@ func TestFollowedConfigDirs(t *testing.T) {
 			for i, d := range tt.want {
 				want[i] = named.Replace(d)
 			}
-			got := FollowedConfigDirs(l, ConfigDirList{ConfigDirs: list}, tt.store)
+			got := FollowedConfigDirs(l, ConfigDirList{ConfigDirs: list}, tt.st)
 			if !slices.Equal(got, want) {
 				t.Errorf("got %q, want %q", got, want)
 			}
@@ -240,7 +241,7 @@ func TestSessionName(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := Session{Claude: tt.claude, Record: &Record{WorkingOn: tt.workingOn}}
+			s := Session{Claude: tt.claude, Record: &store.Record{WorkingOn: tt.workingOn}}
 			if got := s.Name(); got != tt.want {
 				t.Errorf("Name() = %q, want %q", got, tt.want)
 			}

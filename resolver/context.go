@@ -11,6 +11,7 @@ import (
 
 	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/safefile"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 // Context is how full a session's context window is: what the model was
@@ -98,9 +99,9 @@ func ModelWindow(model string, tokens int) int {
 // (transcript_path), taken only where Claude keeps it and by the name it
 // gives it: <config dir>/projects/<project>/<session id>.jsonl. A payload
 // cannot make hud read anything else.
-func claudeTranscript(l paths.Layout, rec *Record) string {
+func claudeTranscript(l paths.Layout, rec *store.Record) string {
 	p := rec.TranscriptPath
-	if CheckSessionID(rec.SessionID) != nil || !filepath.IsAbs(p) || filepath.Clean(p) != p {
+	if store.CheckSessionID(rec.SessionID) != nil || !filepath.IsAbs(p) || filepath.Clean(p) != p {
 		return ""
 	}
 	if filepath.Base(p) != rec.SessionID+".jsonl" || filepath.Dir(filepath.Dir(p)) != claudeProjects(l, rec) {
@@ -111,7 +112,7 @@ func claudeTranscript(l paths.Layout, rec *Record) string {
 
 // claudeProjects is the directory of rec's config dir that holds its
 // transcripts, one directory per project.
-func claudeProjects(l paths.Layout, rec *Record) string {
+func claudeProjects(l paths.Layout, rec *store.Record) string {
 	return filepath.Join(l.WithConfig(rec.ConfigDir).ConfigDir(), "projects")
 }
 
@@ -172,11 +173,11 @@ var contextTails = [...]int64{maxTranscriptTail, 1 << 20}
 // AgentLog is an AgentRunway (Codex's rollout), which may also give the
 // limits of the agent's home (accounts: the newest of each home). A
 // session with none is left out: unknown, never a guess.
-func LoadContexts(l paths.Layout, store *Store, lines map[string]StatusLine, logs AgentLogs) (contexts map[string]Context, accounts []Account) {
-	if store == nil {
+func LoadContexts(l paths.Layout, st *store.Store, lines map[string]StatusLine, logs AgentLogs) (contexts map[string]Context, accounts []Account) {
+	if st == nil {
 		return nil, nil
 	}
-	for id, rec := range store.Sessions {
+	for id, rec := range st.Sessions {
 		if rec == nil {
 			continue
 		}
@@ -214,7 +215,7 @@ func agentLog(logs AgentLogs, agent string) AgentLog {
 
 // agentRunway is the runway of rec's own log, read bounded and never
 // through a link, with the account its home is.
-func agentRunway(l paths.Layout, rec *Record, r AgentRunway) (Context, *Account, bool) {
+func agentRunway(l paths.Layout, rec *store.Record, r AgentRunway) (Context, *Account, bool) {
 	path, home := r.Path(l, rec)
 	c, a, ok := tailFigures(path, home, r.Runway)
 	if a != nil {
@@ -242,7 +243,7 @@ func newerAccount(accounts []Account, a *Account) []Account {
 
 // transcriptContext is lastContext of rec's transcript, read bounded and
 // never through a link.
-func transcriptContext(l paths.Layout, rec *Record) (Context, bool) {
+func transcriptContext(l paths.Layout, rec *store.Record) (Context, bool) {
 	c, _, ok := tailFigures(claudeTranscript(l, rec), claudeProjects(l, rec), func(tail []byte) (Context, *Account, bool) {
 		c, ok := lastContext(tail)
 		return c, nil, ok

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/internal/paths"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 // Transcript lines as Claude Code 2.1.197 writes them (trimmed of fields
@@ -92,17 +93,17 @@ func TestClaudeTranscript(t *testing.T) {
 	l := paths.Layout{Home: "/home/u"}
 	good := "/home/u/.claude/projects/-p/s1.jsonl"
 	cases := []struct {
-		rec  Record
+		rec  store.Record
 		want string
 	}{
-		{Record{SessionID: "s1", TranscriptPath: good}, good},
-		{Record{SessionID: "s1", ConfigDir: "/home/u/.claude-work", TranscriptPath: "/home/u/.claude-work/projects/-p/s1.jsonl"}, "/home/u/.claude-work/projects/-p/s1.jsonl"},
-		{Record{SessionID: "s1", ConfigDir: "/home/u/.claude-work", TranscriptPath: good}, ""},
-		{Record{SessionID: "s2", TranscriptPath: good}, ""},
-		{Record{SessionID: "s1", TranscriptPath: "/etc/projects/-p/s1.jsonl"}, ""},
-		{Record{SessionID: "s1", TranscriptPath: "/home/u/.claude/projects/-p/../../x/s1.jsonl"}, ""},
-		{Record{SessionID: "s1", TranscriptPath: "/home/u/.claude/projects/s1.jsonl"}, ""},
-		{Record{SessionID: "s1", TranscriptPath: "relative/s1.jsonl"}, ""},
+		{store.Record{SessionID: "s1", TranscriptPath: good}, good},
+		{store.Record{SessionID: "s1", ConfigDir: "/home/u/.claude-work", TranscriptPath: "/home/u/.claude-work/projects/-p/s1.jsonl"}, "/home/u/.claude-work/projects/-p/s1.jsonl"},
+		{store.Record{SessionID: "s1", ConfigDir: "/home/u/.claude-work", TranscriptPath: good}, ""},
+		{store.Record{SessionID: "s2", TranscriptPath: good}, ""},
+		{store.Record{SessionID: "s1", TranscriptPath: "/etc/projects/-p/s1.jsonl"}, ""},
+		{store.Record{SessionID: "s1", TranscriptPath: "/home/u/.claude/projects/-p/../../x/s1.jsonl"}, ""},
+		{store.Record{SessionID: "s1", TranscriptPath: "/home/u/.claude/projects/s1.jsonl"}, ""},
+		{store.Record{SessionID: "s1", TranscriptPath: "relative/s1.jsonl"}, ""},
 	}
 	for _, c := range cases {
 		if got := claudeTranscript(l, &c.rec); got != c.want {
@@ -143,7 +144,7 @@ func TestLoadContexts(t *testing.T) {
 		t.Fatal(err)
 	}
 	write("s5", answerLine)
-	recs := map[string]*Record{
+	recs := map[string]*store.Record{
 		"s5": {SessionID: "s5", TranscriptPath: filepath.Join(linked, "s5.jsonl")},
 		"s1": {SessionID: "s1", TranscriptPath: p1},
 		"s2": {SessionID: "s2", TranscriptPath: p2},
@@ -155,7 +156,7 @@ func TestLoadContexts(t *testing.T) {
 		// Newer than the answer: its figures win.
 		"s2": {SessionID: "s2", At: answered.Add(time.Second), Model: "claude-sonnet-4-5[1m]", Tokens: 50_000, Window: LongWindow},
 	}
-	got, _ := LoadContexts(l, &Store{Version: StoreVersion, Sessions: recs}, lines, nil)
+	got, _ := LoadContexts(l, &store.Store{Version: store.Version, Sessions: recs}, lines, nil)
 	if len(got) != 2 {
 		t.Fatalf("contexts of %d sessions, want s1 and s2: %+v", len(got), got)
 	}
@@ -208,7 +209,7 @@ func BenchmarkLoadContexts(b *testing.B) {
 		b.Fatal(err)
 	}
 	filler := strings.Repeat(userLine+"\n", 4<<20/len(userLine))
-	recs := map[string]*Record{}
+	recs := map[string]*store.Record{}
 	for i := range 10 {
 		id := "s" + string(rune('0'+i))
 		tail := answerLine + "\n" + userLine + "\n"
@@ -219,11 +220,11 @@ func BenchmarkLoadContexts(b *testing.B) {
 		if err := os.WriteFile(p, []byte(filler+tail), 0o600); err != nil {
 			b.Fatal(err)
 		}
-		recs[id] = &Record{SessionID: id, TranscriptPath: p}
+		recs[id] = &store.Record{SessionID: id, TranscriptPath: p}
 	}
-	store := &Store{Version: StoreVersion, Sessions: recs}
+	st := &store.Store{Version: store.Version, Sessions: recs}
 	load := func(b *testing.B) {
-		if c, _ := LoadContexts(paths.Layout{Home: home}, store, nil, nil); len(c) != 10 {
+		if c, _ := LoadContexts(paths.Layout{Home: home}, st, nil, nil); len(c) != 10 {
 			b.Fatalf("%d contexts", len(c))
 		}
 	}
@@ -251,9 +252,9 @@ func TestContextCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := filepath.Join(dir, "s1.jsonl")
-	store := &Store{Version: StoreVersion, Sessions: map[string]*Record{"s1": {SessionID: "s1", TranscriptPath: p}}}
+	st := &store.Store{Version: store.Version, Sessions: map[string]*store.Record{"s1": {SessionID: "s1", TranscriptPath: p}}}
 	tokens := func() int {
-		c, _ := LoadContexts(paths.Layout{Home: home}, store, nil, nil)
+		c, _ := LoadContexts(paths.Layout{Home: home}, st, nil, nil)
 		return c["s1"].Tokens
 	}
 	write := func(data string) {

@@ -8,17 +8,18 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/internal/jsonfields/fieldstest"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 // stamps sets each Timestamp Fill meets to a time of its own.
 func stamps() func(reflect.Value) bool {
 	n := 0
 	return func(v reflect.Value) bool {
-		if v.Type() != reflect.TypeFor[Timestamp]() {
+		if v.Type() != reflect.TypeFor[store.Timestamp]() {
 			return false
 		}
 		n++
-		v.Set(reflect.ValueOf(At(time.Date(2026, 11, 26, 10, n, 0, 123e6, time.UTC))))
+		v.Set(reflect.ValueOf(store.At(time.Date(2026, 11, 26, 10, n, 0, 123e6, time.UTC))))
 		return true
 	}
 }
@@ -27,20 +28,20 @@ func stamps() func(reflect.Value) bool {
 // its last event's, survives a round trip through its JSON, whichever way
 // it is written and read.
 func TestRecordFieldsCoverIt(t *testing.T) {
-	var r Record
+	var r store.Record
 	fieldstest.Fill(&r, stamps())
-	b, err := AppendRecord(nil, &r, "    ", "  ")
+	b, err := store.AppendRecord(nil, &r, "    ", "  ")
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := DecodeRecord(b)
+	back, err := store.DecodeRecord(b)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(*back, r) {
 		t.Errorf("round trip through\n%s\n got %+v\nwant %+v", b, *back, r)
 	}
-	var viaJSON Record
+	var viaJSON store.Record
 	if err := json.Unmarshal(b, &viaJSON); err != nil || !reflect.DeepEqual(viaJSON, r) {
 		t.Errorf("through encoding/json: %+v, %v", viaJSON, err)
 	}
@@ -53,9 +54,9 @@ func TestRecordFieldsCoverIt(t *testing.T) {
 // TestRecordKeepsItsKeys: the store's format does not move under a
 // change of code: the keys a full record is written with, in their order.
 func TestRecordKeepsItsKeys(t *testing.T) {
-	var r Record
+	var r store.Record
 	fieldstest.Fill(&r, stamps())
-	b, _ := AppendRecord(nil, &r, "", "")
+	b, _ := store.AppendRecord(nil, &r, "", "")
 	var keys []string
 	d := json.NewDecoder(bytes.NewReader(b))
 	d.Token()

@@ -3,7 +3,6 @@ package resolver
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
 	"path/filepath"
 	"strconv"
@@ -11,11 +10,8 @@ import (
 
 	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/safefile"
+	"github.com/capacitor-hud/hud/internal/store"
 )
-
-// ErrCorruptStore marks a store that exists but cannot be read as v3: the
-// hook moves such a file aside on its next write.
-var ErrCorruptStore = errors.New("corrupt store")
 
 // ProcessStart reports the start time of process pid in clock ticks since
 // boot (Linux /proc/<pid>/stat field 22), with running false when the
@@ -36,7 +32,7 @@ const maxSmallFile = 64 << 10
 // the directories it names (hud doctor reports it), never the others.
 //
 // A missing store is an empty one. A store that cannot be decoded returns
-// an error wrapping ErrCorruptStore, together with a snapshot holding an
+// an error wrapping store.ErrCorrupt, together with a snapshot holding an
 // empty store and the locks and Claude sessions that could be read, so a
 // caller that wants to keep going can.
 //
@@ -47,13 +43,13 @@ const maxSmallFile = 64 << 10
 // logs gives each coding agent's own log, read for what its hooks miss
 // and for its runway (LoadTurnEnds, LoadContexts); nil reads none.
 func LoadSnapshot(l paths.Layout, procStart ProcessStart, logs AgentLogs) (Snapshot, error) {
-	snap := Snapshot{Store: NewStore()}
+	snap := Snapshot{Store: store.New()}
 	var errs []error
-	store, err := LoadStore(l.StorePath())
+	st, err := store.Load(l.StorePath())
 	if err != nil {
 		errs = append(errs, err)
 	} else {
-		snap.Store = store
+		snap.Store = st
 	}
 	list, _ := LoadConfigDirList(l)
 	followed := FollowedConfigDirs(l, list, snap.Store)
@@ -77,45 +73,6 @@ func LoadSnapshot(l paths.Layout, procStart ProcessStart, logs AgentLogs) (Snaps
 	snap.Contexts, agentAccounts = LoadContexts(l, snap.Store, lines, logs)
 	snap.Accounts = append(Accounts(l, followed, lines), agentAccounts...)
 	return snap, errors.Join(errs...)
-}
-
-// MaxStoreSize bounds the store a reader or the hook reads. A busy day's
-// store of 200 sessions is about 175 KB; a larger file is not the hook's.
-const MaxStoreSize = 16 << 20
-
-// LoadStore reads the v3 store at path; a missing file is an empty store.
-// Records DecodeStore leaves out are left out silently: the hook logs them
-// when it next writes the store. The store is read only as a regular file
-// of at most MaxStoreSize, never through a link: anything else at its
-// name is a corrupt store, which the hook moves aside.
-func LoadStore(path string) (*Store, error) {
-	b, _, notStore, err := ReadStoreFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return NewStore(), nil
-	}
-	if notStore {
-		return nil, fmt.Errorf("reading %s: %w: %w", path, ErrCorruptStore, err)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading store: %w", err)
-	}
-	s, _, err := DecodeStore(b)
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w: %w", path, ErrCorruptStore, err)
-	}
-	return s, nil
-}
-
-// ReadStoreFile reads the store file at path for LoadStore and the hook,
-// with its info: only a regular file of at most MaxStoreSize, never
-// through a link, never blocking in open. notStore reports an error that
-// says the name holds something the hook never writes there (a link, a
-// FIFO, a directory, a huge file), which the hook moves aside as it does a
-// corrupt store. A missing file's error wraps fs.ErrNotExist.
-func ReadStoreFile(path string) (b []byte, info fs.FileInfo, notStore bool, err error) {
-	b, info, err = safefile.Read(path, MaxStoreSize, safefile.NoFollow)
-	notStore = errors.Is(err, safefile.ErrSymlink) || errors.Is(err, safefile.ErrNotRegular) || errors.Is(err, safefile.ErrTooLarge)
-	return b, info, notStore, err
 }
 
 // LoadLocks lists the lock directories in dir (~/.claude/sessions) with

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/capacitor-hud/hud/internal/paths"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 func writeFile(t *testing.T, path, content string) {
@@ -74,7 +75,7 @@ func TestLoadSnapshot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := snap.Store.Sessions["s1"]; r == nil || r.State != StateWorking || r.PID != 42 {
+	if r := snap.Store.Sessions["s1"]; r == nil || r.State != store.StateWorking || r.PID != 42 {
 		t.Errorf("store: %+v", snap.Store.Sessions)
 	}
 	var dirs []string
@@ -141,8 +142,8 @@ func TestLoadStoreErrors(t *testing.T) {
 			writeFile(t, l.StorePath(), content)
 			writeLock(t, l, "/p", 42, "s1")
 			snap, err := LoadSnapshot(l, nil, nil)
-			if !errors.Is(err, ErrCorruptStore) {
-				t.Fatalf("err = %v, want ErrCorruptStore", err)
+			if !errors.Is(err, store.ErrCorrupt) {
+				t.Fatalf("err = %v, want store.ErrCorrupt", err)
 			}
 			if !strings.Contains(err.Error(), l.StorePath()) {
 				t.Errorf("error %q does not name the store", err)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/internal/paths"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 // FreshTTL is how long a record without a lock is trusted. It covers the
@@ -23,7 +24,7 @@ type Liveness func(pid int, started int64) bool
 // Snapshot is everything the resolver reads, as the loaders found it.
 type Snapshot struct {
 	// Store is never nil after LoadSnapshot; a nil Store reads as empty.
-	Store *Store
+	Store *store.Store
 	// Locks are the lock directories found, live or stale.
 	Locks []Lock
 	// Claude are Claude Code's own session files whose pid still names the
@@ -63,7 +64,7 @@ type Session struct {
 	SessionID string
 	// State is what to show: the record's state, corrected by Claude Code's
 	// own session file when that is clearly newer (see Opinion).
-	State State
+	State store.State
 	// Since is when State began: the record's state_changed_at, or the time
 	// Claude changed its status when the second opinion decided.
 	Since  time.Time
@@ -74,7 +75,7 @@ type Session struct {
 	// CWD is the record's cwd, else the lock's path.
 	CWD string
 	// Record is nil for a live lock whose session has no record (yet).
-	Record *Record
+	Record *store.Record
 	// Lock is nil for SourceFresh.
 	Lock *Lock
 	// Opinion is the Claude Code session file that changed State; nil when
@@ -220,8 +221,8 @@ func ResolveAll(snap Snapshot, now time.Time, alive Liveness) []Session {
 // Aggregate is the one state that sums up sessions: the one that needs the
 // person most (waiting > working > compacting > ready), idle when none is
 // live.
-func Aggregate(sessions []Session) State {
-	agg := StateIdle
+func Aggregate(sessions []Session) store.State {
+	agg := store.StateIdle
 	for _, s := range sessions {
 		if s.State.Attention() > agg.Attention() {
 			agg = s.State
@@ -269,7 +270,7 @@ func betterSession(m paths.Match, s *Session, bestMatch paths.Match, best *Sessi
 
 // resolveFresh is step 2 of ResolveState.
 func (r *run) resolveFresh(project string) (Resolution, bool) {
-	var best *Record
+	var best *store.Record
 	bestMatch := paths.NoMatch
 	for _, rec := range r.records {
 		m := paths.Compare(project, paths.NormalizeLexical(rec.CWD))
@@ -291,7 +292,7 @@ func (r *run) resolveFresh(project string) (Resolution, bool) {
 
 // session builds the Session for a record and/or a lock, and lets Claude
 // Code's own session file correct the state.
-func (r *run) session(rec *Record, l *Lock, src Source) Session {
+func (r *run) session(rec *store.Record, l *Lock, src Source) Session {
 	s := Session{Source: src, Record: rec, Lock: l}
 	if rec != nil {
 		s.SessionID = rec.SessionID
@@ -306,7 +307,7 @@ func (r *run) session(rec *Record, l *Lock, src Source) Session {
 		// A live process whose record is not written yet, or was lost: it
 		// is running and, having done nothing we know of, ready.
 		s.SessionID = l.SessionID
-		s.State = StateReady
+		s.State = store.StateReady
 		s.Since = time.Unix(l.Created, 0).UTC()
 		s.CWD = l.Path
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/internal/paths"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 // now is the fixed clock of every resolver test.
@@ -31,13 +32,13 @@ func alive(pid int, started int64) bool {
 }
 
 // rec builds a record updated age ago, in state since then.
-func rec(id string, state State, cwd string, age time.Duration, opts ...func(*Record)) *Record {
-	r := &Record{
+func rec(id string, state store.State, cwd string, age time.Duration, opts ...func(*store.Record)) *store.Record {
+	r := &store.Record{
 		SessionID:      id,
 		State:          state,
 		CWD:            cwd,
-		UpdatedAt:      At(now.Add(-age)),
-		StateChangedAt: At(now.Add(-age)),
+		UpdatedAt:      store.At(now.Add(-age)),
+		StateChangedAt: store.At(now.Add(-age)),
 	}
 	for _, o := range opts {
 		o(r)
@@ -46,8 +47,8 @@ func rec(id string, state State, cwd string, age time.Duration, opts ...func(*Re
 }
 
 // ofProc marks a record as written by process pid.
-func ofProc(pid int, started int64) func(*Record) {
-	return func(r *Record) { r.PID, r.ProcStarted = pid, started }
+func ofProc(pid int, started int64) func(*store.Record) {
+	return func(r *store.Record) { r.PID, r.ProcStarted = pid, started }
 }
 
 // lock builds the lock of process pid at path naming session sid.
@@ -58,8 +59,8 @@ func lock(path string, pid int, started int64, sid string) Lock {
 	}
 }
 
-func snapshot(locks []Lock, records ...*Record) Snapshot {
-	s := NewStore()
+func snapshot(locks []Lock, records ...*store.Record) Snapshot {
+	s := store.New()
 	for _, r := range records {
 		s.Sessions[r.SessionID] = r
 	}
@@ -68,7 +69,7 @@ func snapshot(locks []Lock, records ...*Record) Snapshot {
 
 // want is the expected outcome of ResolveState; nil means no session.
 type want struct {
-	state     State
+	state     store.State
 	fromLock  bool
 	sessionID string
 	match     paths.Match
@@ -92,7 +93,7 @@ func TestResolveState(t *testing.T) {
 	tests := []struct {
 		name    string
 		locks   []Lock
-		records []*Record
+		records []*store.Record
 		query   string
 		want    *want
 	}{
@@ -100,39 +101,39 @@ func TestResolveState(t *testing.T) {
 		{
 			name:    "paths: exact record under an exact lock",
 			locks:   []Lock{lock("/project", pidA, startedA, "s1")},
-			records: []*Record{rec("s1", StateWorking, "/project", time.Hour, ofProc(pidA, startedA))},
+			records: []*store.Record{rec("s1", store.StateWorking, "/project", time.Hour, ofProc(pidA, startedA))},
 			query:   "/project",
-			want:    &want{StateWorking, true, "s1", paths.MatchExact},
+			want:    &want{store.StateWorking, true, "s1", paths.MatchExact},
 		},
 		{
 			name:    "paths: record cd'd into a subdir, lock at the project",
 			locks:   []Lock{lock("/project", pidA, startedA, "s1")},
-			records: []*Record{rec("s1", StateReady, "/project/src", time.Hour, ofProc(pidA, startedA))},
+			records: []*store.Record{rec("s1", store.StateReady, "/project/src", time.Hour, ofProc(pidA, startedA))},
 			query:   "/project",
-			want:    &want{StateReady, true, "s1", paths.MatchChild},
+			want:    &want{store.StateReady, true, "s1", paths.MatchChild},
 		},
 		{
 			name:    "paths: session started at /, lock there too: a parent lock does not count",
 			locks:   []Lock{lock("/", pidA, startedA, "s1")},
-			records: []*Record{rec("s1", StateWorking, "/", time.Second, ofProc(pidA, startedA))},
+			records: []*store.Record{rec("s1", store.StateWorking, "/", time.Second, ofProc(pidA, startedA))},
 			query:   "/project",
 			want:    nil,
 		},
 		{
 			name:    "paths: exact fresh record",
-			records: []*Record{rec("s1", StateWorking, "/project", 5*time.Second)},
+			records: []*store.Record{rec("s1", store.StateWorking, "/project", 5*time.Second)},
 			query:   "/project",
-			want:    &want{StateWorking, false, "s1", paths.MatchExact},
+			want:    &want{store.StateWorking, false, "s1", paths.MatchExact},
 		},
 		{
 			name:    "paths: child fresh record",
-			records: []*Record{rec("s1", StateWaiting, "/project/src", 5*time.Second)},
+			records: []*store.Record{rec("s1", store.StateWaiting, "/project/src", 5*time.Second)},
 			query:   "/project",
-			want:    &want{StateWaiting, false, "s1", paths.MatchChild},
+			want:    &want{store.StateWaiting, false, "s1", paths.MatchChild},
 		},
 		{
 			name:    "paths: parent fresh record never counts",
-			records: []*Record{rec("s1", StateWorking, "/", time.Second)},
+			records: []*store.Record{rec("s1", store.StateWorking, "/", time.Second)},
 			query:   "/project",
 			want:    nil,
 		},
@@ -141,65 +142,65 @@ func TestResolveState(t *testing.T) {
 		{
 			name:    "parent-only record with a lock at the project: the lock's record by path",
 			locks:   []Lock{lock("/project", pidA, startedA, "")},
-			records: []*Record{rec("s1", StateWaiting, "/", time.Hour)},
+			records: []*store.Record{rec("s1", store.StateWaiting, "/", time.Hour)},
 			query:   "/project",
-			want:    &want{StateWaiting, true, "s1", paths.MatchParent},
+			want:    &want{store.StateWaiting, true, "s1", paths.MatchParent},
 		},
 		{
 			name:    "parent-only record without a lock, fresh",
-			records: []*Record{rec("s1", StateWaiting, "/home", time.Second)},
+			records: []*store.Record{rec("s1", store.StateWaiting, "/home", time.Second)},
 			query:   "/home/me/project",
 			want:    nil,
 		},
 		{
 			name:    "lock path fallback prefers exact over child over parent",
 			locks:   []Lock{lock("/project", pidA, startedA, "")},
-			records: []*Record{rec("p", StateWaiting, "/", time.Minute), rec("c", StateWaiting, "/project/a", time.Minute), rec("e", StateReady, "/project", time.Hour)},
+			records: []*store.Record{rec("p", store.StateWaiting, "/", time.Minute), rec("c", store.StateWaiting, "/project/a", time.Minute), rec("e", store.StateReady, "/project", time.Hour)},
 			query:   "/project",
-			want:    &want{StateReady, true, "e", paths.MatchExact},
+			want:    &want{store.StateReady, true, "e", paths.MatchExact},
 		},
 		{
 			name:  "lock path fallback never takes another process's record",
 			locks: []Lock{lock("/project", pidA, startedA, "")},
 			// Left behind by a kill -9 of an earlier Claude in the same
 			// directory: its pid is dead, it is not this lock's session.
-			records: []*Record{rec("old", StateWorking, "/project", time.Hour, ofProc(pidDead, 1))},
+			records: []*store.Record{rec("old", store.StateWorking, "/project", time.Hour, ofProc(pidDead, 1))},
 			query:   "/project",
-			want:    &want{StateReady, true, "", paths.MatchExact},
+			want:    &want{store.StateReady, true, "", paths.MatchExact},
 		},
 
 		// "/" and trailing slashes.
 		{
 			name:    "querying / finds a session anywhere (child lock)",
 			locks:   []Lock{lock("/project", pidA, startedA, "s1")},
-			records: []*Record{rec("s1", StateWorking, "/project", time.Hour, ofProc(pidA, startedA))},
+			records: []*store.Record{rec("s1", store.StateWorking, "/project", time.Hour, ofProc(pidA, startedA))},
 			query:   "/",
-			want:    &want{StateWorking, true, "s1", paths.MatchChild},
+			want:    &want{store.StateWorking, true, "s1", paths.MatchChild},
 		},
 		{
 			name:    "querying / with a session at /",
-			records: []*Record{rec("s1", StateWorking, "/", time.Second)},
+			records: []*store.Record{rec("s1", store.StateWorking, "/", time.Second)},
 			query:   "/",
-			want:    &want{StateWorking, false, "s1", paths.MatchExact},
+			want:    &want{store.StateWorking, false, "s1", paths.MatchExact},
 		},
 		{
 			name:    "trailing slash on the query",
 			locks:   []Lock{lock("/project", pidA, startedA, "s1")},
-			records: []*Record{rec("s1", StateWorking, "/project", time.Hour, ofProc(pidA, startedA))},
+			records: []*store.Record{rec("s1", store.StateWorking, "/project", time.Hour, ofProc(pidA, startedA))},
 			query:   "/project/",
-			want:    &want{StateWorking, true, "s1", paths.MatchExact},
+			want:    &want{store.StateWorking, true, "s1", paths.MatchExact},
 		},
 		{
 			name:    "trailing slash on the record and the lock",
 			locks:   []Lock{lock("/project/", pidA, startedA, "s1")},
-			records: []*Record{rec("s1", StateWorking, "/project//", time.Hour, ofProc(pidA, startedA))},
+			records: []*store.Record{rec("s1", store.StateWorking, "/project//", time.Hour, ofProc(pidA, startedA))},
 			query:   "/project",
-			want:    &want{StateWorking, true, "s1", paths.MatchExact},
+			want:    &want{store.StateWorking, true, "s1", paths.MatchExact},
 		},
 		{
 			name:    "a sibling sharing a prefix is no child",
 			locks:   []Lock{lock("/project-old", pidA, startedA, "s1")},
-			records: []*Record{rec("s1", StateWorking, "/project-old", time.Second, ofProc(pidA, startedA))},
+			records: []*store.Record{rec("s1", store.StateWorking, "/project-old", time.Second, ofProc(pidA, startedA))},
 			query:   "/project",
 			want:    nil,
 		},
@@ -207,81 +208,81 @@ func TestResolveState(t *testing.T) {
 		// The fresh window.
 		{
 			name:    "fresh at 29.9 s",
-			records: []*Record{rec("s1", StateWorking, "/project", 29900*time.Millisecond)},
+			records: []*store.Record{rec("s1", store.StateWorking, "/project", 29900*time.Millisecond)},
 			query:   "/project",
-			want:    &want{StateWorking, false, "s1", paths.MatchExact},
+			want:    &want{store.StateWorking, false, "s1", paths.MatchExact},
 		},
 		{
 			name:    "fresh at exactly 30 s",
-			records: []*Record{rec("s1", StateWorking, "/project", 30*time.Second)},
+			records: []*store.Record{rec("s1", store.StateWorking, "/project", 30*time.Second)},
 			query:   "/project",
-			want:    &want{StateWorking, false, "s1", paths.MatchExact},
+			want:    &want{store.StateWorking, false, "s1", paths.MatchExact},
 		},
 		{
 			name:    "stale at 30.1 s",
-			records: []*Record{rec("s1", StateWorking, "/project", 30100*time.Millisecond)},
+			records: []*store.Record{rec("s1", store.StateWorking, "/project", 30100*time.Millisecond)},
 			query:   "/project",
 			want:    nil,
 		},
 		{
 			name:    "fresh but idle",
-			records: []*Record{rec("s1", StateIdle, "/project", time.Second)},
+			records: []*store.Record{rec("s1", store.StateIdle, "/project", time.Second)},
 			query:   "/project",
 			want:    nil,
 		},
 		{
 			name:    "fresh, its process alive",
-			records: []*Record{rec("s1", StateReady, "/project", time.Second, ofProc(pidA, startedA))},
+			records: []*store.Record{rec("s1", store.StateReady, "/project", time.Second, ofProc(pidA, startedA))},
 			query:   "/project",
-			want:    &want{StateReady, false, "s1", paths.MatchExact},
+			want:    &want{store.StateReady, false, "s1", paths.MatchExact},
 		},
 		{
 			name:    "fresh, but its process is dead",
-			records: []*Record{rec("s1", StateWorking, "/project", time.Second, ofProc(pidDead, 5))},
+			records: []*store.Record{rec("s1", store.StateWorking, "/project", time.Second, ofProc(pidDead, 5))},
 			query:   "/project",
 			want:    nil,
 		},
 		{
 			name:    "fresh, but its pid now names another process",
-			records: []*Record{rec("s1", StateWorking, "/project", time.Second, ofProc(pidA, startedA-60))},
+			records: []*store.Record{rec("s1", store.StateWorking, "/project", time.Second, ofProc(pidA, startedA-60))},
 			query:   "/project",
 			want:    nil,
 		},
 		{
 			name:    "a clock that stepped back: updated 10 s in the future is fresh",
-			records: []*Record{rec("s1", StateWorking, "/project", -10*time.Second)},
+			records: []*store.Record{rec("s1", store.StateWorking, "/project", -10*time.Second)},
 			query:   "/project",
-			want:    &want{StateWorking, false, "s1", paths.MatchExact},
+			want:    &want{store.StateWorking, false, "s1", paths.MatchExact},
 		},
 
 		// Stale locks.
 		{
 			name:    "stale lock: dead pid, old record",
 			locks:   []Lock{lock("/project", pidDead, 5, "s1")},
-			records: []*Record{rec("s1", StateWorking, "/project", time.Hour, ofProc(pidDead, 5))},
+			records: []*store.Record{rec("s1", store.StateWorking, "/project", time.Hour, ofProc(pidDead, 5))},
 			query:   "/project",
 			want:    nil,
 		},
 		{
 			name:    "stale lock: pid alive but started at another time",
 			locks:   []Lock{lock("/project", pidA, startedA-3600, "s1")},
-			records: []*Record{rec("s1", StateWorking, "/project", time.Hour)},
+			records: []*store.Record{rec("s1", store.StateWorking, "/project", time.Hour)},
 			query:   "/project",
 			want:    nil,
 		},
 		{
 			name:    "stale lock, fresh record of a live process: the fallback still answers",
 			locks:   []Lock{lock("/project", pidDead, 5, "old")},
-			records: []*Record{rec("s1", StateWorking, "/project", time.Second, ofProc(pidA, startedA))},
+			records: []*store.Record{rec("s1", store.StateWorking, "/project", time.Second, ofProc(pidA, startedA))},
 			query:   "/project",
-			want:    &want{StateWorking, false, "s1", paths.MatchExact},
+			want:    &want{store.StateWorking, false, "s1", paths.MatchExact},
 		},
 		{
 			name:    "lock start time one second off (boot time jitter) is live",
 			locks:   []Lock{lock("/project", pidA, startedA, "s1")},
-			records: []*Record{rec("s1", StateWorking, "/project", time.Hour, ofProc(pidA, startedA+1))},
+			records: []*store.Record{rec("s1", store.StateWorking, "/project", time.Hour, ofProc(pidA, startedA+1))},
 			query:   "/project",
-			want:    &want{StateWorking, true, "s1", paths.MatchExact},
+			want:    &want{store.StateWorking, true, "s1", paths.MatchExact},
 		},
 
 		// Several sessions.
@@ -291,12 +292,12 @@ func TestResolveState(t *testing.T) {
 				lock("/project", pidA, startedA, "s1"),
 				lock("/project", pidB, startedB, "s2"),
 			},
-			records: []*Record{
-				rec("s1", StateWorking, "/project", time.Second, ofProc(pidA, startedA)),
-				rec("s2", StateWaiting, "/project", time.Hour, ofProc(pidB, startedB)),
+			records: []*store.Record{
+				rec("s1", store.StateWorking, "/project", time.Second, ofProc(pidA, startedA)),
+				rec("s2", store.StateWaiting, "/project", time.Hour, ofProc(pidB, startedB)),
 			},
 			query: "/project",
-			want:  &want{StateWaiting, true, "s2", paths.MatchExact},
+			want:  &want{store.StateWaiting, true, "s2", paths.MatchExact},
 		},
 		{
 			name: "two sessions in one project, same state: the most recently updated wins",
@@ -304,12 +305,12 @@ func TestResolveState(t *testing.T) {
 				lock("/project", pidA, startedA, "s1"),
 				lock("/project", pidB, startedB, "s2"),
 			},
-			records: []*Record{
-				rec("s1", StateReady, "/project", time.Minute, ofProc(pidA, startedA)),
-				rec("s2", StateReady, "/project", time.Hour, ofProc(pidB, startedB)),
+			records: []*store.Record{
+				rec("s1", store.StateReady, "/project", time.Minute, ofProc(pidA, startedA)),
+				rec("s2", store.StateReady, "/project", time.Hour, ofProc(pidB, startedB)),
 			},
 			query: "/project",
-			want:  &want{StateReady, true, "s1", paths.MatchExact},
+			want:  &want{store.StateReady, true, "s1", paths.MatchExact},
 		},
 		{
 			name: "an exact lock beats a child lock that needs more attention",
@@ -317,62 +318,62 @@ func TestResolveState(t *testing.T) {
 				lock("/project", pidA, startedA, "s1"),
 				lock("/project/sub", pidB, startedB, "s2"),
 			},
-			records: []*Record{
-				rec("s1", StateReady, "/project", time.Hour, ofProc(pidA, startedA)),
-				rec("s2", StateWaiting, "/project/sub", time.Second, ofProc(pidB, startedB)),
+			records: []*store.Record{
+				rec("s1", store.StateReady, "/project", time.Hour, ofProc(pidA, startedA)),
+				rec("s2", store.StateWaiting, "/project/sub", time.Second, ofProc(pidB, startedB)),
 			},
 			query: "/project",
-			want:  &want{StateReady, true, "s1", paths.MatchExact},
+			want:  &want{store.StateReady, true, "s1", paths.MatchExact},
 		},
 		{
 			name:  "a lock beats a fresh exact record",
 			locks: []Lock{lock("/project/sub", pidA, startedA, "s1")},
-			records: []*Record{
-				rec("s1", StateReady, "/project/sub", time.Hour, ofProc(pidA, startedA)),
-				rec("s2", StateWaiting, "/project", time.Second, ofProc(pidB, startedB)),
+			records: []*store.Record{
+				rec("s1", store.StateReady, "/project/sub", time.Hour, ofProc(pidA, startedA)),
+				rec("s2", store.StateWaiting, "/project", time.Second, ofProc(pidB, startedB)),
 			},
 			query: "/project",
-			want:  &want{StateReady, true, "s1", paths.MatchChild},
+			want:  &want{store.StateReady, true, "s1", paths.MatchChild},
 		},
 		{
 			name: "fresh records: exact beats child, then waiting beats working",
-			records: []*Record{
-				rec("c", StateWaiting, "/project/sub", time.Second),
-				rec("e1", StateWorking, "/project", time.Second),
-				rec("e2", StateWaiting, "/project", 20*time.Second),
+			records: []*store.Record{
+				rec("c", store.StateWaiting, "/project/sub", time.Second),
+				rec("e1", store.StateWorking, "/project", time.Second),
+				rec("e2", store.StateWaiting, "/project", 20*time.Second),
 			},
 			query: "/project",
-			want:  &want{StateWaiting, false, "e2", paths.MatchExact},
+			want:  &want{store.StateWaiting, false, "e2", paths.MatchExact},
 		},
 
 		// A session that moved into a subdirectory.
 		{
 			name:    "moved into a subdir: the project still resolves through its lock",
 			locks:   []Lock{lock("/project", pidA, startedA, "s1")},
-			records: []*Record{rec("s1", StateWorking, "/project/web", time.Minute, ofProc(pidA, startedA))},
+			records: []*store.Record{rec("s1", store.StateWorking, "/project/web", time.Minute, ofProc(pidA, startedA))},
 			query:   "/project",
-			want:    &want{StateWorking, true, "s1", paths.MatchChild},
+			want:    &want{store.StateWorking, true, "s1", paths.MatchChild},
 		},
 		{
 			name:    "moved into a subdir: the subdir itself, record fresh",
 			locks:   []Lock{lock("/project", pidA, startedA, "s1")},
-			records: []*Record{rec("s1", StateWorking, "/project/web", time.Second, ofProc(pidA, startedA))},
+			records: []*store.Record{rec("s1", store.StateWorking, "/project/web", time.Second, ofProc(pidA, startedA))},
 			query:   "/project/web",
-			want:    &want{StateWorking, false, "s1", paths.MatchExact},
+			want:    &want{store.StateWorking, false, "s1", paths.MatchExact},
 		},
 		{
 			name:    "moved into a subdir: the subdir itself once the record is stale (the lock is a parent)",
 			locks:   []Lock{lock("/project", pidA, startedA, "s1")},
-			records: []*Record{rec("s1", StateWorking, "/project/web", time.Minute, ofProc(pidA, startedA))},
+			records: []*store.Record{rec("s1", store.StateWorking, "/project/web", time.Minute, ofProc(pidA, startedA))},
 			query:   "/project/web",
 			want:    nil,
 		},
 		{
 			name:    "moved out of the project entirely: the lock's own path gives the match",
 			locks:   []Lock{lock("/project", pidA, startedA, "s1")},
-			records: []*Record{rec("s1", StateReady, "/tmp", time.Minute, ofProc(pidA, startedA))},
+			records: []*store.Record{rec("s1", store.StateReady, "/tmp", time.Minute, ofProc(pidA, startedA))},
 			query:   "/project",
-			want:    &want{StateReady, true, "s1", paths.MatchExact},
+			want:    &want{store.StateReady, true, "s1", paths.MatchExact},
 		},
 
 		// Records and locks of one process.
@@ -381,17 +382,17 @@ func TestResolveState(t *testing.T) {
 			locks:   []Lock{lock("/project", pidA, startedA, "s1")},
 			records: nil,
 			query:   "/project",
-			want:    &want{StateReady, true, "s1", paths.MatchExact},
+			want:    &want{store.StateReady, true, "s1", paths.MatchExact},
 		},
 		{
 			name:  "after /clear the lock still names the old session: the process's newest record",
 			locks: []Lock{lock("/project", pidA, startedA, "old")},
-			records: []*Record{
-				rec("old", StateWorking, "/project", time.Hour, ofProc(pidA, startedA)),
-				rec("new", StateReady, "/project", time.Minute, ofProc(pidA, startedA)),
+			records: []*store.Record{
+				rec("old", store.StateWorking, "/project", time.Hour, ofProc(pidA, startedA)),
+				rec("new", store.StateReady, "/project", time.Minute, ofProc(pidA, startedA)),
 			},
 			query: "/project",
-			want:  &want{StateReady, true, "new", paths.MatchExact},
+			want:  &want{store.StateReady, true, "new", paths.MatchExact},
 		},
 		{
 			name: "resume: two live locks name one session, the record follows the new process",
@@ -399,9 +400,9 @@ func TestResolveState(t *testing.T) {
 				lock("/project", pidA, startedA, "s1"),
 				lock("/project", pidB, startedB, "s1"),
 			},
-			records: []*Record{rec("s1", StateWorking, "/project", time.Hour, ofProc(pidB, startedB))},
+			records: []*store.Record{rec("s1", store.StateWorking, "/project", time.Hour, ofProc(pidB, startedB))},
 			query:   "/project",
-			want:    &want{StateWorking, true, "s1", paths.MatchExact},
+			want:    &want{store.StateWorking, true, "s1", paths.MatchExact},
 		},
 		{
 			name: "resume: the old process is gone, the new one holds the session",
@@ -409,9 +410,9 @@ func TestResolveState(t *testing.T) {
 				lock("/project", pidDead, 7, "s1"),
 				lock("/project", pidB, startedB, "s1"),
 			},
-			records: []*Record{rec("s1", StateReady, "/project", time.Hour, ofProc(pidB, startedB))},
+			records: []*store.Record{rec("s1", store.StateReady, "/project", time.Hour, ofProc(pidB, startedB))},
 			query:   "/project",
-			want:    &want{StateReady, true, "s1", paths.MatchExact},
+			want:    &want{store.StateReady, true, "s1", paths.MatchExact},
 		},
 	}
 	for _, tt := range tests {
@@ -433,7 +434,7 @@ func TestTheDecidingLockIsTheProcessTheRecordFollows(t *testing.T) {
 	old, resumed := lock("/project", pidA, startedA, "s1"), lock("/project", pidB, startedB, "s1")
 	resumed.Created = old.Created - 10 // even when its lock is older
 	for _, locks := range [][]Lock{{old, resumed}, {resumed, old}} {
-		snap := snapshot(locks, rec("s1", StateWorking, "/project", time.Minute, ofProc(pidB, startedB)))
+		snap := snapshot(locks, rec("s1", store.StateWorking, "/project", time.Minute, ofProc(pidB, startedB)))
 		res, ok := ResolveState(snap, "/project", now, alive)
 		if !ok || !res.IsFromLock || res.Lock.PID != pidB {
 			t.Errorf("ResolveState decided by %+v (found %v), want pid %d", res.Lock, ok, pidB)
@@ -443,7 +444,7 @@ func TestTheDecidingLockIsTheProcessTheRecordFollows(t *testing.T) {
 
 func TestResolveStateNilStoreAndNilLiveness(t *testing.T) {
 	snap := Snapshot{Locks: []Lock{lock("/project", pidA, startedA, "s1")}}
-	if res, ok := ResolveState(snap, "/project", now, alive); !ok || res.State != StateReady {
+	if res, ok := ResolveState(snap, "/project", now, alive); !ok || res.State != store.StateReady {
 		t.Errorf("nil store: got %+v, %v; want a ready session from the lock", res, ok)
 	}
 	// Without a way to tell, no lock is trusted.
@@ -459,11 +460,11 @@ func TestLivenessAskedOncePerProcess(t *testing.T) {
 		return alive(pid, started)
 	}
 	var locks []Lock
-	var records []*Record
+	var records []*store.Record
 	for i := range 5 {
 		id := fmt.Sprint("s", i)
 		locks = append(locks, lock(fmt.Sprint("/p", i), pidA, startedA, id))
-		records = append(records, rec(id, StateReady, fmt.Sprint("/p", i), time.Second, ofProc(pidA, startedA)))
+		records = append(records, rec(id, store.StateReady, fmt.Sprint("/p", i), time.Second, ofProc(pidA, startedA)))
 	}
 	ResolveAll(snapshot(locks, records...), now, counting)
 	for k, n := range asked {
@@ -487,7 +488,7 @@ func TestSymlinkedProjectResolves(t *testing.T) {
 	}
 
 	snap := snapshot([]Lock{lock(paths.Normalize(link), pidA, startedA, "s")},
-		rec("s", StateWorking, paths.Normalize(link+"/"), 0, ofProc(pidA, startedA)))
+		rec("s", store.StateWorking, paths.Normalize(link+"/"), 0, ofProc(pidA, startedA)))
 	for _, q := range []string{real, link, link + "/", filepath.Join(link, ".")} {
 		res, ok := ResolveState(snap, paths.Normalize(q), now, alive)
 		if !ok || res.Match != paths.MatchExact || !res.IsFromLock {

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 // summary renders sessions as "id:state:source:pid" in order.
@@ -21,7 +23,7 @@ func TestResolveAll(t *testing.T) {
 	tests := []struct {
 		name    string
 		locks   []Lock
-		records []*Record
+		records []*store.Record
 		want    string
 	}{
 		{
@@ -34,13 +36,13 @@ func TestResolveAll(t *testing.T) {
 				lock("/api", pidA, startedA, "api"),
 				lock("/gone", pidDead, 9, "gone"),
 			},
-			records: []*Record{
-				rec("api", StateReady, "/api", time.Hour, ofProc(pidA, startedA)),
-				rec("gone", StateWorking, "/gone", time.Hour, ofProc(pidDead, 9)),
-				rec("web", StateWaiting, "/web", 10*time.Second, ofProc(pidB, startedB)),
-				rec("old", StateWorking, "/old", time.Minute),
-				rec("killed", StateWorking, "/k", time.Second, ofProc(pidDead, 9)),
-				rec("idle", StateIdle, "/i", time.Second),
+			records: []*store.Record{
+				rec("api", store.StateReady, "/api", time.Hour, ofProc(pidA, startedA)),
+				rec("gone", store.StateWorking, "/gone", time.Hour, ofProc(pidDead, 9)),
+				rec("web", store.StateWaiting, "/web", 10*time.Second, ofProc(pidB, startedB)),
+				rec("old", store.StateWorking, "/old", time.Minute),
+				rec("killed", store.StateWorking, "/k", time.Second, ofProc(pidDead, 9)),
+				rec("idle", store.StateIdle, "/i", time.Second),
 			},
 			want: "web:waiting:fresh:1002 api:ready:lock:1001",
 		},
@@ -50,9 +52,9 @@ func TestResolveAll(t *testing.T) {
 				lock("/a", pidA, startedA, "a"),
 				lock("/b", pidB, startedB, "b"),
 			},
-			records: []*Record{
-				rec("a", StateWorking, "/a", time.Hour, ofProc(pidA, startedA)),
-				rec("b", StateWorking, "/b", time.Minute, ofProc(pidB, startedB)),
+			records: []*store.Record{
+				rec("a", store.StateWorking, "/a", time.Hour, ofProc(pidA, startedA)),
+				rec("b", store.StateWorking, "/b", time.Minute, ofProc(pidB, startedB)),
 			},
 			want: "b:working:lock:1002 a:working:lock:1001",
 		},
@@ -62,9 +64,9 @@ func TestResolveAll(t *testing.T) {
 				lock("/p", pidA, startedA, "a"),
 				lock("/p", pidB, startedB, "b"),
 			},
-			records: []*Record{
-				rec("a", StateCompacting, "/p", time.Hour, ofProc(pidA, startedA)),
-				rec("b", StateWorking, "/p", time.Hour, ofProc(pidB, startedB)),
+			records: []*store.Record{
+				rec("a", store.StateCompacting, "/p", time.Hour, ofProc(pidA, startedA)),
+				rec("b", store.StateWorking, "/p", time.Hour, ofProc(pidB, startedB)),
 			},
 			want: "b:working:lock:1002 a:compacting:lock:1001",
 		},
@@ -74,7 +76,7 @@ func TestResolveAll(t *testing.T) {
 				lock("/p", pidA, startedA, "s"),
 				lock("/p", pidB, startedB, "s"),
 			},
-			records: []*Record{rec("s", StateWorking, "/p", time.Hour, ofProc(pidB, startedB))},
+			records: []*store.Record{rec("s", store.StateWorking, "/p", time.Hour, ofProc(pidB, startedB))},
 			want:    "s:working:lock:1002",
 		},
 		{
@@ -85,13 +87,13 @@ func TestResolveAll(t *testing.T) {
 			},
 			// The record's pid is the resumed process, already gone; the
 			// old process still runs the session.
-			records: []*Record{rec("s", StateReady, "/p", time.Hour, ofProc(pidDead, 3))},
+			records: []*store.Record{rec("s", store.StateReady, "/p", time.Hour, ofProc(pidDead, 3))},
 			want:    "s:ready:lock:1001",
 		},
 		{
 			name:    "a lock without a session id finds its record by pid",
 			locks:   []Lock{lock("/p", pidA, startedA, "")},
-			records: []*Record{rec("s", StateWaiting, "/p/x", time.Hour, ofProc(pidA, startedA))},
+			records: []*store.Record{rec("s", store.StateWaiting, "/p/x", time.Hour, ofProc(pidA, startedA))},
 			want:    "s:waiting:lock:1001",
 		},
 		{
@@ -109,15 +111,15 @@ func TestResolveAll(t *testing.T) {
 		{
 			name:  "after /clear: the process shows its newest session, the old record is not a second entry",
 			locks: []Lock{lock("/p", pidA, startedA, "old")},
-			records: []*Record{
-				rec("old", StateWorking, "/p", 20*time.Second, ofProc(pidA, startedA)),
-				rec("new", StateReady, "/p", 10*time.Second, ofProc(pidA, startedA)),
+			records: []*store.Record{
+				rec("old", store.StateWorking, "/p", 20*time.Second, ofProc(pidA, startedA)),
+				rec("new", store.StateReady, "/p", 10*time.Second, ofProc(pidA, startedA)),
 			},
 			want: "new:ready:lock:1001",
 		},
 		{
 			name:    "fresh record of a process with no lock yet",
-			records: []*Record{rec("s", StateReady, "/p", time.Second, ofProc(pidC, startedC))},
+			records: []*store.Record{rec("s", store.StateReady, "/p", time.Second, ofProc(pidC, startedC))},
 			want:    "s:ready:fresh:1003",
 		},
 	}
@@ -143,8 +145,8 @@ func TestResolveAll(t *testing.T) {
 }
 
 func TestResolveAllSinceAndCWD(t *testing.T) {
-	r := rec("s", StateWorking, "/p/sub", time.Second, ofProc(pidA, startedA))
-	r.StateChangedAt = At(now.Add(-3 * time.Minute))
+	r := rec("s", store.StateWorking, "/p/sub", time.Second, ofProc(pidA, startedA))
+	r.StateChangedAt = store.At(now.Add(-3 * time.Minute))
 	sessions := ResolveAll(snapshot([]Lock{lock("/p", pidA, startedA, "s")}, r), now, alive)
 	if len(sessions) != 1 {
 		t.Fatalf("got %d sessions, want 1", len(sessions))
@@ -157,17 +159,17 @@ func TestResolveAllSinceAndCWD(t *testing.T) {
 
 func TestAggregate(t *testing.T) {
 	tests := []struct {
-		states []State
-		want   State
+		states []store.State
+		want   store.State
 	}{
-		{nil, StateIdle},
-		{[]State{StateReady}, StateReady},
-		{[]State{StateReady, StateCompacting}, StateCompacting},
-		{[]State{StateCompacting, StateWorking, StateReady}, StateWorking},
-		{[]State{StateWorking, StateWaiting, StateReady}, StateWaiting},
-		{[]State{StateWaiting, StateWorking}, StateWaiting},
-		{[]State{StateIdle}, StateIdle},
-		{[]State{"bogus", StateReady}, StateReady},
+		{nil, store.StateIdle},
+		{[]store.State{store.StateReady}, store.StateReady},
+		{[]store.State{store.StateReady, store.StateCompacting}, store.StateCompacting},
+		{[]store.State{store.StateCompacting, store.StateWorking, store.StateReady}, store.StateWorking},
+		{[]store.State{store.StateWorking, store.StateWaiting, store.StateReady}, store.StateWaiting},
+		{[]store.State{store.StateWaiting, store.StateWorking}, store.StateWaiting},
+		{[]store.State{store.StateIdle}, store.StateIdle},
+		{[]store.State{"bogus", store.StateReady}, store.StateReady},
 	}
 	for _, tt := range tests {
 		var sessions []Session

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/internal/paths"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 // run is one resolution over one snapshot: the live locks are found once
@@ -15,8 +16,8 @@ type run struct {
 	now     time.Time
 	alive   Liveness
 	asked   map[[2]int64]bool
-	records []*Record // sorted by session id, for deterministic ties
-	live    []*Lock   // live locks, sorted by directory
+	records []*store.Record // sorted by session id, for deterministic ties
+	live    []*Lock         // live locks, sorted by directory
 	// named holds the session ids that live locks name in their meta.
 	named map[string]bool
 }
@@ -30,7 +31,7 @@ func newRun(snap Snapshot, now time.Time, alive Liveness) *run {
 			}
 		}
 	}
-	slices.SortFunc(r.records, func(a, b *Record) int { return cmp.Compare(a.SessionID, b.SessionID) })
+	slices.SortFunc(r.records, func(a, b *store.Record) int { return cmp.Compare(a.SessionID, b.SessionID) })
 	for i := range snap.Locks {
 		l := &snap.Locks[i]
 		if l.PID > 0 && l.Path != "" && r.isAlive(l.PID, l.ProcStarted) {
@@ -58,7 +59,7 @@ func (r *run) isAlive(pid int, started int64) bool {
 // sameProcess reports whether rec was last written by l's process. Start
 // times may differ by a second: both derive from the boot time, which
 // Linux recomputes from the wall clock.
-func sameProcess(rec *Record, l *Lock) bool {
+func sameProcess(rec *store.Record, l *Lock) bool {
 	if rec == nil || l == nil || rec.PID == 0 || rec.PID != l.PID {
 		return false
 	}
@@ -70,7 +71,7 @@ func sameProcess(rec *Record, l *Lock) bool {
 }
 
 // lockOfProcess returns the live lock of the process that last wrote rec.
-func (r *run) lockOfProcess(rec *Record) *Lock {
+func (r *run) lockOfProcess(rec *store.Record) *Lock {
 	for _, l := range r.live {
 		if sameProcess(rec, l) {
 			return l
@@ -86,8 +87,8 @@ func (r *run) lockOfProcess(rec *Record) *Lock {
 // Failing both, the record closest to the lock's path,
 // exact > child > parent, leaving out records that another live lock names
 // or another process wrote.
-func (r *run) recordForLock(l *Lock) *Record {
-	var best *Record
+func (r *run) recordForLock(l *Lock) *store.Record {
+	var best *store.Record
 	for _, rec := range r.records {
 		if (l.SessionID != "" && rec.SessionID == l.SessionID) || sameProcess(rec, l) {
 			if best == nil || rec.UpdatedAt.After(best.UpdatedAt.Time) {
@@ -117,7 +118,7 @@ func (r *run) recordForLock(l *Lock) *Record {
 
 // betterCandidate orders candidates for one query: the better path match,
 // then the state that needs the person most, then the newer update.
-func betterCandidate(m paths.Match, rec *Record, bestMatch paths.Match, best *Record) bool {
+func betterCandidate(m paths.Match, rec *store.Record, bestMatch paths.Match, best *store.Record) bool {
 	if m != bestMatch {
 		return m > bestMatch
 	}
@@ -145,8 +146,8 @@ func preferLock(a, b *Session) bool {
 // fresh reports whether rec may stand in for a lock that does not exist
 // yet: updated within FreshTTL (either side of now, for a clock that
 // stepped back), not idle, and not written by a process known to be gone.
-func (r *run) fresh(rec *Record) bool {
-	if rec.State == StateIdle || !rec.State.Valid() {
+func (r *run) fresh(rec *store.Record) bool {
+	if rec.State == store.StateIdle || !rec.State.Valid() {
 		return false
 	}
 	age := r.now.Sub(rec.UpdatedAt.Time)

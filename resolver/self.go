@@ -1,6 +1,10 @@
 package resolver
 
-import "time"
+import (
+	"time"
+
+	"github.com/capacitor-hud/hud/internal/store"
+)
 
 // Claude Code runs the status line command for one session and hands it
 // that session's id, and the command runs only while the session lives: the
@@ -45,7 +49,7 @@ func WithSelf(snap Snapshot, sessions []Session, sessionID string, pid int, now 
 // selfSession builds the line's own session from its record, else from
 // Claude's file alone.
 func selfSession(snap Snapshot, sessionID string, c *ClaudeSession) (Session, bool) {
-	var rec *Record
+	var rec *store.Record
 	if snap.Store != nil {
 		rec = snap.Store.Sessions[sessionID]
 	}
@@ -60,7 +64,7 @@ func selfSession(snap Snapshot, sessionID string, c *ClaudeSession) (Session, bo
 	case c != nil:
 		state, ok := claudeState(c.Status)
 		if !ok {
-			state = StateReady
+			state = store.StateReady
 		}
 		return Session{SessionID: sessionID, State: state, Since: c.StatusSince(), Source: SourceFresh,
 			PID: c.PID, CWD: c.CWD, Opinion: c}, true
@@ -69,14 +73,14 @@ func selfSession(snap Snapshot, sessionID string, c *ClaudeSession) (Session, bo
 }
 
 // claudeState maps Claude's own status to a state.
-func claudeState(status string) (State, bool) {
+func claudeState(status string) (store.State, bool) {
 	switch status {
 	case ClaudeStatusBusy:
-		return StateWorking, true
+		return store.StateWorking, true
 	case ClaudeStatusWaiting:
-		return StateWaiting, true
+		return store.StateWaiting, true
 	case ClaudeStatusIdle:
-		return StateReady, true
+		return store.StateReady, true
 	}
 	return "", false
 }

@@ -1,13 +1,17 @@
 package resolver
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/capacitor-hud/hud/internal/store"
+)
 
 // SubagentsRunning is how many subagents the session runs now: the record's
 // count while the session is not ready. Claude's own file turning a
 // session ready (it went idle) outranks a record that still counts
 // agents whose end no hook reported.
 func (s *Session) SubagentsRunning() int {
-	if s.Record == nil || s.State == StateReady {
+	if s.Record == nil || s.State == store.StateReady {
 		return 0
 	}
 	return len(s.Record.Subagents)
@@ -18,7 +22,7 @@ func (s *Session) SubagentsRunning() int {
 // else the dialog Claude names in its own session file (a startup
 // question: "dialog open"). Empty unless the session is waiting.
 func (s *Session) WaitingFor() string {
-	if s.State != StateWaiting {
+	if s.State != store.StateWaiting {
 		return ""
 	}
 	if s.Record != nil && s.Record.WaitingFor != "" {

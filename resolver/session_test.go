@@ -1,10 +1,14 @@
 package resolver
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/capacitor-hud/hud/internal/store"
+)
 
 func TestSessionAgentsAndWaitingFor(t *testing.T) {
-	rec := func(st State, waitingFor string, agents ...string) *Record {
-		return &Record{State: st, WaitingFor: waitingFor, Subagents: agents}
+	rec := func(st store.State, waitingFor string, agents ...string) *store.Record {
+		return &store.Record{State: st, WaitingFor: waitingFor, Subagents: agents}
 	}
 	cases := []struct {
 		name       string
@@ -12,12 +16,12 @@ func TestSessionAgentsAndWaitingFor(t *testing.T) {
 		agents     int
 		waitingFor string
 	}{
-		{"working with two agents", Session{State: StateWorking, Record: rec(StateWorking, "", "a1", "a2")}, 2, ""},
-		{"ready by Claude's own word forgets the agents", Session{State: StateReady, Record: rec(StateWorking, "", "a1")}, 0, ""},
-		{"waiting with the hook's text", Session{State: StateWaiting, Record: rec(StateWaiting, "Choice: Which?", "a1"), Opinion: &ClaudeSession{WaitingFor: "input needed"}}, 1, "Choice: Which?"},
-		{"waiting per Claude's file: its dialog", Session{State: StateWaiting, Record: rec(StateReady, ""), Opinion: &ClaudeSession{WaitingFor: "dialog open"}}, 0, "dialog open"},
-		{"a live lock without a record", Session{State: StateReady}, 0, ""},
-		{"working says nothing of waiting", Session{State: StateWorking, Record: rec(StateWorking, "stale")}, 0, ""},
+		{"working with two agents", Session{State: store.StateWorking, Record: rec(store.StateWorking, "", "a1", "a2")}, 2, ""},
+		{"ready by Claude's own word forgets the agents", Session{State: store.StateReady, Record: rec(store.StateWorking, "", "a1")}, 0, ""},
+		{"waiting with the hook's text", Session{State: store.StateWaiting, Record: rec(store.StateWaiting, "Choice: Which?", "a1"), Opinion: &ClaudeSession{WaitingFor: "input needed"}}, 1, "Choice: Which?"},
+		{"waiting per Claude's file: its dialog", Session{State: store.StateWaiting, Record: rec(store.StateReady, ""), Opinion: &ClaudeSession{WaitingFor: "dialog open"}}, 0, "dialog open"},
+		{"a live lock without a record", Session{State: store.StateReady}, 0, ""},
+		{"working says nothing of waiting", Session{State: store.StateWorking, Record: rec(store.StateWorking, "stale")}, 0, ""},
 	}
 	for _, c := range cases {
 		if got := c.s.SubagentsRunning(); got != c.agents {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/safefile"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 // StatusLine is what Claude Code last handed `hud statusline` for one
@@ -116,7 +117,7 @@ func ParseStatusLine(b []byte, configDir string, now time.Time) (StatusLine, err
 	if err := json.Unmarshal(b, &in); err != nil {
 		return StatusLine{}, fmt.Errorf("reading status line input: %w", err)
 	}
-	if err := CheckSessionID(in.SessionID); err != nil {
+	if err := store.CheckSessionID(in.SessionID); err != nil {
 		return StatusLine{}, fmt.Errorf("status line input: %w", err)
 	}
 	sl := StatusLine{SessionID: in.SessionID, ConfigDir: configDir, At: now.UTC(), Model: in.Model.ID}
@@ -155,7 +156,7 @@ func (a StatusLine) sameFigures(b StatusLine) bool {
 // replaced atomically) unless the file already says the same and is
 // younger than StatusLineRefresh. It reports whether it wrote.
 func RecordStatusLine(l paths.Layout, sl StatusLine) (bool, error) {
-	if err := CheckSessionID(sl.SessionID); err != nil {
+	if err := store.CheckSessionID(sl.SessionID); err != nil {
 		return false, fmt.Errorf("recording status line: %w", err)
 	}
 	path := l.StatusLinePath(sl.SessionID)
@@ -215,7 +216,7 @@ func LoadStatusLines(l paths.Layout) map[string]StatusLine {
 	var out map[string]StatusLine
 	for _, e := range entries {
 		id, ok := strings.CutSuffix(e.Name(), ".json")
-		if !ok || !e.Type().IsRegular() || CheckSessionID(id) != nil {
+		if !ok || !e.Type().IsRegular() || store.CheckSessionID(id) != nil {
 			continue
 		}
 		sl, err := readStatusLine(filepath.Join(l.StatusLineDir(), e.Name()))
@@ -248,7 +249,7 @@ func TidyStatusLines(l paths.Layout, cutoff time.Time) error {
 	var errs []error
 	for _, e := range entries {
 		id, ok := strings.CutSuffix(e.Name(), ".json")
-		if !ok || !e.Type().IsRegular() || CheckSessionID(id) != nil {
+		if !ok || !e.Type().IsRegular() || store.CheckSessionID(id) != nil {
 			continue
 		}
 		info, err := e.Info()

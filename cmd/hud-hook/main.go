@@ -22,6 +22,6 @@ func main() {
 		return
 	}
 	env := hook.OSEnv()
-	env.Agents = registry.Hooks()
+	env.Sources = registry.Sources()
 	os.Exit(hook.Main(os.Args[1:], env))
 }

@@ -9,7 +9,7 @@ import (
 )
 
 // TestHookLinksNoInstall: hud-hook links hud/install through the agents'
-// packages (agent.Agent.Setup), and starts on every tool call, so none of
+// packages (agent.Kind.Setup), and starts on every tool call, so none of
 // install may end up in it: no function, no variable, no initialisation.
 // The agents build their Setup inside the method, which the hook never
 // calls, and install keeps no package-level state that needs computing;

@@ -11,7 +11,7 @@ import (
 
 	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/safefile"
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 // MaxEditedFiles and MaxTodos bound what a checkpoint lists, so it stays small
@@ -82,11 +82,11 @@ func (s *Session) CheckpointDue(now time.Time) bool {
 // write on every prompt). A store that cannot be read, or a session no
 // longer in it, keeps the last one seen.
 func (s *Session) FillWorkingOn(l paths.Layout) {
-	store, err := resolver.LoadStore(l.StorePath())
+	st, err := store.Load(l.StorePath())
 	if err != nil {
 		return
 	}
-	if rec := store.Sessions[s.SessionID]; rec != nil && rec.WorkingOn != "" {
+	if rec := st.Sessions[s.SessionID]; rec != nil && rec.WorkingOn != "" {
 		s.WorkingOn = rec.WorkingOn
 	}
 }
@@ -120,7 +120,7 @@ func Dir(l paths.Layout) string { return filepath.Join(l.StoreDir(), "activity")
 
 // Path returns the activity file of a session.
 func Path(l paths.Layout, sessionID string) (string, error) {
-	if !resolver.ValidSessionID(sessionID) {
+	if !store.ValidSessionID(sessionID) {
 		return "", fmt.Errorf("%w: %q", ErrBadSessionID, sessionID)
 	}
 	return filepath.Join(Dir(l), sessionID+".json"), nil

@@ -1,7 +1,7 @@
 // Package agent is what hud knows of one coding agent, behind one small
 // interface: its name and label, how the hook reads its payloads, and how
 // to read its own log for what its hooks miss. Each agent is a package of
-// its own (hud/agent/codex, …) whose Agent implements Agent, and
+// its own (hud/agent/codex, …) whose type (codex.Codex) implements Kind, and
 // hud/agent/registry lists them once: the hook, the readers, the menu and
 // the notifications range over that list, so adding an agent is its
 // package and a line there (docs/architecture.md).
@@ -22,8 +22,10 @@ import (
 	"github.com/capacitor-hud/hud/resolver"
 )
 
-// An Agent is one coding agent hud follows.
-type Agent interface {
+// A Kind is one kind of coding agent hud follows (Claude Code, Codex, …),
+// implemented by its package under hud/agent; a session's record names
+// its kind (store.Record.Agent).
+type Kind interface {
 	// Name is how the store's records, `hud-hook <name>` and `hud install
 	// <name>` name the agent ("codex"); resolver.AgentClaude for Claude
 	// Code, whose records carry no name.
@@ -37,7 +39,7 @@ type Agent interface {
 	Log() resolver.AgentLog
 	// Hook is how hud-hook reads the agent's payloads and finds its
 	// process.
-	Hook() *hook.Agent
+	Hook() *hook.Source
 	// Setup is how `hud install <name>` wires hud-hook into the agent's
 	// own files, `hud uninstall <name>` takes it out and `hud doctor`
 	// checks it; a new one on each call. Nil for Claude Code, which

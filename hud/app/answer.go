@@ -11,7 +11,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/notify"
 	"github.com/capacitor-hud/hud/hud/text"
 	"github.com/capacitor-hud/hud/hud/view"
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 // Keys of the answering rows: a dialog's choice is
@@ -145,7 +145,7 @@ func (x *Answers) Attach(views []view.Session) {
 	})
 	for _, r := range srv.Pending() {
 		for i := range views {
-			if views[i].SessionID == r.Session && views[i].State == resolver.StateWaiting {
+			if views[i].SessionID == r.Session && views[i].State == store.StateWaiting {
 				views[i].Dialog = &r
 			}
 		}
@@ -211,7 +211,7 @@ func (x *Answers) shows(key string) bool {
 // left waiting at or after the moment of the request. A state older than
 // the request is a picture the tray has not reloaded since.
 func dialogOver(v *view.Session, r answer.Request) bool {
-	return v.State != resolver.StateWaiting && !v.Since.Before(r.At)
+	return v.State != store.StateWaiting && !v.Since.Before(r.At)
 }
 
 // withChoices puts each waiting dialog's choices under its session's row

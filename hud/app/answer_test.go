@@ -13,7 +13,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/notify"
 	"github.com/capacitor-hud/hud/hud/view"
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 func TestDialogOver(t *testing.T) {
@@ -21,14 +21,14 @@ func TestDialogOver(t *testing.T) {
 	r := answer.Request{At: at}
 	for _, tc := range []struct {
 		name  string
-		state resolver.State
+		state store.State
 		since time.Time
 		over  bool
 	}{
-		{"still waiting", resolver.StateWaiting, at, false},
-		{"working again: answered in the terminal", resolver.StateWorking, at.Add(time.Second), true},
-		{"ready: denied with Esc (Claude's own file)", resolver.StateReady, at.Add(time.Second), true},
-		{"working since before the request: not reloaded yet", resolver.StateWorking, at.Add(-time.Second), false},
+		{"still waiting", store.StateWaiting, at, false},
+		{"working again: answered in the terminal", store.StateWorking, at.Add(time.Second), true},
+		{"ready: denied with Esc (Claude's own file)", store.StateReady, at.Add(time.Second), true},
+		{"working since before the request: not reloaded yet", store.StateWorking, at.Add(-time.Second), false},
 	} {
 		if got := dialogOver(&view.Session{State: tc.state, Since: tc.since}, r); got != tc.over {
 			t.Errorf("%s: over = %v", tc.name, got)
@@ -73,7 +73,7 @@ func TestMenuAnswers(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the offer never reached the tray")
 	}
-	views := []view.Session{{Key: "k1", SessionID: "s1", State: resolver.StateWaiting, Since: at}, {Key: "k2", SessionID: "s2", State: resolver.StateWorking}}
+	views := []view.Session{{Key: "k1", SessionID: "s1", State: store.StateWaiting, Since: at}, {Key: "k2", SessionID: "s2", State: store.StateWorking}}
 	x.Attach(views)
 	if views[0].Dialog == nil || views[0].Dialog.ID != req.ID || views[1].Dialog != nil {
 		t.Fatalf("dialogs attached: %+v / %+v", views[0].Dialog, views[1].Dialog)
@@ -109,7 +109,7 @@ func TestMenuAnswers(t *testing.T) {
 			t.Fatal("the second offer never reached the tray")
 		}
 	}
-	views = []view.Session{{Key: "k1", SessionID: "s1", State: resolver.StateWorking, Since: req2.At.Add(time.Millisecond)}}
+	views = []view.Session{{Key: "k1", SessionID: "s1", State: store.StateWorking, Since: req2.At.Add(time.Millisecond)}}
 	x.Attach(views)
 	select {
 	case err := <-ended:

@@ -13,6 +13,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/hud/watch"
 	"github.com/capacitor-hud/hud/internal/paths"
+	"github.com/capacitor-hud/hud/internal/store"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -327,7 +328,7 @@ func (a *App) sayNoTray(msg string) {
 // itself could not be read or decoded (rather than the locks or Claude's
 // session files).
 func storeUnreadable(err error, storePath string) bool {
-	if errors.Is(err, resolver.ErrCorruptStore) {
+	if errors.Is(err, store.ErrCorrupt) {
 		return true
 	}
 	errs := []error{err}

@@ -18,6 +18,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/hud/watch"
 	"github.com/capacitor-hud/hud/internal/paths"
+	"github.com/capacitor-hud/hud/internal/store"
 	"github.com/capacitor-hud/hud/internal/terminal"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -89,16 +90,16 @@ func (w *world) load() (resolver.Snapshot, error) {
 	defer w.mu.Unlock()
 	if w.storeErr != nil {
 		snap := w.snap
-		snap.Store = resolver.NewStore()
+		snap.Store = store.New()
 		return snap, errors.Join(fmt.Errorf("reading store: %w", w.storeErr))
 	}
 	return w.snap, nil
 }
 
-func (w *world) put(recs ...*resolver.Record) {
+func (w *world) put(recs ...*store.Record) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	st := &resolver.Store{Version: 3, Sessions: map[string]*resolver.Record{}}
+	st := &store.Store{Version: 3, Sessions: map[string]*store.Record{}}
 	var locks []resolver.Lock
 	for _, r := range recs {
 		st.Sessions[r.SessionID] = r
@@ -110,9 +111,9 @@ func (w *world) put(recs ...*resolver.Record) {
 	w.snap = resolver.Snapshot{Store: st, Locks: locks}
 }
 
-func record(id, cwd string, st resolver.State, pid int, at time.Time) *resolver.Record {
-	return &resolver.Record{SessionID: id, State: st, CWD: cwd, PID: pid,
-		UpdatedAt: resolver.At(at), StateChangedAt: resolver.At(at)}
+func record(id, cwd string, st store.State, pid int, at time.Time) *store.Record {
+	return &store.Record{SessionID: id, State: st, CWD: cwd, PID: pid,
+		UpdatedAt: store.At(at), StateChangedAt: store.At(at)}
 }
 
 func alive(pid int, _ int64) bool { return pid >= 100 }
@@ -157,9 +158,9 @@ func TestStartShowsLiveSessions(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		now := time.Now()
 		w := &world{}
-		waiting := record("s1", "/home/dev/api", resolver.StateWaiting, 100, now.Add(-2*time.Minute))
+		waiting := record("s1", "/home/dev/api", store.StateWaiting, 100, now.Add(-2*time.Minute))
 		waiting.WaitingFor = "Bash: npm test"
-		w.put(waiting, record("s2", "/home/dev/web", resolver.StateWorking, 101, now.Add(-40*time.Second)))
+		w.put(waiting, record("s2", "/home/dev/web", store.StateWorking, 101, now.Add(-40*time.Second)))
 		swept := 0
 		h := start(t, Options{Sweep: func() (int, error) { swept++; return 1, nil }}, w)
 		defer h.stop(t)
@@ -184,8 +185,8 @@ func TestActivityLineUnderItsSession(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		now := time.Now()
 		w := &world{}
-		w.put(record("s1", "/home/dev/api", resolver.StateWorking, 100, now.Add(-time.Minute)),
-			record("s2", "/home/dev/web", resolver.StateReady, 101, now.Add(-2*time.Minute)))
+		w.put(record("s1", "/home/dev/api", store.StateWorking, 100, now.Add(-time.Minute)),
+			record("s2", "/home/dev/web", store.StateReady, 101, now.Add(-2*time.Minute)))
 		facts := func(id string) *activity.Facts {
 			if id == "s1" {
 				return &activity.Facts{TodosDone: 3, TodosTotal: 7, FilesEdited: 12, Branch: "main", Dirty: true, Commits: 2}
@@ -211,7 +212,7 @@ func TestChangesRedrawOnlyWhatChanged(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		now := time.Now()
 		w := &world{}
-		w.put(record("s1", "/home/dev/api", resolver.StateReady, 100, now.Add(-time.Hour)))
+		w.put(record("s1", "/home/dev/api", store.StateReady, 100, now.Add(-time.Hour)))
 		h := start(t, Options{}, w)
 		defer h.stop(t)
 		h.ui.iconIs(t, assets.IconReady, 1)
@@ -224,7 +225,7 @@ func TestChangesRedrawOnlyWhatChanged(t *testing.T) {
 			t.Errorf("an unchanged reload redrew: %v", h.ui.calls)
 		}
 
-		w.put(record("s1", "/home/dev/api", resolver.StateWorking, 100, time.Now()))
+		w.put(record("s1", "/home/dev/api", store.StateWorking, 100, time.Now()))
 		h.changes <- watch.Change{Store: true}
 		synctest.Wait()
 		h.ui.iconIs(t, assets.IconWorking, 1)
@@ -246,7 +247,7 @@ func TestTimerRefreshesLabelsAndDoubtsLocklessSessions(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		w := &world{}
 		// Written by the hook a moment ago; no lock holder ever came.
-		w.put(record("s1", "/home/dev/api", resolver.StateWorking, 0, time.Now()))
+		w.put(record("s1", "/home/dev/api", store.StateWorking, 0, time.Now()))
 		h := start(t, Options{}, w)
 		defer h.stop(t)
 		h.ui.iconIs(t, assets.IconWorking, 1)
@@ -267,7 +268,7 @@ func TestTimerRefreshesLabelsAndDoubtsLocklessSessions(t *testing.T) {
 func TestClicks(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		w := &world{}
-		r := record("s1", "/home/dev/api", resolver.StateReady, 100, time.Now())
+		r := record("s1", "/home/dev/api", store.StateReady, 100, time.Now())
 		r.TmuxPane = "%4"
 		w.put(r)
 		installed := false
@@ -318,14 +319,14 @@ func TestClicks(t *testing.T) {
 func TestNotificationsAndNoTray(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		w := &world{}
-		w.put(record("s1", "/home/dev/api", resolver.StateWorking, 100, time.Now()))
+		w.put(record("s1", "/home/dev/api", store.StateWorking, 100, time.Now()))
 		rec := &notify.Recorder{}
 		n := NewNotifications(notify.NewTracker(config.Default().Notifications), rec, t.Logf)
 		h := start(t, Options{Notifier: n}, w)
 		defer n.Close()
 		defer h.stop(t)
 
-		waiting := record("s1", "/home/dev/api", resolver.StateWaiting, 100, time.Now())
+		waiting := record("s1", "/home/dev/api", store.StateWaiting, 100, time.Now())
 		waiting.WaitingFor = "Bash: rm -rf build"
 		w.put(waiting)
 		h.changes <- watch.Change{Store: true}
@@ -401,7 +402,7 @@ func TestLabelsTickOnTimeOnlyWhileTheMenuIsOpen(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		// The bubble's clock starts on a whole minute.
 		w := &world{}
-		w.put(record("s1", "/home/dev/api", resolver.StateReady, 100, time.Now().Add(-5*time.Second)))
+		w.put(record("s1", "/home/dev/api", store.StateReady, 100, time.Now().Add(-5*time.Second)))
 		h := start(t, Options{}, w)
 		defer h.stop(t)
 		label := func() string { return h.ui.labels()[0] }
@@ -437,7 +438,7 @@ func TestUnreadableStoreKeepsTheLastGoodOne(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		now := time.Now()
 		w := &world{}
-		w.put(record("s1", "/home/dev/api", resolver.StateWaiting, 100, now.Add(-time.Minute)))
+		w.put(record("s1", "/home/dev/api", store.StateWaiting, 100, now.Add(-time.Minute)))
 		h := start(t, Options{}, w)
 		defer h.stop(t)
 		want := "api — waiting 1m"

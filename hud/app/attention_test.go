@@ -13,7 +13,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/notify"
 	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/hud/watch"
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 // The Gate before the desktop sender follows an edit of the settings like
@@ -64,9 +64,9 @@ func BenchmarkNotificationsUpdate(b *testing.B) {
 	now := time.Now()
 	var sessions []view.Session
 	for i := range 10 {
-		s := view.Session{Key: fmt.Sprintf("s%d", i), State: resolver.StateWorking, Since: now.Add(-time.Hour), ProjectDir: "/p/api"}
+		s := view.Session{Key: fmt.Sprintf("s%d", i), State: store.StateWorking, Since: now.Add(-time.Hour), ProjectDir: "/p/api"}
 		if i < 2 {
-			s.State = resolver.StateWaiting
+			s.State = store.StateWaiting
 		}
 		sessions = append(sessions, s)
 	}

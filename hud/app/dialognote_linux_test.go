@@ -15,8 +15,8 @@ import (
 	"github.com/capacitor-hud/hud/hud/answer"
 	"github.com/capacitor-hud/hud/hud/notify"
 	"github.com/capacitor-hud/hud/hud/view"
+	"github.com/capacitor-hud/hud/internal/store"
 	"github.com/capacitor-hud/hud/internal/terminal"
-	"github.com/capacitor-hud/hud/resolver"
 )
 
 // hiddenCommand is a command whose tail a markup-rendering daemon would
@@ -118,7 +118,7 @@ func TestDialogNoteOverDBus(t *testing.T) {
 	defer notes.Close()
 	req := answer.Request{ID: "0123456789abcdef0123456789abcdef", Session: "s1", Subject: hiddenCommand,
 		Choices: []answer.Choice{{Key: answer.Allow, Label: "Yes"}, {Key: answer.Deny, Label: "No"}}}
-	notes.Show([]view.Session{{Key: "k1", SessionID: "s1", ProjectDir: "/p/api", State: resolver.StateWaiting, Dialog: &req}})
+	notes.Show([]view.Session{{Key: "k1", SessionID: "s1", ProjectDir: "/p/api", State: store.StateWaiting, Dialog: &req}})
 	select {
 	case body := <-daemon.bodies:
 		if strings.Contains(body, "<span") {
@@ -155,9 +155,9 @@ func TestDialogNoteHeldBack(t *testing.T) {
 		return &answer.Request{ID: strings.Repeat(id, 32), Subject: subject,
 			Choices: []answer.Choice{{Key: answer.Allow, Label: "Yes"}, {Key: answer.Deny, Label: "No"}}}
 	}
-	looked := view.Session{Key: "k1", SessionID: "s1", ProjectDir: "/p/api", State: resolver.StateWaiting,
+	looked := view.Session{Key: "k1", SessionID: "s1", ProjectDir: "/p/api", State: store.StateWaiting,
 		Dialog: dialog("a", "Bash: held"), Terminal: terminal.Terminal{TmuxPane: "%1", TmuxSocket: "/tmp/t"}}
-	other := view.Session{Key: "k2", SessionID: "s2", ProjectDir: "/p/web", State: resolver.StateWaiting,
+	other := view.Session{Key: "k2", SessionID: "s2", ProjectDir: "/p/web", State: store.StateWaiting,
 		Dialog: dialog("b", "Bash: shown")}
 	for i := 0; i < 3; i++ {
 		notes.Show([]view.Session{looked})

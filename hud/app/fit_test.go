@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/config"
+	"github.com/capacitor-hud/hud/internal/store"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -102,7 +103,7 @@ func TestMenuFitsThePools(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		w := &world{}
 		now := time.Now()
-		w.put(record("s1", "/home/dev/api", resolver.StateWorking, 4242, now))
+		w.put(record("s1", "/home/dev/api", store.StateWorking, 4242, now))
 		w.mu.Lock()
 		for i := range SectionRows {
 			w.snap.Accounts = append(w.snap.Accounts, resolver.Account{ConfigDir: fmt.Sprintf("/home/dev/.claude-%d", i), At: now,

@@ -11,7 +11,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/notify"
 	"github.com/capacitor-hud/hud/hud/view"
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 // fakeRemotes is the remote machines' state as a test sets it.
@@ -41,7 +41,7 @@ func TestRemoteSessionsInTheMenu(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		now := time.Now()
 		w := &world{}
-		w.put(record("s1", "/home/dev/api", resolver.StateWorking, 100, now.Add(-40*time.Second)))
+		w.put(record("s1", "/home/dev/api", store.StateWorking, 100, now.Add(-40*time.Second)))
 		rec := &notify.Recorder{}
 		n := NewNotifications(notify.NewTracker(config.Default().Notifications), rec, t.Logf)
 		defer n.Close()
@@ -49,7 +49,7 @@ func TestRemoteSessionsInTheMenu(t *testing.T) {
 		h := start(t, Options{Remotes: remotes, Notifier: n}, w)
 		defer h.stop(t)
 
-		devboxAPI := view.Session{Key: "remote:devbox:r1", SessionID: "r1", State: resolver.StateWaiting,
+		devboxAPI := view.Session{Key: "remote:devbox:r1", SessionID: "r1", State: store.StateWaiting,
 			Since: now.Add(-time.Minute), CWD: "/home/me/api", ProjectDir: "/home/me/api",
 			WaitingFor: "Bash: npm test", Hooked: true, Host: "devbox"}
 		down := now

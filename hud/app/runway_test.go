@@ -9,6 +9,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/notify"
 	"github.com/capacitor-hud/hud/hud/watch"
+	"github.com/capacitor-hud/hud/internal/store"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -25,7 +26,7 @@ func TestRunwayWarnsOnceAndListsAccounts(t *testing.T) {
 		defer n.Close()
 		w := &world{}
 		now := time.Now()
-		w.put(record("s1", "/home/dev/api", resolver.StateWorking, 4242, now))
+		w.put(record("s1", "/home/dev/api", store.StateWorking, 4242, now))
 		setContext := func(tokens int) {
 			w.mu.Lock()
 			defer w.mu.Unlock()

@@ -10,6 +10,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/present"
 	"github.com/capacitor-hud/hud/hud/status"
 	"github.com/capacitor-hud/hud/hud/view"
+	"github.com/capacitor-hud/hud/internal/store"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -21,16 +22,16 @@ func TestEverySurfaceSaysTheSame(t *testing.T) {
 	now := time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
 	claude := &resolver.ClaudeSession{PID: 41, SessionID: "abcdef1234", Status: "waiting",
 		WaitingFor: "Choice: Which database?", Name: "auth refactor", NameSource: "user"}
-	waiting := resolver.Session{SessionID: "abcdef1234", State: resolver.StateWaiting, Source: resolver.SourceLock,
+	waiting := resolver.Session{SessionID: "abcdef1234", State: store.StateWaiting, Source: resolver.SourceLock,
 		Since: now.Add(-2 * time.Minute), PID: 41, CWD: "/src/api/cmd",
-		Record:  &resolver.Record{SessionID: "abcdef1234", State: resolver.StateWorking, CWD: "/src/api/cmd", ProjectDir: "/src/api"},
+		Record:  &store.Record{SessionID: "abcdef1234", State: store.StateWorking, CWD: "/src/api/cmd", ProjectDir: "/src/api"},
 		Opinion: claude, Claude: claude}
 	// The same session before the hook wrote anything: no directory but
 	// the lock's, named by its id.
-	bare := resolver.Session{SessionID: "0123456789ab", State: resolver.StateWaiting, Source: resolver.SourceLock,
+	bare := resolver.Session{SessionID: "0123456789ab", State: store.StateWaiting, Source: resolver.SourceLock,
 		Since: now.Add(-time.Minute), PID: 42, Opinion: &resolver.ClaudeSession{Status: "waiting", WaitingFor: "Bash: make"}}
-	me := resolver.Session{SessionID: "self", State: resolver.StateWorking, Source: resolver.SourceLock, Since: now, CWD: "/src/web",
-		Record: &resolver.Record{SessionID: "self", State: resolver.StateWorking, CWD: "/src/web"}}
+	me := resolver.Session{SessionID: "self", State: store.StateWorking, Source: resolver.SourceLock, Since: now, CWD: "/src/web",
+		Record: &store.Record{SessionID: "self", State: store.StateWorking, CWD: "/src/web"}}
 
 	for _, tt := range []struct {
 		s         resolver.Session

@@ -10,7 +10,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/notify"
 	"github.com/capacitor-hud/hud/hud/text"
 	"github.com/capacitor-hud/hud/hud/view"
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 // Message is one away push.
@@ -97,7 +97,7 @@ func (p *Push) Update(now time.Time, sessions []view.Session) {
 	waiting := map[string]bool{}
 	if p.cfg.PushURL != "" {
 		for _, s := range sessions {
-			if s.State != resolver.StateWaiting {
+			if s.State != store.StateWaiting {
 				continue
 			}
 			waiting[s.Key] = true

@@ -16,7 +16,7 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/view"
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 // after is push_after in these tests: short, so they run in real time.
@@ -85,7 +85,7 @@ func (l *logs) String() string {
 }
 
 func waitingSession(since time.Time) view.Session {
-	return view.Session{Key: "k1", SessionID: "k1", State: resolver.StateWaiting, Since: since,
+	return view.Session{Key: "k1", SessionID: "k1", State: store.StateWaiting, Since: since,
 		ProjectDir: "/home/dev/api", ClaudeName: "auth refactor", WaitingFor: "Bash: npm test"}
 }
 
@@ -130,7 +130,7 @@ func TestPushOncePerWaitWhenAway(t *testing.T) {
 	}
 
 	// The session answered, then waits again: a new wait, a new push.
-	push.Update(time.Now(), []view.Session{{Key: "k1", State: resolver.StateWorking, Since: time.Now()}})
+	push.Update(time.Now(), []view.Session{{Key: "k1", State: store.StateWorking, Since: time.Now()}})
 	again := waitingSession(time.Now())
 	loop(push, 3*after, func() []view.Session { return []view.Session{again} })
 	if got := l.got(); len(got) != 2 {
@@ -172,7 +172,7 @@ func TestNoPushAfterTheWaitEnded(t *testing.T) {
 	s := waitingSession(time.Now())
 	loop(push, after/10, func() []view.Session { return []view.Session{s} })
 	done := s
-	done.State, done.Since = resolver.StateWorking, time.Now()
+	done.State, done.Since = store.StateWorking, time.Now()
 	loop(push, 2*after, func() []view.Session { return []view.Session{done} })
 	// Gone from the list altogether counts as ended too.
 	s2 := waitingSession(time.Now())

@@ -7,6 +7,7 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/breaks"
 	"github.com/capacitor-hud/hud/internal/paths"
+	"github.com/capacitor-hud/hud/internal/store"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -21,8 +22,8 @@ func ExampleSection() {
 	start := time.Date(2026, 3, 3, 10, 0, 0, 0, time.UTC)
 	sched.SessionStarted(start) // the hook, on SessionStart
 
-	working := []resolver.Session{{State: resolver.StateWorking}}
-	waiting := []resolver.Session{{State: resolver.StateWaiting}}
+	working := []resolver.Session{{State: store.StateWorking}}
+	waiting := []resolver.Session{{State: store.StateWaiting}}
 
 	next := section.Update(start, working)
 	fmt.Println("call again at", next.Format("15:04")) // the early window opens

@@ -5,7 +5,7 @@ import (
 	"maps"
 	"time"
 
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 // Sessions is what the tray knows of the Claude sessions right now.
@@ -19,7 +19,7 @@ type Sessions struct {
 }
 
 // SessionsOf summarises the states the tray resolved for each session.
-func SessionsOf(states ...resolver.State) Sessions {
+func SessionsOf(states ...store.State) Sessions {
 	var s Sessions
 	for _, st := range states {
 		s.add(st)
@@ -28,11 +28,11 @@ func SessionsOf(states ...resolver.State) Sessions {
 }
 
 // add counts a session in state st.
-func (s *Sessions) add(st resolver.State) {
+func (s *Sessions) add(st store.State) {
 	switch st {
-	case resolver.StateWaiting:
+	case store.StateWaiting:
 		s.AnyWaiting = true
-	case resolver.StateWorking, resolver.StateCompacting:
+	case store.StateWorking, store.StateCompacting:
 		s.AnyWorking = true
 	}
 }

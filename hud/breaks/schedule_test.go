@@ -6,7 +6,7 @@ import (
 
 	"github.com/capacitor-hud/hud/assets"
 	"github.com/capacitor-hud/hud/hud/config"
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 var (
@@ -135,10 +135,10 @@ func TestHeldReminderComesWhenTheyAnswer(t *testing.T) {
 }
 
 func TestSessionsOf(t *testing.T) {
-	if got := SessionsOf(resolver.StateReady, resolver.StateCompacting); got != working {
+	if got := SessionsOf(store.StateReady, store.StateCompacting); got != working {
 		t.Errorf("compacting: %+v", got)
 	}
-	if got := SessionsOf(resolver.StateWaiting, resolver.StateWorking); got != both {
+	if got := SessionsOf(store.StateWaiting, store.StateWorking); got != both {
 		t.Errorf("waiting+working: %+v", got)
 	}
 	if got := SessionsOf(); got != idle {

@@ -4,6 +4,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/capacitor-hud/hud/internal/store"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -77,7 +78,7 @@ func (t *Section) current() (*Scheduler, Sessions) {
 // due (held while one waits, early while one works), and returns when to
 // call again (zero: only when the sessions change).
 func (t *Section) Update(now time.Time, sessions []resolver.Session) time.Time {
-	states := make([]resolver.State, len(sessions))
+	states := make([]store.State, len(sessions))
 	for i, s := range sessions {
 		states[i] = s.State
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/internal/paths"
+	"github.com/capacitor-hud/hud/internal/store"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -14,8 +15,8 @@ func TestSection(t *testing.T) {
 	var shown []string
 	section := NewSection(NewScheduler(paths.Layout{Home: home}, DefaultSettings(), t.Logf),
 		func(title, body string) { shown = append(shown, title) }, t.Logf)
-	waitingNow := []resolver.Session{{State: resolver.StateWaiting}, {State: resolver.StateWorking}}
-	workingNow := []resolver.Session{{State: resolver.StateWorking}}
+	waitingNow := []resolver.Session{{State: store.StateWaiting}, {State: store.StateWorking}}
+	workingNow := []resolver.Session{{State: store.StateWorking}}
 
 	// Claude works: the next call is when the eye break enters the early
 	// window.

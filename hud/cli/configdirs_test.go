@@ -11,6 +11,7 @@ import (
 
 	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/proc"
+	"github.com/capacitor-hud/hud/internal/store"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -43,7 +44,7 @@ func TestStatusTwoConfigDirs(t *testing.T) {
 	wl := h.layout.WithConfig(work)
 
 	h.liveLock("/home/me/code/api", "api-session")
-	h.record(resolver.Record{SessionID: "api-session", State: resolver.StateReady, CWD: "/home/me/code/api",
+	h.record(store.Record{SessionID: "api-session", State: store.StateReady, CWD: "/home/me/code/api",
 		PID: h.self.PID, ProcStarted: h.self.Started}, time.Minute, time.Minute)
 
 	// The work account's session: its lock and Claude's own file are
@@ -53,7 +54,7 @@ func TestStatusTwoConfigDirs(t *testing.T) {
 	dir := filepath.Join(wl.LockDir(), paths.LockName("/home/me/code/web", other.PID))
 	h.write(filepath.Join(dir, "pid"), fmt.Sprint(other.PID))
 	h.write(filepath.Join(dir, "meta.json"), string(meta))
-	h.record(resolver.Record{SessionID: "web-session", State: resolver.StateWorking, CWD: "/home/me/code/web",
+	h.record(store.Record{SessionID: "web-session", State: store.StateWorking, CWD: "/home/me/code/web",
 		WorkingOn: "fix the build", PID: other.PID, ProcStarted: other.Started, ConfigDir: work}, 30*time.Second, 30*time.Second)
 	at := statusNow.Add(-10 * time.Second).UnixMilli()
 	h.write(filepath.Join(wl.LockDir(), fmt.Sprintf("%d.json", other.PID)), fmt.Sprintf(

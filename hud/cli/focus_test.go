@@ -6,16 +6,16 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/view"
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 func TestPickSession(t *testing.T) {
 	t0 := time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
 	sessions := []view.Session{
-		{SessionID: "aaaa1111-x", State: resolver.StateWorking, Since: t0, CWD: "/src/api", ProjectDir: "/src/api"},
-		{SessionID: "bbbb2222-x", State: resolver.StateWaiting, Since: t0.Add(time.Minute), CWD: "/src/web/ui", ProjectDir: "/src/web"},
-		{SessionID: "bbbb3333-x", State: resolver.StateWaiting, Since: t0, CWD: "/src/cli", ProjectDir: "/src/cli"},
-		{SessionID: "cccc4444-x", State: resolver.StateReady, Since: t0, CWD: "/src/api", ProjectDir: "/src/api"},
+		{SessionID: "aaaa1111-x", State: store.StateWorking, Since: t0, CWD: "/src/api", ProjectDir: "/src/api"},
+		{SessionID: "bbbb2222-x", State: store.StateWaiting, Since: t0.Add(time.Minute), CWD: "/src/web/ui", ProjectDir: "/src/web"},
+		{SessionID: "bbbb3333-x", State: store.StateWaiting, Since: t0, CWD: "/src/cli", ProjectDir: "/src/cli"},
+		{SessionID: "cccc4444-x", State: store.StateReady, Since: t0, CWD: "/src/api", ProjectDir: "/src/api"},
 	}
 	tests := []struct {
 		query, want, err string

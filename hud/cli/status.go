@@ -13,6 +13,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/proc"
+	"github.com/capacitor-hud/hud/internal/store"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -88,7 +89,7 @@ func hooksDoubt(l paths.Layout, sessions []resolver.Session) string {
 func loadSnapshot(l paths.Layout) (resolver.Snapshot, error) {
 	snap, err := resolver.LoadSnapshot(l, proc.StartTicks, registry.Logs)
 	switch {
-	case errors.Is(err, resolver.ErrCorruptStore):
+	case errors.Is(err, store.ErrCorrupt):
 		return snap, withHint(err, fmt.Sprintf(
 			"the hook moves %s aside (as sessions.json.corrupt-<time>) and starts a fresh store on its next event; "+
 				"to fix it now, remove the file", l.StorePath()))

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 // Hooks wired only in a project's settings: the session's events arrive,
@@ -18,7 +18,7 @@ func TestStatusHooksFromAProject(t *testing.T) {
 		t.Errorf("no session, no hooks: want the problem\n%s", stdout)
 	}
 	h.liveLock("/home/me/code/api", "api-session")
-	h.record(resolver.Record{SessionID: "api-session", State: resolver.StateWorking, CWD: "/home/me/code/api",
+	h.record(store.Record{SessionID: "api-session", State: store.StateWorking, CWD: "/home/me/code/api",
 		PID: h.self.PID, ProcStarted: h.self.Started}, time.Second, time.Second)
 	_, stdout, _ = h.run("status", "--json")
 	if !strings.Contains(stdout, `"hooks_problem": ""`) || !strings.Contains(stdout, `"state": "working"`) {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/proc"
+	"github.com/capacitor-hud/hud/internal/store"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -32,7 +33,7 @@ type statusHome struct {
 	t      *testing.T
 	layout paths.Layout
 	self   proc.Process
-	store  *resolver.Store
+	store  *store.Store
 }
 
 func newStatusHome(t *testing.T) *statusHome {
@@ -41,14 +42,14 @@ func newStatusHome(t *testing.T) *statusHome {
 	if err != nil {
 		t.Fatalf("inspecting the test process: %v", err)
 	}
-	return &statusHome{t: t, layout: paths.Layout{Home: t.TempDir()}, self: self, store: resolver.NewStore()}
+	return &statusHome{t: t, layout: paths.Layout{Home: t.TempDir()}, self: self, store: store.New()}
 }
 
 // record adds a record changed changedAgo and updated updatedAgo before
 // statusNow.
-func (h *statusHome) record(r resolver.Record, changedAgo, updatedAgo time.Duration) {
-	r.StateChangedAt = resolver.At(statusNow.Add(-changedAgo))
-	r.UpdatedAt = resolver.At(statusNow.Add(-updatedAgo))
+func (h *statusHome) record(r store.Record, changedAgo, updatedAgo time.Duration) {
+	r.StateChangedAt = store.At(statusNow.Add(-changedAgo))
+	r.UpdatedAt = store.At(statusNow.Add(-updatedAgo))
 	h.store.Sessions[r.SessionID] = &r
 }
 
@@ -80,7 +81,7 @@ func (h *statusHome) write(path, content string) {
 func (h *statusHome) run(args ...string) (code int, stdout, stderr string) {
 	h.t.Helper()
 	if len(h.store.Sessions) > 0 {
-		b, err := resolver.EncodeStore(h.store)
+		b, err := store.Encode(h.store)
 		if err != nil {
 			h.t.Fatal(err)
 		}
@@ -125,20 +126,20 @@ func (h *statusHome) golden(name, got string) {
 func severalSessions(t *testing.T) *statusHome {
 	h := newStatusHome(t)
 	h.liveLock("/home/me/code/api", "api-session")
-	h.record(resolver.Record{SessionID: "api-session", State: resolver.StateWaiting, CWD: "/home/me/code/api",
+	h.record(store.Record{SessionID: "api-session", State: store.StateWaiting, CWD: "/home/me/code/api",
 		ProjectDir: "/home/me/code/api", WorkingOn: "run the tests", WaitingFor: "Bash: npm test", PID: h.self.PID, ProcStarted: h.self.Started},
 		2*time.Minute, 2*time.Minute)
 	// No lock yet, updated 5 s ago.
-	h.record(resolver.Record{SessionID: "web-session", State: resolver.StateWorking, CWD: "/home/me/code/web/src",
+	h.record(store.Record{SessionID: "web-session", State: store.StateWorking, CWD: "/home/me/code/web/src",
 		ProjectDir: "/home/me/code/web", WorkingOn: "fix the login form"}, 40*time.Second, 5*time.Second)
 	// A closed terminal: stale record, its lock's process gone.
 	h.lock("/home/me/code/old", deadPID, 1, "old-session")
-	h.record(resolver.Record{SessionID: "old-session", State: resolver.StateWorking, CWD: "/home/me/code/old"}, time.Hour, time.Hour)
+	h.record(store.Record{SessionID: "old-session", State: store.StateWorking, CWD: "/home/me/code/old"}, time.Hour, time.Hour)
 	// A kill -9 a moment ago: fresh, but its process is dead.
-	h.record(resolver.Record{SessionID: "killed-session", State: resolver.StateWorking, CWD: "/home/me/code/k", PID: deadPID}, time.Second, time.Second)
+	h.record(store.Record{SessionID: "killed-session", State: store.StateWorking, CWD: "/home/me/code/k", PID: deadPID}, time.Second, time.Second)
 	// A live pid with another start time: the pid was reused.
 	h.lock("/home/me/code/reused", h.self.PID, h.self.Started-3600, "reused-session")
-	h.record(resolver.Record{SessionID: "reused-session", State: resolver.StateWaiting, CWD: "/home/me/code/reused"}, time.Hour, time.Hour)
+	h.record(store.Record{SessionID: "reused-session", State: store.StateWaiting, CWD: "/home/me/code/reused"}, time.Hour, time.Hour)
 	return h
 }
 
@@ -184,7 +185,7 @@ func escInterrupted(t *testing.T) *statusHome {
 		t.Skip("this OS has no start time in clock ticks")
 	}
 	h.liveLock("/home/me/code/api", "api-session")
-	h.record(resolver.Record{SessionID: "api-session", State: resolver.StateWorking, CWD: "/home/me/code/api",
+	h.record(store.Record{SessionID: "api-session", State: store.StateWorking, CWD: "/home/me/code/api",
 		WorkingOn: "SLOW:30 take your time", PID: h.self.PID, ProcStarted: h.self.Started}, 30*time.Second, 20*time.Second)
 	idleAt := statusNow.Add(-12 * time.Second).UnixMilli()
 	h.write(filepath.Join(h.layout.LockDir(), fmt.Sprintf("%d.json", h.self.PID)), fmt.Sprintf(
@@ -267,7 +268,7 @@ func TestStatusProjectSymlink(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.liveLock(real, "s")
-	h.record(resolver.Record{SessionID: "s", State: resolver.StateReady, CWD: real, PID: h.self.PID, ProcStarted: h.self.Started}, time.Minute, time.Minute)
+	h.record(store.Record{SessionID: "s", State: store.StateReady, CWD: real, PID: h.self.PID, ProcStarted: h.self.Started}, time.Minute, time.Minute)
 	_, stdout, stderr := h.run("status", "--json", "--project", link+"/")
 	var doc struct {
 		Project  string

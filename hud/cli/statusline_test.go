@@ -17,13 +17,13 @@ import (
 	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/safefile"
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 // runWithStdin saves h's store and runs `hud args...` with stdin.
 func runWithStdin(t *testing.T, h *statusHome, stdin string, args ...string) (int, string, string) {
 	t.Helper()
-	b, err := resolver.EncodeStore(h.store)
+	b, err := store.Encode(h.store)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,10 +131,10 @@ func TestStatusWatchStreamsLines(t *testing.T) {
 		t.Fatalf("first line %q", l[0])
 	}
 
-	store := resolver.NewStore()
-	now := resolver.At(time.Now())
-	store.Sessions["s1"] = &resolver.Record{SessionID: "s1", State: resolver.StateWorking, CWD: "/p", UpdatedAt: now, StateChangedAt: now}
-	b, _ := resolver.EncodeStore(store)
+	st := store.New()
+	now := store.At(time.Now())
+	st.Sessions["s1"] = &store.Record{SessionID: "s1", State: store.StateWorking, CWD: "/p", UpdatedAt: now, StateChangedAt: now}
+	b, _ := store.Encode(st)
 	tmp := filepath.Join(layout.StoreDir(), ".tmp")
 	if err := os.WriteFile(tmp, b, 0o600); err != nil {
 		t.Fatal(err)
@@ -165,13 +165,13 @@ func TestStatuslineAsThePromptIsSubmitted(t *testing.T) {
 		t.Skip("this OS has no start time in clock ticks")
 	}
 	work := filepath.Join(h.layout.Home, ".claude-work")
-	h.record(resolver.Record{SessionID: "me", State: resolver.StateReady, CWD: "/home/me/code/api",
+	h.record(store.Record{SessionID: "me", State: store.StateReady, CWD: "/home/me/code/api",
 		PID: h.self.PID, ProcStarted: h.self.Started, ConfigDir: work}, time.Minute, time.Minute)
 	busy := statusNow.Add(-100 * time.Millisecond).UnixMilli()
 	h.write(filepath.Join(h.layout.WithConfig(work).LockDir(), fmt.Sprintf("%d.json", h.self.PID)), fmt.Sprintf(
 		`{"pid":%d,"sessionId":"me","procStart":"%d","status":"busy","updatedAt":%d,"statusUpdatedAt":%d}`,
 		h.self.PID, h.self.StartTicks, busy, busy))
-	b, _ := resolver.EncodeStore(h.store)
+	b, _ := store.Encode(h.store)
 	h.write(h.layout.StorePath(), string(b))
 	vars := map[string]string{"CLAUDE_CONFIG_DIR": work, "CLAUDE_PID": fmt.Sprint(h.self.PID)}
 	var out bytes.Buffer
@@ -188,7 +188,7 @@ func TestStatuslineAsThePromptIsSubmitted(t *testing.T) {
 // is this machine's alone (the file may be a stale one).
 func TestStatuslineNamesRemoteSessions(t *testing.T) {
 	h := newStatusHome(t)
-	remoteAPI := view.Session{Key: "remote:devbox:r1", SessionID: "r1", State: resolver.StateWaiting,
+	remoteAPI := view.Session{Key: "remote:devbox:r1", SessionID: "r1", State: store.StateWaiting,
 		CWD: "/home/me/code/web", ProjectDir: "/srv/api", Since: statusNow, WaitingFor: "Bash: make deploy", Hooked: true, Host: "devbox"}
 	if err := remote.WriteSeen(remote.SeenPath(h.layout), []view.Remote{{Host: "devbox", Up: true}}, []view.Session{remoteAPI}, statusNow); err != nil {
 		t.Fatal(err)
@@ -213,7 +213,7 @@ func TestStatuslineNamesRemoteSessions(t *testing.T) {
 // on after a second.
 func TestStatuslineNeverWaitsForever(t *testing.T) {
 	h := severalSessions(t)
-	b, err := resolver.EncodeStore(h.store)
+	b, err := store.Encode(h.store)
 	if err != nil {
 		t.Fatal(err)
 	}

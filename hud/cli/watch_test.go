@@ -13,6 +13,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/status"
 	"github.com/capacitor-hud/hud/hud/text"
 	"github.com/capacitor-hud/hud/internal/paths"
+	"github.com/capacitor-hud/hud/internal/store"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -47,13 +48,13 @@ func waitFor(t *testing.T, out *syncBuffer, want string, count int) {
 	}
 }
 
-func writeTestStore(t *testing.T, l paths.Layout, records ...*resolver.Record) {
+func writeTestStore(t *testing.T, l paths.Layout, records ...*store.Record) {
 	t.Helper()
-	s := resolver.NewStore()
+	s := store.New()
 	for _, r := range records {
 		s.Sessions[r.SessionID] = r
 	}
-	data, err := resolver.EncodeStore(s)
+	data, err := store.Encode(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,8 +84,8 @@ func TestWatchPrintsABlockPerChange(t *testing.T) {
 	waitFor(t, out, status.NoSessions, 1)
 
 	now := time.Now()
-	rec := &resolver.Record{SessionID: "s1", State: resolver.StateWaiting, CWD: "/home/u/api",
-		UpdatedAt: resolver.At(now), StateChangedAt: resolver.At(now), WaitingFor: "Bash: npm test"}
+	rec := &store.Record{SessionID: "s1", State: store.StateWaiting, CWD: "/home/u/api",
+		UpdatedAt: store.At(now), StateChangedAt: store.At(now), WaitingFor: "Bash: npm test"}
 	writeTestStore(t, env.Layout(), rec)
 	waitFor(t, out, "Bash: npm test", 1)
 
@@ -92,7 +93,7 @@ func TestWatchPrintsABlockPerChange(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(env.Layout().StoreDir(), "junk.tmp"), nil, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	rec.State, rec.WaitingFor = resolver.StateWorking, ""
+	rec.State, rec.WaitingFor = store.StateWorking, ""
 	writeTestStore(t, env.Layout(), rec)
 	waitFor(t, out, "api  working", 1)
 
@@ -122,8 +123,8 @@ func TestWatchRedrawsOnATerminal(t *testing.T) {
 	clock := time.Now()
 	now := func() time.Time { mu.Lock(); defer mu.Unlock(); return clock }
 	env := &Env{Stdout: out, Stderr: &syncBuffer{}, Home: t.TempDir(), Getenv: func(string) string { return "" }, Now: now}
-	rec := &resolver.Record{SessionID: "s1", State: resolver.StateWorking, CWD: "/home/u/api",
-		UpdatedAt: resolver.At(clock.Add(-resolver.FreshTTL + 50*time.Millisecond)), StateChangedAt: resolver.At(clock)}
+	rec := &store.Record{SessionID: "s1", State: store.StateWorking, CWD: "/home/u/api",
+		UpdatedAt: store.At(clock.Add(-resolver.FreshTTL + 50*time.Millisecond)), StateChangedAt: store.At(clock)}
 	writeTestStore(t, env.Layout(), rec)
 
 	ctx, cancel := context.WithCancel(context.Background())

@@ -21,7 +21,7 @@ func TestCheckAgents(t *testing.T) {
 	hook := filepath.Join(env.Layout.Home, "bin", "hud-hook")
 	write(t, hook, "#!/bin/sh\n", 0o755)
 	ae := install.Env{Home: env.Layout.Home}
-	if _, err := (codex.Agent{}).Setup().Install(ae, install.Options{HookPath: hook}); err != nil {
+	if _, err := (codex.Codex{}).Setup().Install(ae, install.Options{HookPath: hook}); err != nil {
 		t.Fatal(err)
 	}
 	got := checkAgents(env)

@@ -7,15 +7,16 @@ import (
 	"os"
 
 	"github.com/capacitor-hud/hud/hud/config"
+	"github.com/capacitor-hud/hud/internal/store"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
 // checkStore reads sessions.json as the tray would.
 func checkStore(env *Env) []Finding {
 	path := env.Layout.StorePath()
-	st, err := resolver.LoadStore(path)
+	st, err := store.Load(path)
 	switch {
-	case errors.Is(err, resolver.ErrCorruptStore):
+	case errors.Is(err, store.ErrCorrupt):
 		return []Finding{fail("nothing to do: the hook moves it aside at its next event; or remove it: rm "+path,
 			"%v", err)}
 	case err != nil:

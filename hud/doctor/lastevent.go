@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/text"
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 // tailBytes is how much of the debug log's end is read: many lines, a
@@ -33,7 +33,7 @@ func ParseLogLine(line string) (l LogLine, ok bool) {
 	if !found {
 		return l, false
 	}
-	t, err := time.Parse(resolver.TimestampLayout, ts)
+	t, err := time.Parse(store.TimestampLayout, ts)
 	if err != nil {
 		return l, false
 	}

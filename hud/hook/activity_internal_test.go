@@ -10,7 +10,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/activity"
 	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/proc"
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 // TestPeriodicCheckpointIsClaimedOnce: a tool event starts the automatic
@@ -28,7 +28,7 @@ func TestPeriodicCheckpointIsClaimedOnce(t *testing.T) {
 	spawned := 0
 	ctxAt := func(now time.Time) *Context {
 		return &Context{Layout: l, Event: &Event{SessionID: "s1", HookEventName: EventPostToolUse, ToolName: "Bash"},
-			After: &resolver.Record{SessionID: "s1", State: resolver.StateWorking, ProjectDir: "/p"}, Now: now,
+			After: &store.Record{SessionID: "s1", State: store.StateWorking, ProjectDir: "/p"}, Now: now,
 			executable: func() (string, error) { spawned++; return "", errors.New("no worker in tests") }}
 	}
 	path, _ := activity.Path(l, "s1")
@@ -69,7 +69,7 @@ func TestJobsGoToTheLockEnsureTakes(t *testing.T) {
 	l := paths.Layout{Home: t.TempDir()}
 	ctx := func(event, sessionID, cwd string) *Context {
 		return &Context{Layout: l, Event: &Event{SessionID: sessionID, HookEventName: event, CWD: cwd},
-			After: &resolver.Record{SessionID: sessionID, CWD: cwd}, process: p,
+			After: &store.Record{SessionID: sessionID, CWD: cwd}, process: p,
 			// No holder starts: the lock directory is what is checked.
 			executable: func() (string, error) { return "/bin/true", nil }}
 	}

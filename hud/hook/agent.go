@@ -8,13 +8,13 @@ import (
 	"github.com/capacitor-hud/hud/internal/proc"
 )
 
-// An Agent is how the hook serves one coding agent whose hooks run
-// hud-hook. Claude Code runs the hook with no argument (ClaudeCode); every
+// A Source is one coding agent as the hook reads it: the agent whose hooks
+// run hud-hook, seen from the hook (its payloads, its process, its reply). Claude Code runs the hook with no argument (ClaudeCode); every
 // other agent is named by the first one, `hud-hook <agent> [event]`, and
 // declared in its own package (hud/agent/...), which maps its payloads
 // onto Claude Code's hook events: one state machine (Transition) decides
 // every session's state, so a rule fixed for one agent is fixed for all.
-type Agent struct {
+type Source struct {
 	// Name is the argument that selects the agent and the record's agent
 	// field ("" for Claude Code).
 	Name string
@@ -41,7 +41,7 @@ type Agent struct {
 }
 
 // ClaudeCode is the agent the hook serves with no argument.
-var ClaudeCode = Agent{
+var ClaudeCode = Source{
 	Process: "Claude Code",
 	Decode: func(_ string, b []byte) (*Event, error) {
 		return DecodeEvent(b)
@@ -54,10 +54,10 @@ var ClaudeCode = Agent{
 	Answers: true,
 }
 
-// lookupAgent returns the agent args select among agents: Claude Code for
+// lookupSource returns the agent args select among agents: Claude Code for
 // none, the named one, or an error for a name this version does not know
 // (its payload is not Claude's, so it is not guessed at).
-func lookupAgent(args []string, agents []*Agent) (*Agent, string, error) {
+func lookupSource(args []string, agents []*Source) (*Source, string, error) {
 	if len(args) == 0 {
 		return &ClaudeCode, "", nil
 	}
@@ -74,7 +74,7 @@ func lookupAgent(args []string, agents []*Agent) (*Agent, string, error) {
 }
 
 // agentNames lists the named agents for an error message.
-func agentNames(agents []*Agent) string {
+func agentNames(agents []*Source) string {
 	s := ""
 	for _, a := range agents {
 		if a.Name == "" {

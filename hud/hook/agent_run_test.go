@@ -12,13 +12,14 @@ import (
 	"github.com/capacitor-hud/hud/hud/agent/registry"
 	"github.com/capacitor-hud/hud/hud/hook"
 	"github.com/capacitor-hud/hud/internal/paths"
+	"github.com/capacitor-hud/hud/internal/store"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
 // agentEnv is an in-process run's Env with the registry's agents.
 func agentEnv(home, stdin string, stderr *bytes.Buffer) hook.Env {
 	env := hook.TestEnv(home, stdin, stderr)
-	env.Agents = registry.Hooks()
+	env.Sources = registry.Sources()
 	return env
 }
 
@@ -36,29 +37,29 @@ func codexPayload(event, extra string) string {
 func TestCodexTurns(t *testing.T) {
 	steps := []struct {
 		event, extra string
-		want         resolver.State
+		want         store.State
 		waitingFor   string
 	}{
-		{"SessionStart", `,"source":"startup"`, resolver.StateReady, ""},
-		{"UserPromptSubmit", `,"prompt":"run: rm f.txt"`, resolver.StateWorking, ""},
-		{"PreToolUse", `,"tool_name":"Bash","tool_input":{"command":"rm f.txt"},"tool_use_id":"call_5"`, resolver.StateWorking, ""},
-		{"PermissionRequest", `,"tool_name":"Bash","tool_input":{"command":"rm f.txt","description":"May I run rm f.txt?"}`, resolver.StateWaiting, "Bash: rm f.txt"},
-		{"PreModelRequest", ``, resolver.StateWaiting, "Bash: rm f.txt"},
+		{"SessionStart", `,"source":"startup"`, store.StateReady, ""},
+		{"UserPromptSubmit", `,"prompt":"run: rm f.txt"`, store.StateWorking, ""},
+		{"PreToolUse", `,"tool_name":"Bash","tool_input":{"command":"rm f.txt"},"tool_use_id":"call_5"`, store.StateWorking, ""},
+		{"PermissionRequest", `,"tool_name":"Bash","tool_input":{"command":"rm f.txt","description":"May I run rm f.txt?"}`, store.StateWaiting, "Bash: rm f.txt"},
+		{"PreModelRequest", ``, store.StateWaiting, "Bash: rm f.txt"},
 		// Approved: the call runs, and its PostToolUse ends the wait.
-		{"PostToolUse", `,"tool_name":"Bash","tool_input":{"command":"rm f.txt"},"tool_response":"","tool_use_id":"call_5"`, resolver.StateWorking, ""},
-		{"Stop", `,"stop_hook_active":false`, resolver.StateReady, ""},
+		{"PostToolUse", `,"tool_name":"Bash","tool_input":{"command":"rm f.txt"},"tool_response":"","tool_use_id":"call_5"`, store.StateWorking, ""},
+		{"Stop", `,"stop_hook_active":false`, store.StateReady, ""},
 		// A question (Plan mode): PreToolUse opens it, no PermissionRequest;
 		// PostToolUse is the answer.
-		{"UserPromptSubmit", `,"prompt":"question: Which colour?"`, resolver.StateWorking, ""},
+		{"UserPromptSubmit", `,"prompt":"question: Which colour?"`, store.StateWorking, ""},
 		{"PreToolUse", `,"tool_name":"request_user_input","tool_input":{"questions":[{"header":"Choice","id":"choice","options":[{"description":"The warm one.","label":"Red (Recommended)"},{"description":"The cool one.","label":"Blue"}],"question":"Which colour?"}]},"tool_use_id":"call_9"`,
-			resolver.StateWaiting, "Choice: Which colour?"},
+			store.StateWaiting, "Choice: Which colour?"},
 		{"PostToolUse", `,"tool_name":"request_user_input","tool_input":{"questions":[{"header":"Choice","id":"choice","options":[{"description":"The warm one.","label":"Red (Recommended)"},{"description":"The cool one.","label":"Blue"}],"question":"Which colour?"}]},"tool_response":"{}","tool_use_id":"call_9"`,
-			resolver.StateWorking, ""},
-		{"Stop", `,"stop_hook_active":false`, resolver.StateReady, ""},
+			store.StateWorking, ""},
+		{"Stop", `,"stop_hook_active":false`, store.StateReady, ""},
 		// Denied (or Esc): Interrupt, no Stop.
-		{"UserPromptSubmit", `,"prompt":"ask: touch b.txt"`, resolver.StateWorking, ""},
-		{"PermissionRequest", `,"tool_name":"Bash","tool_input":{"command":"touch b.txt","description":"May I?"}`, resolver.StateWaiting, "Bash: touch b.txt"},
-		{"Interrupt", ``, resolver.StateReady, ""},
+		{"UserPromptSubmit", `,"prompt":"ask: touch b.txt"`, store.StateWorking, ""},
+		{"PermissionRequest", `,"tool_name":"Bash","tool_input":{"command":"touch b.txt","description":"May I?"}`, store.StateWaiting, "Bash: touch b.txt"},
+		{"Interrupt", ``, store.StateReady, ""},
 	}
 	home := t.TempDir()
 	for _, s := range steps {
@@ -67,7 +68,7 @@ func TestCodexTurns(t *testing.T) {
 		if code := hook.Main([]string{"codex"}, env); code != 0 {
 			t.Fatalf("%s: exit %d (%s)", s.event, code, stderr.String())
 		}
-		st, err := resolver.LoadStore(paths.Layout{Home: home}.StorePath())
+		st, err := store.Load(paths.Layout{Home: home}.StorePath())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -90,7 +91,7 @@ func TestUnknownAgent(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 	if _, err := os.Stat(paths.Layout{Home: home}.StorePath()); !os.IsNotExist(err) {
-		t.Errorf("the store was written for an unknown agent (%v)", err)
+		t.Errorf("the st was written for an unknown agent (%v)", err)
 	}
 	b, _ := os.ReadFile(filepath.Join(home, ".claude", "hud-hook-debug.log"))
 	if !strings.Contains(string(b), `unknown agent "nosuchagent"`) {
@@ -116,13 +117,13 @@ func TestAgentDialogs(t *testing.T) {
 	type step struct {
 		args       []string
 		file       string // a recorded payload, or the payload itself
-		state      resolver.State
+		state      store.State
 		waitingFor string
 	}
-	gm := func(event, file string, state resolver.State, waitingFor string) step {
+	gm := func(event, file string, state store.State, waitingFor string) step {
 		return step{[]string{"gemini", event}, file, state, waitingFor}
 	}
-	cp := func(event, file string, state resolver.State, waitingFor string) step {
+	cp := func(event, file string, state store.State, waitingFor string) step {
 		return step{[]string{"copilot", event}, file, state, waitingFor}
 	}
 	cases := []struct {
@@ -130,19 +131,19 @@ func TestAgentDialogs(t *testing.T) {
 		steps                      []step
 	}{
 		{"gemini permission", "gemini-0.61.0", "fab20e7f-8708-4034-9d40-31457422420a", "{}", []step{
-			gm("BeforeAgent", "010-BeforeAgent.json", resolver.StateWorking, ""),
-			gm("PreCompress", "011-PreCompress.json", resolver.StateWorking, ""),
-			gm("BeforeTool", "015-BeforeTool.json", resolver.StateWorking, ""),
-			gm("Notification", "016-Notification-exec.json", resolver.StateWaiting, "Shell: touch approved.txt"),
-			gm("AfterTool", "017-AfterTool.json", resolver.StateWorking, ""),
-			gm("AfterAgent", "023-AfterAgent.json", resolver.StateReady, ""),
+			gm("BeforeAgent", "010-BeforeAgent.json", store.StateWorking, ""),
+			gm("PreCompress", "011-PreCompress.json", store.StateWorking, ""),
+			gm("BeforeTool", "015-BeforeTool.json", store.StateWorking, ""),
+			gm("Notification", "016-Notification-exec.json", store.StateWaiting, "Shell: touch approved.txt"),
+			gm("AfterTool", "017-AfterTool.json", store.StateWorking, ""),
+			gm("AfterAgent", "023-AfterAgent.json", store.StateReady, ""),
 		}},
 		{"gemini question", "gemini-0.61.0", "fab20e7f-8708-4034-9d40-31457422420a", "{}", []step{
-			gm("BeforeAgent", "051-BeforeAgent.json", resolver.StateWorking, ""),
-			gm("BeforeTool", "056-BeforeTool.json", resolver.StateWaiting, "Question: Which colour"),
-			gm("Notification", "057-Notification-ask_user.json", resolver.StateWaiting, "Question: Which colour"),
-			gm("AfterTool", "058-AfterTool.json", resolver.StateWorking, ""),
-			gm("AfterAgent", "064-AfterAgent.json", resolver.StateReady, ""),
+			gm("BeforeAgent", "051-BeforeAgent.json", store.StateWorking, ""),
+			gm("BeforeTool", "056-BeforeTool.json", store.StateWaiting, "Question: Which colour"),
+			gm("Notification", "057-Notification-ask_user.json", store.StateWaiting, "Question: Which colour"),
+			gm("AfterTool", "058-AfterTool.json", store.StateWorking, ""),
+			gm("AfterAgent", "064-AfterAgent.json", store.StateReady, ""),
 			gm("SessionEnd", "070-SessionEnd-exit.json", "", ""),
 			gm("SessionEnd", "071-SessionEnd-exit.json", "", ""),
 		}},
@@ -150,20 +151,20 @@ func TestAgentDialogs(t *testing.T) {
 			gm("BeforeAgent", "{not json", "", ""),
 		}},
 		{"copilot permission", "copilot-1.0.102", "06fc3013-484c-4fe7-b048-5ed1ec7fdadc", "", []step{
-			cp("userPromptSubmitted", "004-userPromptSubmitted.json", resolver.StateWorking, ""),
-			cp("preToolUse", "005-preToolUse.json", resolver.StateWorking, ""),
-			cp("permissionRequest", "006-permissionRequest.json", resolver.StateWorking, ""),
-			cp("notification", "007-notification-permission_prompt.json", resolver.StateWaiting, "Run command: touch approved.txt"),
-			cp("postToolUse", "008-postToolUse.json", resolver.StateWorking, ""),
-			cp("agentStop", "009-agentStop.json", resolver.StateReady, ""),
+			cp("userPromptSubmitted", "004-userPromptSubmitted.json", store.StateWorking, ""),
+			cp("preToolUse", "005-preToolUse.json", store.StateWorking, ""),
+			cp("permissionRequest", "006-permissionRequest.json", store.StateWorking, ""),
+			cp("notification", "007-notification-permission_prompt.json", store.StateWaiting, "Run command: touch approved.txt"),
+			cp("postToolUse", "008-postToolUse.json", store.StateWorking, ""),
+			cp("agentStop", "009-agentStop.json", store.StateReady, ""),
 		}},
 		{"copilot question", "copilot-1.0.102", "06fc3013-484c-4fe7-b048-5ed1ec7fdadc", "", []step{
-			cp("userPromptSubmitted", "015-userPromptSubmitted.json", resolver.StateWorking, ""),
-			cp("preToolUse", "016-preToolUse.json", resolver.StateWaiting, "stand-in"),
-			cp("notification", "017-notification-elicitation_dialog.json", resolver.StateWaiting, "stand-in"),
-			cp("postToolUse", "018-postToolUse.json", resolver.StateWorking, ""),
-			cp("errorOccurred", "021-errorOccurred.json", resolver.StateWorking, ""),
-			cp("agentStop", "019-agentStop.json", resolver.StateReady, ""),
+			cp("userPromptSubmitted", "015-userPromptSubmitted.json", store.StateWorking, ""),
+			cp("preToolUse", "016-preToolUse.json", store.StateWaiting, "stand-in"),
+			cp("notification", "017-notification-elicitation_dialog.json", store.StateWaiting, "stand-in"),
+			cp("postToolUse", "018-postToolUse.json", store.StateWorking, ""),
+			cp("errorOccurred", "021-errorOccurred.json", store.StateWorking, ""),
+			cp("agentStop", "019-agentStop.json", store.StateReady, ""),
 			cp("sessionEnd", "029-sessionEnd-user_exit.json", "", ""),
 		}},
 		{"copilot without the event name", "copilot-1.0.102", "06fc3013-484c-4fe7-b048-5ed1ec7fdadc", "", []step{
@@ -187,11 +188,11 @@ func TestAgentDialogs(t *testing.T) {
 				if stdout.String() != c.stdout {
 					t.Errorf("%s: stdout %q, want %q", s.file, stdout.String(), c.stdout)
 				}
-				st, err := resolver.LoadStore(paths.Layout{Home: home}.StorePath())
+				st, err := store.Load(paths.Layout{Home: home}.StorePath())
 				if err != nil && !os.IsNotExist(err) {
 					t.Fatal(err)
 				}
-				var r *resolver.Record
+				var r *store.Record
 				if st != nil {
 					r = st.Sessions[c.session]
 				}
@@ -218,37 +219,37 @@ func TestOpencodeTurns(t *testing.T) {
 	const question = `"id":"que_1","sessionID":"ses_df6d7c3c1ffeqnH67O5JZxgVcj","questions":[{"question":"Which colour?","header":"Choice","options":[{"label":"Red","description":"warm"}]}]`
 	steps := []struct {
 		event, payload string
-		want           resolver.State
+		want           store.State
 		waitingFor     string
 	}{
-		{"session.created", `{` + sid + `,"info":{"id":"ses_df6d7c3c1ffeqnH67O5JZxgVcj","directory":"/home/u/api"}}`, resolver.StateReady, ""},
-		{"chat.message", `{` + sid + `,"prompt":"hello"}`, resolver.StateWorking, ""},
-		{"session.status", `{` + sid + `,"status":{"type":"busy"}}`, resolver.StateWorking, ""},
-		{"session.status", `{` + sid + `,"status":{"type":"idle"}}`, resolver.StateReady, ""},
-		{"session.idle", `{` + sid + `}`, resolver.StateReady, ""},
+		{"session.created", `{` + sid + `,"info":{"id":"ses_df6d7c3c1ffeqnH67O5JZxgVcj","directory":"/home/u/api"}}`, store.StateReady, ""},
+		{"chat.message", `{` + sid + `,"prompt":"hello"}`, store.StateWorking, ""},
+		{"session.status", `{` + sid + `,"status":{"type":"busy"}}`, store.StateWorking, ""},
+		{"session.status", `{` + sid + `,"status":{"type":"idle"}}`, store.StateReady, ""},
+		{"session.idle", `{` + sid + `}`, store.StateReady, ""},
 		// A permission approved: busy while the dialog is up keeps it up.
-		{"chat.message", `{` + sid + `,"prompt":"TOOL:touch a.txt"}`, resolver.StateWorking, ""},
-		{"permission.asked", `{` + ask + `,"directory":"/home/u/api"}`, resolver.StateWaiting, "Bash: touch a.txt"},
-		{"session.status", `{` + sid + `,"status":{"type":"busy"}}`, resolver.StateWaiting, "Bash: touch a.txt"},
-		{"permission.replied", `{` + sid + `,"requestID":"per_1","reply":"once","asked":{` + ask + `}}`, resolver.StateWorking, ""},
-		{"session.idle", `{` + sid + `}`, resolver.StateReady, ""},
+		{"chat.message", `{` + sid + `,"prompt":"TOOL:touch a.txt"}`, store.StateWorking, ""},
+		{"permission.asked", `{` + ask + `,"directory":"/home/u/api"}`, store.StateWaiting, "Bash: touch a.txt"},
+		{"session.status", `{` + sid + `,"status":{"type":"busy"}}`, store.StateWaiting, "Bash: touch a.txt"},
+		{"permission.replied", `{` + sid + `,"requestID":"per_1","reply":"once","asked":{` + ask + `}}`, store.StateWorking, ""},
+		{"session.idle", `{` + sid + `}`, store.StateReady, ""},
 		// Rejected.
-		{"chat.message", `{` + sid + `,"prompt":"TOOL:touch b.txt"}`, resolver.StateWorking, ""},
-		{"permission.asked", `{` + ask + `,"directory":"/home/u/api"}`, resolver.StateWaiting, "Bash: touch a.txt"},
-		{"permission.replied", `{` + sid + `,"requestID":"per_1","reply":"reject","asked":{` + ask + `}}`, resolver.StateReady, ""},
+		{"chat.message", `{` + sid + `,"prompt":"TOOL:touch b.txt"}`, store.StateWorking, ""},
+		{"permission.asked", `{` + ask + `,"directory":"/home/u/api"}`, store.StateWaiting, "Bash: touch a.txt"},
+		{"permission.replied", `{` + sid + `,"requestID":"per_1","reply":"reject","asked":{` + ask + `}}`, store.StateReady, ""},
 		// Esc: the abort's error says nothing, its idle ends the turn.
-		{"chat.message", `{` + sid + `,"prompt":"SLOW:20"}`, resolver.StateWorking, ""},
-		{"session.error", `{` + sid + `,"error":{"name":"MessageAbortedError","data":{"message":"Aborted"}}}`, resolver.StateWorking, ""},
-		{"session.idle", `{` + sid + `}`, resolver.StateReady, ""},
+		{"chat.message", `{` + sid + `,"prompt":"SLOW:20"}`, store.StateWorking, ""},
+		{"session.error", `{` + sid + `,"error":{"name":"MessageAbortedError","data":{"message":"Aborted"}}}`, store.StateWorking, ""},
+		{"session.idle", `{` + sid + `}`, store.StateReady, ""},
 		// The API fails: retries keep it working, the error ends it.
-		{"chat.message", `{` + sid + `,"prompt":"ERROR:500"}`, resolver.StateWorking, ""},
-		{"session.status", `{` + sid + `,"status":{"type":"retry","attempt":1,"message":"the stand-in answers 500 as asked"}}`, resolver.StateWorking, ""},
-		{"session.error", `{` + sid + `,"error":{"name":"APIError","data":{"message":"the stand-in answers 500 as asked"}}}`, resolver.StateReady, ""},
+		{"chat.message", `{` + sid + `,"prompt":"ERROR:500"}`, store.StateWorking, ""},
+		{"session.status", `{` + sid + `,"status":{"type":"retry","attempt":1,"message":"the stand-in answers 500 as asked"}}`, store.StateWorking, ""},
+		{"session.error", `{` + sid + `,"error":{"name":"APIError","data":{"message":"the stand-in answers 500 as asked"}}}`, store.StateReady, ""},
 		// A question.
-		{"chat.message", `{` + sid + `,"prompt":"ASK:Which colour?"}`, resolver.StateWorking, ""},
-		{"question.asked", `{` + question + `,"directory":"/home/u/api"}`, resolver.StateWaiting, "Choice: Which colour?"},
-		{"question.replied", `{` + sid + `,"requestID":"que_1","answers":[["Red"]],"asked":{` + question + `}}`, resolver.StateWorking, ""},
-		{"session.idle", `{` + sid + `}`, resolver.StateReady, ""},
+		{"chat.message", `{` + sid + `,"prompt":"ASK:Which colour?"}`, store.StateWorking, ""},
+		{"question.asked", `{` + question + `,"directory":"/home/u/api"}`, store.StateWaiting, "Choice: Which colour?"},
+		{"question.replied", `{` + sid + `,"requestID":"que_1","answers":[["Red"]],"asked":{` + question + `}}`, store.StateWorking, ""},
+		{"session.idle", `{` + sid + `}`, store.StateReady, ""},
 		{"session.deleted", `{` + sid + `}`, "", ""},
 	}
 	home := t.TempDir()
@@ -257,7 +258,7 @@ func TestOpencodeTurns(t *testing.T) {
 		if code := hook.Main([]string{"opencode", s.event}, agentEnv(home, s.payload, &stderr)); code != 0 {
 			t.Fatalf("step %d %s: exit %d", i, s.event, code)
 		}
-		st, err := resolver.LoadStore(paths.Layout{Home: home}.StorePath())
+		st, err := store.Load(paths.Layout{Home: home}.StorePath())
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,13 +8,13 @@ import (
 	"github.com/capacitor-hud/hud/internal/proc"
 )
 
-// testAgents stand for the registry's (hud/agent/registry) in this
+// testSources stand for the registry's (hud/agent/registry) in this
 // package's own tests, which cannot import the agents' packages (they
 // import this one): Claude Code and one other agent, "other", whose
 // payloads are Claude's, whose process is never found and whose dialogs
 // the tray does not answer. The real agents run through the hook in
 // agent_run_test.go.
-var testAgents = []*Agent{&ClaudeCode, {
+var testSources = []*Source{&ClaudeCode, {
 	Name:    "other",
 	Process: "Other",
 	Decode:  ClaudeCode.Decode,
@@ -36,7 +36,7 @@ func TestLookupAgent(t *testing.T) {
 		{args: []string{"nosuchagent"}, wantError: true},
 	}
 	for _, c := range cases {
-		a, ev, err := lookupAgent(c.args, testAgents)
+		a, ev, err := lookupSource(c.args, testSources)
 		if c.wantError {
 			if err == nil || !strings.Contains(err.Error(), "knows other)") {
 				t.Errorf("lookupAgent(%q) = %v, want an error naming the known agents", c.args, err)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/answer"
 	"github.com/capacitor-hud/hud/hud/config/settings"
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 // answerDialog offers a permission dialog or question to the tray, when
@@ -26,7 +26,7 @@ import (
 // serves the socket only while answering is on.
 func answerDialog(ctx *Context, log *debugLog, extend func(time.Duration)) {
 	ev := ctx.Event
-	if ctx.After == nil || ctx.After.State != resolver.StateWaiting {
+	if ctx.After == nil || ctx.After.State != store.StateWaiting {
 		return
 	}
 	d := answer.Dialog{Session: ev.SessionID, Tool: ev.ToolName, Input: ev.ToolInput, Suggestions: ev.PermissionSuggestions,

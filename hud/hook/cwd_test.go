@@ -10,6 +10,7 @@ import (
 
 	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/proc"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 func TestFallbackCWD(t *testing.T) {
@@ -48,9 +49,9 @@ func TestEventWithoutCWD(t *testing.T) {
 	}
 	ev := &Event{SessionID: "s", HookEventName: EventUserPromptSubmit}
 
-	tb := newTable()
-	if u := applyEvent(tb, ev, obs(""), t0); u.Dropped == "" || tb.len() != 0 {
-		t.Errorf("no cwd anywhere: dropped %q, %d records", u.Dropped, tb.len())
+	tb := store.NewTable()
+	if u := applyEvent(tb, ev, obs(""), t0); u.Dropped == "" || tb.Len() != 0 {
+		t.Errorf("no cwd anywhere: dropped %q, %d records", u.Dropped, tb.Len())
 	}
 	if u := applyEvent(tb, ev, obs("/home/dev/proj"), t0); u.After == nil || u.After.CWD != "/home/dev/proj" {
 		t.Fatalf("fallback: %+v", u)

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/internal/paths"
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 // maxDebugLog is the size at which the debug log is rotated; one old file
@@ -50,13 +50,17 @@ func (d *debugLog) errorf(session, format string, args ...any) {
 	d.line(session, "error: "+fmt.Sprintf(format, args...))
 }
 
+// storeErrorf logs a failure of the store's, which belongs to no one
+// session (store.Update's logf).
+func (d *debugLog) storeErrorf(format string, args ...any) { d.errorf("", format, args...) }
+
 // line appends "<time> <session> <message>"; a multi-line message (a
 // panic's stack) is indented below it so each entry still starts a line.
 func (d *debugLog) line(session, msg string) {
 	if session == "" {
 		session = "-"
 	}
-	d.buf = d.now().UTC().AppendFormat(d.buf, resolver.TimestampLayout)
+	d.buf = d.now().UTC().AppendFormat(d.buf, store.TimestampLayout)
 	d.buf = append(d.buf, ' ')
 	d.buf = append(d.buf, session...)
 	d.buf = append(d.buf, ' ')

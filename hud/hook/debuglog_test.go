@@ -11,7 +11,7 @@ import (
 )
 
 func TestDebugLogLines(t *testing.T) {
-	l := testLayout(t)
+	l := paths.Layout{Home: t.TempDir()}
 	log := newDebugLog(l, Env{Now: func() time.Time { return t0 }, Stderr: os.Stderr})
 	log.eventf("s1", "Stop %s→%s (%s)", "working", "ready", "0.50ms")
 	log.errorf("", "panic: boom\nstack line 1\nstack line 2\n")
@@ -32,7 +32,7 @@ func TestDebugLogLines(t *testing.T) {
 }
 
 func TestDebugLogRotates(t *testing.T) {
-	l := testLayout(t)
+	l := paths.Layout{Home: t.TempDir()}
 	os.MkdirAll(l.ClaudeDir(), 0o700)
 	old := bytes.Repeat([]byte("x"), maxDebugLog-10)
 	os.WriteFile(l.DebugLogPath(), old, 0o600)

@@ -7,7 +7,7 @@ import (
 	"fmt"
 
 	"github.com/capacitor-hud/hud/internal/jsonfields"
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 // Event is one hook payload as Claude Code sends it on stdin. Only the
@@ -90,7 +90,7 @@ func (ev *Event) fields() []jsonfields.Field {
 
 // DecodeEvent parses one hook payload. It rejects what cannot be an event
 // from Claude Code: anything but a JSON object, a missing or unsafe
-// session_id (resolver.CheckSessionID, the rule every reader of the store
+// session_id (store.CheckSessionID, the rule every reader of the store
 // applies too),
 // and a missing hook_event_name. A field of an unexpected type is not fatal:
 // a newer Claude Code may change a field the HUD barely uses, and the rest
@@ -108,7 +108,7 @@ func DecodeEvent(b []byte) (*Event, error) {
 	if err := jsonfields.Decode(b, ev.fields()...); err != nil && !errors.As(err, new(*jsonfields.TypeError)) {
 		return nil, fmt.Errorf("decoding event: %w", err)
 	}
-	if err := resolver.CheckSessionID(ev.SessionID); err != nil {
+	if err := store.CheckSessionID(ev.SessionID); err != nil {
 		return nil, fmt.Errorf("decoding event: %w", err)
 	}
 	if ev.HookEventName == "" {

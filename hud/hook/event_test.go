@@ -10,7 +10,7 @@ import (
 
 	"github.com/capacitor-hud/hud/internal/jsonfields"
 	"github.com/capacitor-hud/hud/internal/jsonfields/fieldstest"
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 func TestDecodeEvent(t *testing.T) {
@@ -98,7 +98,7 @@ func FuzzDecodeEvent(f *testing.F) {
 			}
 			return
 		}
-		if resolver.CheckSessionID(ev.SessionID) != nil || ev.HookEventName == "" {
+		if store.CheckSessionID(ev.SessionID) != nil || ev.HookEventName == "" {
 			t.Fatalf("accepted %+v", ev)
 		}
 		// Whatever decoded, the state machine and the record's texts

@@ -6,7 +6,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/config/settings"
 	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/proc"
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 // Context is what a follow-up sees of one hook run, after the store was
@@ -17,7 +17,7 @@ type Context struct {
 	// Before is the session's record before this event (nil for a new
 	// session); After is the record as written (nil when SessionEnd removed
 	// it).
-	Before, After *resolver.Record
+	Before, After *store.Record
 	// Process is the coding agent's process that ran the hook; PID 0 when it
 	// could not be found.
 	Process AgentProcess
@@ -56,7 +56,7 @@ func (c *Context) Config() settings.Config {
 // during compaction, and one that leaves background agents running (Claude
 // continues by itself when they return) end nothing.
 func (c *Context) MainTurnEnded() bool {
-	return c.Event.HookEventName == EventStop && c.After != nil && c.After.State == resolver.StateReady
+	return c.Event.HookEventName == EventStop && c.After != nil && c.After.State == store.StateReady
 }
 
 // AgentProcess identifies the coding agent's process above the hook.

@@ -18,7 +18,7 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/hook"
 	"github.com/capacitor-hud/hud/internal/paths"
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 // TestMain makes the test binary double as bin/hud-hook for the scripts
@@ -93,7 +93,7 @@ func datedNow(dir string) error {
 	if err != nil {
 		return err
 	}
-	now, _ := resolver.At(time.Now()).MarshalJSON()
+	now, _ := store.At(time.Now()).MarshalJSON()
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
@@ -109,10 +109,10 @@ func datedNow(dir string) error {
 }
 
 // readStore decodes $HOME/.capacitor/sessions.json as a reader would.
-func readStore(ts *testscript.TestScript) *resolver.Store {
+func readStore(ts *testscript.TestScript) *store.Store {
 	b, err := os.ReadFile(paths.Layout{Home: ts.Getenv("HOME")}.StorePath())
 	ts.Check(err)
-	s, _, err := resolver.DecodeStore(b)
+	s, _, err := store.Decode(b)
 	if err != nil {
 		ts.Fatalf("store does not decode: %v\n%s", err, b)
 	}
@@ -209,20 +209,20 @@ func TestConcurrentHooks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, _, err := resolver.DecodeStore(b)
+		s, _, err := store.Decode(b)
 		if err != nil {
 			t.Fatal(err)
 		}
 		log, _ := os.ReadFile(layout.DebugLogPath())
 		for i := range sessions {
-			busy := bytes.Count(log, fmt.Appendf(nil, " s%02d error: UserPromptSubmit: store lock busy", i))
+			busy := bytes.Count(log, fmt.Appendf(nil, " s%02d error: UserPromptSubmit: st lock busy", i))
 			if busy > gaveUp[i] {
 				gaveUp[i] = busy
 				t.Logf("round %d: session %d gave up on the lock, as it may under load", round, i)
 				continue
 			}
 			r := s.Sessions[fmt.Sprintf("s%02d", i)]
-			if r == nil || r.WorkingOn != fmt.Sprint("round ", round) || r.State != resolver.StateWorking {
+			if r == nil || r.WorkingOn != fmt.Sprint("round ", round) || r.State != store.StateWorking {
 				t.Fatalf("round %d: session %d is %+v: its update was lost", round, i, r)
 			}
 		}

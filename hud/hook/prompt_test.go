@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 // TestPromptRestartsWorkingSince: a turn whose end fired no hook (a
@@ -14,7 +14,7 @@ import (
 // the agent injects itself continues the turn it belongs to.
 func TestPromptRestartsWorkingSince(t *testing.T) {
 	started := t0.Add(-5 * time.Minute)
-	prev := &resolver.Record{SessionID: "s", State: resolver.StateWorking, StateChangedAt: resolver.At(started)}
+	prev := &store.Record{SessionID: "s", State: store.StateWorking, StateChangedAt: store.At(started)}
 	cases := []struct {
 		name, source, prompt string
 		want                 time.Time
@@ -24,7 +24,7 @@ func TestPromptRestartsWorkingSince(t *testing.T) {
 	}
 	for _, c := range cases {
 		r := Transition(prev, &Event{SessionID: "s", HookEventName: EventUserPromptSubmit, Source: c.source, Prompt: c.prompt}, t0)
-		if r.State != resolver.StateWorking || !r.StateChangedAt.Equal(c.want) {
+		if r.State != store.StateWorking || !r.StateChangedAt.Equal(c.want) {
 			t.Errorf("%s: %s since %v, want working since %v", c.name, r.State, r.StateChangedAt.Time, c.want)
 		}
 	}

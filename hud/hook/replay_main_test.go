@@ -10,7 +10,7 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/hook"
 	"github.com/capacitor-hud/hud/internal/paths"
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 // TestRecordedReplayMain replays every recording through hook.Main, the
@@ -64,9 +64,9 @@ func TestRecordedReplayMain(t *testing.T) {
 				}
 				got := "none"
 				if b, err := os.ReadFile(paths.Layout{Home: home}.StorePath()); err == nil {
-					s, problems, err := resolver.DecodeStore(b)
+					s, problems, err := store.Decode(b)
 					if err != nil || len(problems) > 0 {
-						t.Fatalf("%s: the store does not decode cleanly: %v %v", p, err, problems)
+						t.Fatalf("%s: the st does not decode cleanly: %v %v", p, err, problems)
 					}
 					if r := s.Sessions[ev.SessionID]; r != nil {
 						got = string(r.State)

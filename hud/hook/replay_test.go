@@ -18,6 +18,7 @@ import (
 
 	"github.com/capacitor-hud/hud/internal/fieldfile"
 	"github.com/capacitor-hud/hud/internal/proc"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 // recordings matches every directory of payloads recorded from a real
@@ -67,14 +68,14 @@ func recordingDirs(t *testing.T) map[string]string {
 	return found
 }
 
-// replayRecording replays dir's payloads as ag's hook receives them (the
+// replayRecording replays dir's payloads as src's hook receives them (the
 // event named in argv, for an agent that passes it, is the file's).
-func replayRecording(t *testing.T, dir string, ag *Agent) {
+func replayRecording(t *testing.T, dir string, src *Source) {
 	payloads, err := recordedPayloads(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tb := newTable()
+	tb := store.NewTable()
 	now := t0
 	var got []replayStep
 	for _, name := range payloads {
@@ -83,7 +84,7 @@ func replayRecording(t *testing.T, dir string, ag *Agent) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ev, err := ag.Decode(payloadEvent(name), b)
+		ev, err := src.Decode(payloadEvent(name), b)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -91,7 +92,7 @@ func replayRecording(t *testing.T, dir string, ag *Agent) {
 			got = append(got, replayStep{name, "dropped"}) // an agent's event that carries no state
 			continue
 		}
-		ev.Agent = ag.Name
+		ev.Agent = src.Name
 		obs := observation{Alive: func(int, int64) bool { return true }}
 		obs.Process, err = recordedClaude(filepath.Join(dir, strings.TrimSuffix(name, ".json")+".claude-session.json"), ev.SessionID)
 		if err != nil {
@@ -101,12 +102,12 @@ func replayRecording(t *testing.T, dir string, ag *Agent) {
 		state := "none"
 		if u.Dropped != "" {
 			state = "dropped"
-		} else if r, err := tb.get(ev.SessionID); err != nil {
+		} else if r, err := tb.Get(ev.SessionID); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		} else if r != nil {
 			state = string(r.State)
-			if r.Agent != ag.Name {
-				t.Errorf("%s: record's agent %q, want %q", name, r.Agent, ag.Name)
+			if r.Agent != src.Name {
+				t.Errorf("%s: record's agent %q, want %q", name, r.Agent, src.Name)
 			}
 		}
 		got = append(got, replayStep{name, state})

@@ -11,6 +11,7 @@ import (
 
 	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/proc"
+	"github.com/capacitor-hud/hud/internal/store"
 	"github.com/capacitor-hud/hud/internal/terminal"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -47,9 +48,9 @@ type Env struct {
 	// Getwd is the hook's own working directory, where Claude Code runs
 	// it: the session's cwd when an event does not say.
 	Getwd func() (string, error)
-	// Agents are the coding agents `hud-hook <agent>` may name
+	// Sources are the coding agents `hud-hook <agent>` may name
 	// (hud/agent/registry's).
-	Agents []*Agent
+	Sources []*Source
 }
 
 // OSEnv is the environment of the running process.
@@ -160,26 +161,26 @@ func runHook(args []string, env Env, running *atomic.Pointer[runningEvent], exte
 			status = 0
 		}
 	}()
-	ag, named, err := lookupAgent(args, env.Agents)
+	src, named, err := lookupSource(args, env.Sources)
 	if err != nil {
 		run.log.errorf("", "%v", err)
 		return 0
 	}
 	// The reply an agent needs goes out whatever happens below.
-	if ag.Reply != "" && env.Stdout != nil {
-		defer io.WriteString(env.Stdout, ag.Reply)
+	if src.Reply != "" && env.Stdout != nil {
+		defer io.WriteString(env.Stdout, src.Reply)
 	}
 	if run.layout.Home == "" {
 		run.log.errorf("", "no home directory: $HOME is not set")
 		return 0
 	}
-	ev := run.readEvent(ag, named)
+	ev := run.readEvent(src, named)
 	if ev == nil {
 		return 0
 	}
 	session = ev.SessionID
 	running.Store(&runningEvent{session: ev.SessionID, event: ev.HookEventName})
-	obs := observe(ev, env, run.layout, ag, run.log)
+	obs := observe(ev, env, run.layout, src, run.log)
 	now := env.Now()
 	u, ok := run.apply(ev, obs, now)
 	if !ok {
@@ -187,17 +188,17 @@ func runHook(args []string, env Env, running *atomic.Pointer[runningEvent], exte
 	}
 	ctx := run.followUpContext(ev, u, obs, now)
 	runFollowUps(ctx, followUps)
-	return run.finish(ctx, u, ag, extend)
+	return run.finish(ctx, u, src, extend)
 }
 
 // restoreRecord puts a session's record back as it was before an event
 // that a follow-up blocked (before is nil for a session that had none).
-func restoreRecord(l paths.Layout, now time.Time, log *debugLog, id string, before *resolver.Record) error {
-	return updateStore(l, now, log, func(t *table) bool {
+func restoreRecord(l paths.Layout, now time.Time, log *debugLog, id string, before *store.Record) error {
+	return store.Update(l, now, log.storeErrorf, func(t *store.Table) bool {
 		if before == nil {
-			t.remove(id)
+			t.Remove(id)
 		} else {
-			t.put(before)
+			t.Put(before)
 		}
 		return true
 	})
@@ -241,7 +242,7 @@ type observation struct {
 }
 
 // observe normalizes the event's paths in place and looks around.
-func observe(ev *Event, env Env, layout paths.Layout, ag *Agent, log *debugLog) observation {
+func observe(ev *Event, env Env, layout paths.Layout, src *Source, log *debugLog) observation {
 	rawCWD := ev.CWD
 	ev.CWD = paths.Normalize(ev.CWD)
 	ev.NewCWD = paths.Normalize(ev.NewCWD)
@@ -250,9 +251,9 @@ func observe(ev *Event, env Env, layout paths.Layout, ag *Agent, log *debugLog) 
 		Alive:     proc.Alive,
 		ConfigDir: layout.Config,
 	}
-	if p, err := proc.FindAgent(env.Parent, ag.Process, ag.IsProcess(layout)); err != nil {
+	if p, err := proc.FindAgent(env.Parent, src.Process, src.IsProcess(layout)); err != nil {
 		log.errorf(ev.SessionID, "%v", err)
-	} else if why := refused(ag, p); why != "" {
+	} else if why := refused(src, p); why != "" {
 		log.errorf(ev.SessionID, "%s", why)
 	} else {
 		obs.Process = p
@@ -279,19 +280,19 @@ func observe(ev *Event, env Env, layout paths.Layout, ag *Agent, log *debugLog) 
 
 // refused says why p, the agent's process found above the hook, cannot
 // stand for the session; "" when it can.
-func refused(ag *Agent, p proc.Process) string {
-	if ag.Refuse == nil {
+func refused(src *Source, p proc.Process) string {
+	if src.Refuse == nil {
 		return ""
 	}
-	return ag.Refuse(p)
+	return src.Refuse(p)
 }
 
 // agentPrefix names an agent other than Claude Code in a log line.
-func agentPrefix(ag *Agent) string {
-	if ag.Name == "" {
+func agentPrefix(src *Source) string {
+	if src.Name == "" {
 		return ""
 	}
-	return ag.Name + ": "
+	return src.Name + ": "
 }
 
 // fallbackCWD is where a session runs when its event does not say:
@@ -324,7 +325,7 @@ func readInput(r io.Reader, limit int) ([]byte, error) {
 }
 
 // stateName is a record's state for the log, "-" for no record.
-func stateName(r *resolver.Record) string {
+func stateName(r *store.Record) string {
 	if r == nil {
 		return "-"
 	}

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/internal/paths"
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 // testEnv is an Env for an in-process run with stdin and HOME given.
@@ -27,7 +27,7 @@ func testEnv(home, stdin string, stderr *bytes.Buffer) Env {
 		Now:        func() time.Time { return t0 },
 		Parent:     os.Getpid(),
 		Executable: func() (string, error) { return "", errors.New("no helpers in tests") },
-		Agents:     testAgents,
+		Sources:    testSources,
 	}
 }
 
@@ -47,12 +47,12 @@ func TestFollowUpsRunAfterTheStore(t *testing.T) {
 	defer func() { followUps = saved }()
 	followUps = []followUp{
 		{"records", func(c *Context) error {
-			if c.Before != nil || c.After == nil || c.After.State != resolver.StateWorking {
+			if c.Before != nil || c.After == nil || c.After.State != store.StateWorking {
 				t.Errorf("before %+v after %+v", c.Before, c.After)
 			}
 			b, _ := os.ReadFile(c.Layout.StorePath())
 			if !bytes.Contains(b, []byte(`"state": "working"`)) {
-				t.Error("the store was not written before the follow-ups")
+				t.Error("the st was not written before the follow-ups")
 			}
 			seen = append(seen, "records")
 			return nil
@@ -99,11 +99,11 @@ func TestBlockedPromptLeavesTheRecord(t *testing.T) {
 		t.Fatalf("blocked prompt: exit %d", code)
 	}
 	b, _ := os.ReadFile(paths.Layout{Home: home}.StorePath())
-	store, _, err := resolver.DecodeStore(b)
+	st, _, err := store.Decode(b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := store.Sessions["s"]; r == nil || r.State != resolver.StateReady || r.WorkingOn != "" {
+	if r := st.Sessions["s"]; r == nil || r.State != store.StateReady || r.WorkingOn != "" {
 		t.Errorf("record after a blocked prompt: %+v", r)
 	}
 	log, _ := os.ReadFile(paths.Layout{Home: home}.DebugLogPath())
@@ -114,8 +114,8 @@ func TestBlockedPromptLeavesTheRecord(t *testing.T) {
 	other := `{"session_id":"new","hook_event_name":"UserPromptSubmit","cwd":"/p","prompt":"hi"}`
 	Main(nil, testEnv(home, other, &stderr))
 	b, _ = os.ReadFile(paths.Layout{Home: home}.StorePath())
-	if store, _, _ := resolver.DecodeStore(b); store.Sessions["new"] != nil {
-		t.Errorf("a blocked first prompt created %+v", store.Sessions["new"])
+	if st, _, _ := store.Decode(b); st.Sessions["new"] != nil {
+		t.Errorf("a blocked first prompt created %+v", st.Sessions["new"])
 	}
 }
 

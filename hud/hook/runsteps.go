@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/internal/paths"
+	"github.com/capacitor-hud/hud/internal/store"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -30,22 +31,22 @@ func newHookRun(env Env) *hookRun {
 	return &hookRun{env: env, layout: ownConfigDir(layout, log), log: log, start: start}
 }
 
-// readEvent reads stdin and decodes it as ag's event; nil when there is
+// readEvent reads stdin and decodes it as src's event; nil when there is
 // nothing to apply (an input that does not decode, logged, or an event of
 // the agent's that carries no state).
-func (run *hookRun) readEvent(ag *Agent, named string) *Event {
+func (run *hookRun) readEvent(src *Source, named string) *Event {
 	input, err := readInput(run.env.Stdin, maxInput)
 	if err != nil {
 		run.log.errorf("", "%v", err)
 		return nil
 	}
-	ev, err := ag.Decode(named, input)
+	ev, err := src.Decode(named, input)
 	if err != nil {
-		run.log.errorf("", "%s%v (%d bytes dropped)", agentPrefix(ag), err, len(input))
+		run.log.errorf("", "%s%v (%d bytes dropped)", agentPrefix(src), err, len(input))
 		return nil
 	}
 	if ev != nil {
-		ev.Agent = ag.Name
+		ev.Agent = src.Name
 	}
 	return ev
 }
@@ -54,7 +55,7 @@ func (run *hookRun) readEvent(ag *Agent, named string) *Event {
 // error, or an event the table dropped), which is logged.
 func (run *hookRun) apply(ev *Event, obs observation, now time.Time) (update, bool) {
 	var u update
-	err := updateStore(run.layout, now, run.log, func(t *table) bool {
+	err := store.Update(run.layout, now, run.log.storeErrorf, func(t *store.Table) bool {
 		u = applyEvent(t, ev, obs, now)
 		return u.Dropped == ""
 	})
@@ -90,7 +91,7 @@ func (run *hookRun) followUpContext(ev *Event, u update, obs observation, now ti
 // finish logs the run and answers Claude: exit status 2 and the reason on
 // stderr when a follow-up blocked the event, else the tray's answer to a
 // dialog and what the follow-ups said, and status 0.
-func (run *hookRun) finish(ctx *Context, u update, ag *Agent, extend func(time.Duration)) int {
+func (run *hookRun) finish(ctx *Context, u update, src *Source, extend func(time.Duration)) int {
 	ev, session := ctx.Event, ctx.Event.SessionID
 	if ctx.blocked != "" {
 		run.log.eventf(session, "%s blocked, %s kept (%s): %s", ev.HookEventName, stateName(u.Before), sinceMillis(run.start), ctx.blocked)
@@ -107,7 +108,7 @@ func (run *hookRun) finish(ctx *Context, u update, ag *Agent, extend func(time.D
 		replaced = ", ended " + strings.Join(u.Replaced, " ") + " of the same process"
 	}
 	run.log.eventf(session, "%s %s→%s (%s%s)", ev.HookEventName, stateName(u.Before), stateName(u.After), sinceMillis(run.start), replaced)
-	if ev.HookEventName == EventPermissionRequest && ag.Answers {
+	if ev.HookEventName == EventPermissionRequest && src.Answers {
 		answerDialog(ctx, run.log, extend)
 	}
 	if ctx.said != "" && run.env.Stdout != nil {

@@ -3,7 +3,7 @@ package hook
 import (
 	"time"
 
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 const (
@@ -11,21 +11,13 @@ const (
 	// Async hooks have no ordering: a PostToolUse can land after the
 	// SessionEnd and must not bring the record back.
 	endedMemory = 60 * time.Second
-	// recordTTL bounds the store: a record not updated for this long
-	// belongs to a session that ended without a SessionEnd (a closed
-	// terminal, kill -9) and is dropped on the next write.
-	recordTTL = 24 * time.Hour
-	// maxFuture is how far ahead of the hook's clock a record may be
-	// dated (clocks are corrected by seconds, not hours); beyond it the
-	// record was written under a wrong clock and is dropped.
-	maxFuture = 10 * time.Minute
 )
 
 // update is what applying one event did to the store.
 type update struct {
 	// Before and After are the session's record before and after the
 	// event; nil for none.
-	Before, After *resolver.Record
+	Before, After *store.Record
 	// Dropped says why the event was ignored; empty when it was applied.
 	Dropped string
 	// Replaced lists the sessions that the event's Claude process ran
@@ -37,23 +29,23 @@ type update struct {
 // session's record, the surroundings the hook observed, the memory of
 // ended sessions, and the 24-hour bound. It touches nothing outside its
 // arguments, so it is tested like the state machine.
-func applyEvent(t *table, ev *Event, obs observation, now time.Time) update {
-	at := resolver.At(now)
-	for id, ended := range t.ended {
+func applyEvent(t *store.Table, ev *Event, obs observation, now time.Time) update {
+	at := store.At(now)
+	for id, ended := range t.Ended {
 		if now.Sub(ended.Time) >= endedMemory {
-			delete(t.ended, id)
+			delete(t.Ended, id)
 		}
 	}
 	id := ev.SessionID
 	if ev.HookEventName == EventSessionStart {
 		// `claude --continue` right after /exit reuses the id.
-		delete(t.ended, id)
-	} else if _, ended := t.ended[id]; ended {
+		delete(t.Ended, id)
+	} else if _, ended := t.Ended[id]; ended {
 		return update{Dropped: "the session ended less than a minute ago"}
 	}
 
 	// A record that no longer decodes (edited by hand) is replaced.
-	before, _ := t.get(id)
+	before, _ := t.Get(id)
 	if before == nil && !knownEvent(ev.HookEventName) {
 		// An event this version does not know is a heartbeat: it keeps a
 		// session fresh but never starts one it knows nothing about.
@@ -62,8 +54,8 @@ func applyEvent(t *table, ev *Event, obs observation, now time.Time) update {
 	u := update{Before: before}
 	after := Transition(before, ev, now)
 	if after == nil {
-		t.remove(id)
-		t.ended[id] = at
+		t.Remove(id)
+		t.Ended[id] = at
 	} else {
 		if after.CWD == "" {
 			after.CWD = obs.CWD
@@ -74,7 +66,7 @@ func applyEvent(t *table, ev *Event, obs observation, now time.Time) update {
 			return update{Dropped: "no cwd in the event, no CLAUDE_PROJECT_DIR, no working directory"}
 		}
 		observed(after, obs)
-		t.put(after)
+		t.Put(after)
 		u.After = after
 	}
 
@@ -84,19 +76,19 @@ func applyEvent(t *table, ev *Event, obs observation, now time.Time) update {
 		// session just ended, whatever order the async SessionEnd and
 		// SessionStart arrive in. (Only then: a process found wrongly,
 		// shared by all hooks, must not cost other sessions their records.)
-		for _, other := range t.ids() {
+		for _, other := range t.IDs() {
 			if other == id {
 				continue
 			}
-			if pid, started := t.process(other); obs.Process.Same(pid, started) {
-				t.remove(other)
-				t.ended[other] = at
+			if pid, started := t.Process(other); obs.Process.Same(pid, started) {
+				t.Remove(other)
+				t.Ended[other] = at
 				u.Replaced = append(u.Replaced, other)
 			}
 		}
 	}
 
-	t.dropStale(now)
+	t.DropStale(now)
 	return u
 }
 
@@ -105,7 +97,7 @@ func applyEvent(t *table, ev *Event, obs observation, now time.Time) update {
 // live process: `claude --continue` starts a new process under the old
 // id, but an event from an older process whose successor still lives
 // (two processes on one session) does not take the record back.
-func observed(r *resolver.Record, obs observation) {
+func observed(r *store.Record, obs observation) {
 	if obs.ProjectDir != "" {
 		r.ProjectDir = obs.ProjectDir
 	}

@@ -4,28 +4,29 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/proc"
+	"github.com/capacitor-hud/hud/internal/store"
 	"github.com/capacitor-hud/hud/internal/terminal"
-	"github.com/capacitor-hud/hud/resolver"
 )
 
 func TestEndedSessionStaysEnded(t *testing.T) {
-	tb := newTable()
+	tb := store.NewTable()
 	obs := claudeObs(1000, 500)
 	applyEvent(tb, &Event{SessionID: "a", HookEventName: EventSessionStart, Source: "startup"}, obs, t0)
 	applyEvent(tb, &Event{SessionID: "a", HookEventName: EventSessionEnd, Reason: "other"}, obs, t0.Add(time.Second))
 
 	// An async PostToolUse landing after the SessionEnd is dropped...
 	u := applyEvent(tb, &Event{SessionID: "a", HookEventName: EventPostToolUse}, obs, t0.Add(30*time.Second))
-	if u.Dropped == "" || tb.len() != 0 {
-		t.Fatalf("late event: dropped %q, %d records", u.Dropped, tb.len())
+	if u.Dropped == "" || tb.Len() != 0 {
+		t.Fatalf("late event: dropped %q, %d records", u.Dropped, tb.Len())
 	}
 	// ...for a minute, after which the id is forgotten.
 	u = applyEvent(tb, &Event{SessionID: "a", HookEventName: EventPostToolUse}, obs, t0.Add(62*time.Second))
-	if u.Dropped != "" || tb.len() != 1 {
-		t.Fatalf("event after a minute: dropped %q, %d records", u.Dropped, tb.len())
+	if u.Dropped != "" || tb.Len() != 1 {
+		t.Fatalf("event after a minute: dropped %q, %d records", u.Dropped, tb.Len())
 	}
-	if _, ok := tb.ended["a"]; ok {
+	if _, ok := tb.Ended["a"]; ok {
 		t.Error("the ended id is still remembered after a minute")
 	}
 }
@@ -38,7 +39,7 @@ func TestClearInEitherOrderLeavesOneRecord(t *testing.T) {
 	end := &Event{SessionID: "old", HookEventName: EventSessionEnd, Reason: "clear"}
 	for _, order := range []string{"end first", "start first"} {
 		t.Run(order, func(t *testing.T) {
-			tb := newTable()
+			tb := store.NewTable()
 			applyEvent(tb, start("old", "startup"), obs, t0)
 			applyEvent(tb, &Event{SessionID: "other", HookEventName: EventSessionStart}, claudeObs(1001, 500), t0)
 			if order == "end first" {
@@ -51,7 +52,7 @@ func TestClearInEitherOrderLeavesOneRecord(t *testing.T) {
 				}
 				applyEvent(tb, end, obs, t0.Add(2*time.Second))
 			}
-			if got := tb.ids(); len(got) != 2 || got[0] != "new" || got[1] != "other" {
+			if got := tb.IDs(); len(got) != 2 || got[0] != "new" || got[1] != "other" {
 				t.Errorf("records %v, want [new other]", got)
 			}
 		})
@@ -63,13 +64,13 @@ func TestClearInEitherOrderLeavesOneRecord(t *testing.T) {
 // time it is based on), so the process that ran the ended session is still
 // recognised when SessionStart(clear) lands before the SessionEnd.
 func TestClearWithStartTimeJitter(t *testing.T) {
-	tb := newTable()
+	tb := store.NewTable()
 	applyEvent(tb, &Event{SessionID: "old", HookEventName: EventSessionStart, Source: "startup"}, claudeObs(1000, 500), t0)
 	u := applyEvent(tb, &Event{SessionID: "new", HookEventName: EventSessionStart, Source: "clear"}, claudeObs(1000, 501), t0.Add(time.Second))
 	if len(u.Replaced) != 1 || u.Replaced[0] != "old" {
 		t.Errorf("replaced %v, want [old]", u.Replaced)
 	}
-	if got := tb.ids(); len(got) != 1 || got[0] != "new" {
+	if got := tb.IDs(); len(got) != 1 || got[0] != "new" {
 		t.Errorf("records %v, want [new]", got)
 	}
 }
@@ -83,9 +84,9 @@ func TestPIDFollowsNewestLiveProcess(t *testing.T) {
 			Alive:   func(pid int, _ int64) bool { return alive[pid] },
 		}
 	}
-	tb := newTable()
+	tb := store.NewTable()
 	ev := &Event{SessionID: "s", HookEventName: EventUserPromptSubmit}
-	pidOf := func() int { r, _ := tb.get("s"); return r.PID }
+	pidOf := func() int { r, _ := tb.Get("s"); return r.PID }
 
 	applyEvent(tb, ev, obs(1, 100), t0)
 	applyEvent(tb, ev, obs(2, 200), t0.Add(time.Second)) // --continue: a newer process
@@ -108,34 +109,38 @@ func TestPIDFollowsNewestLiveProcess(t *testing.T) {
 }
 
 func TestStaleRecordsDropped(t *testing.T) {
-	tb := newTable()
+	tb := store.NewTable()
 	obs := claudeObs(1000, 500)
 	applyEvent(tb, &Event{SessionID: "old", HookEventName: EventSessionStart}, obs, t0)
 	applyEvent(tb, &Event{SessionID: "recent", HookEventName: EventSessionStart}, obs, t0.Add(time.Hour))
 	reloadRaw(t, tb) // the old record as the next run reads it, untouched
 	applyEvent(tb, &Event{SessionID: "new", HookEventName: EventSessionStart}, obs, t0.Add(24*time.Hour+time.Second))
-	if got := tb.ids(); len(got) != 2 || got[0] != "new" || got[1] != "recent" {
+	if got := tb.IDs(); len(got) != 2 || got[0] != "new" || got[1] != "recent" {
 		t.Errorf("records %v, want [new recent]", got)
 	}
 }
 
-// reloadRaw encodes tb and reads it back the way the next hook run does.
-func reloadRaw(t *testing.T, tb *table) {
+// reloadRaw writes tb to a store file and reads it back the way the next
+// hook run does: its records untouched, as read.
+func reloadRaw(t *testing.T, tb *store.Table) {
 	t.Helper()
-	b := encoded(t, tb).bytes()
-	fresh, ok := parseCanonical(b)
-	if !ok {
-		t.Fatalf("own output is not canonical:\n%s", b)
+	l := paths.Layout{Home: t.TempDir()}
+	for _, edit := range []func(*store.Table) bool{
+		func(read *store.Table) bool { *read = *tb; return true },
+		func(read *store.Table) bool { *tb = *read; return false },
+	} {
+		if err := store.Update(l, t0, t.Errorf, edit); err != nil {
+			t.Fatal(err)
+		}
 	}
-	*tb = *fresh
 }
 
 func TestObservedFields(t *testing.T) {
-	tb := newTable()
+	tb := store.NewTable()
 	obs := claudeObs(1000, 500)
 	obs.Terminal = terminal.Terminal{TmuxPane: "%3", TermProgram: "tmux"}
 	u := applyEvent(tb, &Event{SessionID: "s", HookEventName: EventSessionStart, CWD: "/home/dev/proj/sub"}, obs, t0)
-	want := resolver.Record{PID: 1000, ProcStarted: 500, Terminal: terminal.Terminal{TmuxPane: "%3", TermProgram: "tmux"}, ProjectDir: "/home/dev/proj", CWD: "/home/dev/proj/sub"}
+	want := store.Record{PID: 1000, ProcStarted: 500, Terminal: terminal.Terminal{TmuxPane: "%3", TermProgram: "tmux"}, ProjectDir: "/home/dev/proj", CWD: "/home/dev/proj/sub"}
 	got := u.After
 	if got.PID != want.PID || got.ProcStarted != want.ProcStarted || got.Terminal != want.Terminal || got.ProjectDir != want.ProjectDir || got.CWD != want.CWD {
 		t.Errorf("got %+v", got)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/hookevents"
 	"github.com/capacitor-hud/hud/internal/jsonfields"
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 // The hook events the state machine has rules for, named once in the
@@ -61,19 +61,19 @@ const (
 // It sets updated_at and last_event on every event, and state_changed_at
 // when the state changes or the person sends a prompt. Fields that depend on the hook's
 // surroundings (pid, project_dir, terminal) are the caller's.
-func Transition(prev *resolver.Record, ev *Event, now time.Time) *resolver.Record {
+func Transition(prev *store.Record, ev *Event, now time.Time) *store.Record {
 	if ev.HookEventName == EventSessionEnd {
 		return nil
 	}
-	at := resolver.At(now)
+	at := store.At(now)
 	r := carried(prev, ev, at)
 	next := nextState(&r, ev, at)
 	// Only the end of compaction (PostCompact, SessionStart(compact)), a
 	// new prompt, a new start or the end of the session leaves compacting:
 	// compaction fires events of its own (a SubagentStop, fixture 18) that
 	// must not.
-	if r.State == resolver.StateCompacting && next != resolver.StateCompacting && !leavesCompacting(ev) {
-		next = resolver.StateCompacting
+	if r.State == store.StateCompacting && next != store.StateCompacting && !leavesCompacting(ev) {
+		next = store.StateCompacting
 	}
 	// A person's new prompt starts a new working spell even when the
 	// record never saw the last one end (an Esc, a denial, a model error
@@ -90,18 +90,18 @@ func Transition(prev *resolver.Record, ev *Event, now time.Time) *resolver.Recor
 // the state ev implies when prev is nil) with what every event says about
 // its session (agent, cwd, permission mode, transcript, when and which
 // event came last).
-func carried(prev *resolver.Record, ev *Event, at resolver.Timestamp) resolver.Record {
-	var r resolver.Record
+func carried(prev *store.Record, ev *Event, at store.Timestamp) store.Record {
+	var r store.Record
 	if prev != nil {
 		r = *prev
 	} else {
-		r = resolver.Record{SessionID: ev.SessionID, State: firstState(ev)}
+		r = store.Record{SessionID: ev.SessionID, State: firstState(ev)}
 	}
 	if ev.Agent != "" {
 		r.Agent = ev.Agent
 	}
 	r.UpdatedAt = at
-	r.LastEvent = &resolver.LastEvent{Event: ev.HookEventName, Timestamp: at}
+	r.LastEvent = &store.LastEvent{Event: ev.HookEventName, Timestamp: at}
 	if ev.CWD != "" {
 		r.CWD = ev.CWD
 	}
@@ -116,7 +116,7 @@ func carried(prev *resolver.Record, ev *Event, at resolver.Timestamp) resolver.R
 
 // nextState applies ev's rule to r and returns the state r moves to; an
 // event with no rule is a heartbeat and keeps r's state.
-func nextState(r *resolver.Record, ev *Event, at resolver.Timestamp) resolver.State {
+func nextState(r *store.Record, ev *Event, at store.Timestamp) store.State {
 	switch ev.HookEventName {
 	case EventSessionStart:
 		return sessionStarted(r, ev)
@@ -128,13 +128,13 @@ func nextState(r *resolver.Record, ev *Event, at resolver.Timestamp) resolver.St
 		r.LastTool = ev.ToolName
 		r.WaitingFor = describeDialog(ev.ToolName, ev.ToolInput, r.CWD)
 		r.WaitingTool = toolFingerprint(ev.ToolName, ev.ToolInput)
-		return resolver.StateWaiting
+		return store.StateWaiting
 	case EventNotification:
 		return notification(r, ev)
 	case EventElicitation:
 		r.WaitingFor = elicitationText(ev.MCPServerName, ev.Message)
 		r.WaitingTool = elicitationKey
-		return resolver.StateWaiting
+		return store.StateWaiting
 	case EventElicitationResult:
 		return answered(r)
 	case EventSubagentStart:
@@ -149,10 +149,10 @@ func nextState(r *resolver.Record, ev *Event, at resolver.Timestamp) resolver.St
 	case EventStopFailure:
 		r.ToolsInFlight, r.WaitingFor, r.WaitingTool = 0, "", ""
 		r.LastError = errorText(ev.Error)
-		return resolver.StateReady
+		return store.StateReady
 	case EventPreCompact:
 		r.CompactTrigger = ev.Trigger
-		return resolver.StateCompacting
+		return store.StateCompacting
 	case EventPostCompact:
 		return afterCompaction(r, ev.Trigger)
 	case EventCwdChanged:
@@ -166,17 +166,17 @@ func nextState(r *resolver.Record, ev *Event, at resolver.Timestamp) resolver.St
 // sessionStarted is SessionStart's rule: the end of compaction for
 // SessionStart(compact), else a new process or a new conversation, ready
 // and with nothing of the last one left.
-func sessionStarted(r *resolver.Record, ev *Event) resolver.State {
+func sessionStarted(r *store.Record, ev *Event) store.State {
 	if ev.Source == sourceCompact {
 		return afterCompaction(r, ev.Trigger)
 	}
 	r.ToolsInFlight, r.WaitingFor, r.WaitingTool, r.CompactTrigger = 0, "", "", ""
 	r.Subagents = nil
-	return resolver.StateReady
+	return store.StateReady
 }
 
 // promptSubmitted is UserPromptSubmit's rule: a new turn.
-func promptSubmitted(r *resolver.Record, ev *Event, at resolver.Timestamp) resolver.State {
+func promptSubmitted(r *store.Record, ev *Event, at store.Timestamp) store.State {
 	// A turn Claude injected itself (a background agent's result, a
 	// teammate's message, a scheduled wake-up) keeps the person's
 	// prompt as what the session works on, and continues the turn it
@@ -184,13 +184,13 @@ func promptSubmitted(r *resolver.Record, ev *Event, at resolver.Timestamp) resol
 	if personsPrompt(ev) {
 		r.WorkingOn = oneLine(ev.Prompt, maxWorkingOn)
 		r.TurnStartedAt = at
-	} else if r.State != resolver.StateWorking || r.TurnStartedAt.IsZero() {
+	} else if r.State != store.StateWorking || r.TurnStartedAt.IsZero() {
 		r.TurnStartedAt = at
 	}
 	// Whatever the last turn left (a tool interrupted with Esc fires
 	// nothing, nor does a dialog dismissed) is over.
 	r.ToolsInFlight, r.WaitingFor, r.WaitingTool, r.LastError, r.CompactTrigger = 0, "", "", "", ""
-	return resolver.StateWorking
+	return store.StateWorking
 }
 
 // personsPrompt reports whether ev is a prompt the person sent, not one
@@ -202,7 +202,7 @@ func personsPrompt(ev *Event) bool {
 // toolCalled is the rule of a tool call starting (PreToolUse) or ending
 // (PostToolUse, PostToolUseFailure, PermissionDenied): working, unless a
 // dialog for another call is still up.
-func toolCalled(r *resolver.Record, ev *Event) resolver.State {
+func toolCalled(r *store.Record, ev *Event) store.State {
 	if ev.HookEventName == EventPreToolUse {
 		r.ToolsInFlight++
 	} else {
@@ -212,16 +212,16 @@ func toolCalled(r *resolver.Record, ev *Event) resolver.State {
 		return r.State // a parallel tool or a subagent's: the dialog is still up
 	}
 	r.LastTool, r.WaitingFor, r.WaitingTool = ev.ToolName, "", ""
-	return resolver.StateWorking
+	return store.StateWorking
 }
 
 // stopped is Stop's rule: the main turn ends, unless agents it started
 // still run.
-func stopped(r *resolver.Record, ev *Event) resolver.State {
+func stopped(r *store.Record, ev *Event) store.State {
 	// A Stop fired by a subagent (compaction runs as one), by a Stop
 	// hook that continued the turn, or during compaction does not end
 	// the main turn.
-	if ev.StopHookActive || ev.AgentID != "" || r.State == resolver.StateCompacting {
+	if ev.StopHookActive || ev.AgentID != "" || r.State == store.StateCompacting {
 		return r.State
 	}
 	r.ToolsInFlight = 0
@@ -232,8 +232,8 @@ func stopped(r *resolver.Record, ev *Event) resolver.State {
 	switch {
 	case len(r.Subagents) == 0:
 		r.WaitingFor, r.WaitingTool = "", ""
-		return resolver.StateReady
-	case r.State == resolver.StateWaiting:
+		return store.StateReady
+	case r.State == store.StateWaiting:
 		// The main turn cannot stop with a dialog of its own open: the
 		// one up is a background agent's, and still waits.
 		return r.State
@@ -241,7 +241,7 @@ func stopped(r *resolver.Record, ev *Event) resolver.State {
 	// Claude waits for its agents and continues by itself when they
 	// return: the turn is not over.
 	r.WaitingFor, r.WaitingTool = "", ""
-	return resolver.StateWorking
+	return store.StateWorking
 }
 
 // waitsForOtherTool reports whether r waits on a permission dialog for a
@@ -250,8 +250,8 @@ func stopped(r *resolver.Record, ev *Event) resolver.State {
 // same). Claude runs tools in parallel and subagents beside the main turn:
 // their events while the dialog is up must not make the session look busy
 // while it waits for the person.
-func waitsForOtherTool(r *resolver.Record, ev *Event) bool {
-	return r.State == resolver.StateWaiting && r.WaitingTool != "" &&
+func waitsForOtherTool(r *store.Record, ev *Event) bool {
+	return r.State == store.StateWaiting && r.WaitingTool != "" &&
 		r.WaitingTool != toolFingerprint(ev.ToolName, ev.ToolInput)
 }
 
@@ -291,8 +291,8 @@ func leavesCompacting(ev *Event) bool {
 // automatic one (it ran in the middle of a turn that goes on). Outside
 // compaction the event is a heartbeat: Claude fires both PostCompact and
 // SessionStart(compact), and the first one already moved on.
-func afterCompaction(r *resolver.Record, trigger string) resolver.State {
-	if r.State != resolver.StateCompacting {
+func afterCompaction(r *store.Record, trigger string) store.State {
+	if r.State != store.StateCompacting {
 		return r.State
 	}
 	if trigger == "" {
@@ -300,23 +300,23 @@ func afterCompaction(r *resolver.Record, trigger string) resolver.State {
 	}
 	r.CompactTrigger = ""
 	if trigger == triggerAuto {
-		return resolver.StateWorking
+		return store.StateWorking
 	}
-	return resolver.StateReady
+	return store.StateReady
 }
 
 // firstState is the state of a session first seen at ev (the hook was
 // installed mid-session, or the store was lost): the event's own state
 // where it has one, else what the event implies about the turn.
-func firstState(ev *Event) resolver.State {
+func firstState(ev *Event) store.State {
 	switch ev.HookEventName {
 	case EventUserPromptSubmit, EventPreToolUse, EventPostToolUse, EventPostToolUseFailure,
 		EventPermissionDenied, EventSubagentStart, EventSubagentStop, EventElicitationResult:
-		return resolver.StateWorking
+		return store.StateWorking
 	case EventPermissionRequest, EventElicitation:
-		return resolver.StateWaiting
+		return store.StateWaiting
 	case EventPreCompact:
-		return resolver.StateCompacting
+		return store.StateCompacting
 	}
-	return resolver.StateReady
+	return store.StateReady
 }

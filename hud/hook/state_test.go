@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/internal/proc"
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 // fixtureDir holds the payloads recorded from Claude Code 2.1.197.
@@ -46,74 +46,74 @@ func claudeObs(pid int, started int64) observation {
 // records there are, and that state_changed_at moved only with the state.
 func TestFixtureReplay(t *testing.T) {
 	steps := []fixtureStep{
-		{"01-SessionStart-startup.json", resolver.StateReady, 1, nil},
-		{"02-UserPromptSubmit.json", resolver.StateWorking, 1, func(t *testing.T, r *resolver.Record) {
+		{"01-SessionStart-startup.json", store.StateReady, 1, nil},
+		{"02-UserPromptSubmit.json", store.StateWorking, 1, func(t *testing.T, r *store.Record) {
 			if r.WorkingOn != "hello" || !r.TurnStartedAt.Equal(r.UpdatedAt.Time) {
 				t.Errorf("working_on %q, turn_started_at %v", r.WorkingOn, r.TurnStartedAt)
 			}
 		}},
-		{"03-Stop.json", resolver.StateReady, 1, nil},
+		{"03-Stop.json", store.StateReady, 1, nil},
 		{"04-SessionEnd-other.json", "", 0, nil},
-		{"05-SessionStart-startup.json", resolver.StateReady, 1, nil},
-		{"06-UserPromptSubmit.json", resolver.StateWorking, 1, nil},
-		{"07-PreToolUse.json", resolver.StateWorking, 1, func(t *testing.T, r *resolver.Record) {
+		{"05-SessionStart-startup.json", store.StateReady, 1, nil},
+		{"06-UserPromptSubmit.json", store.StateWorking, 1, nil},
+		{"07-PreToolUse.json", store.StateWorking, 1, func(t *testing.T, r *store.Record) {
 			if r.ToolsInFlight != 1 || r.LastTool != "Bash" {
 				t.Errorf("tools_in_flight %d, last_tool %q", r.ToolsInFlight, r.LastTool)
 			}
 		}},
-		{"08-PermissionRequest.json", resolver.StateWaiting, 1, func(t *testing.T, r *resolver.Record) {
+		{"08-PermissionRequest.json", store.StateWaiting, 1, func(t *testing.T, r *store.Record) {
 			if r.WaitingFor != "Bash: touch /home/dev/proj/made.txt" {
 				t.Errorf("waiting_for %q", r.WaitingFor)
 			}
 		}},
-		{"09-Notification-permission_prompt.json", resolver.StateWaiting, 1, func(t *testing.T, r *resolver.Record) {
+		{"09-Notification-permission_prompt.json", store.StateWaiting, 1, func(t *testing.T, r *store.Record) {
 			if r.WaitingFor != "Bash: touch /home/dev/proj/made.txt" {
 				t.Errorf("waiting_for %q: the notification must not hide what is waited for", r.WaitingFor)
 			}
 		}},
-		{"10-PostToolUse.json", resolver.StateWorking, 1, func(t *testing.T, r *resolver.Record) {
+		{"10-PostToolUse.json", store.StateWorking, 1, func(t *testing.T, r *store.Record) {
 			if r.ToolsInFlight != 0 || r.WaitingFor != "" {
 				t.Errorf("tools_in_flight %d, waiting_for %q", r.ToolsInFlight, r.WaitingFor)
 			}
 		}},
-		{"11-Stop.json", resolver.StateReady, 1, nil},
-		{"12-UserPromptSubmit.json", resolver.StateWorking, 1, nil},
-		{"13-PreToolUse.json", resolver.StateWorking, 1, nil},
-		{"14-PermissionRequest.json", resolver.StateWaiting, 1, nil},
-		{"15-PostToolUseFailure.json", resolver.StateWorking, 1, func(t *testing.T, r *resolver.Record) {
+		{"11-Stop.json", store.StateReady, 1, nil},
+		{"12-UserPromptSubmit.json", store.StateWorking, 1, nil},
+		{"13-PreToolUse.json", store.StateWorking, 1, nil},
+		{"14-PermissionRequest.json", store.StateWaiting, 1, nil},
+		{"15-PostToolUseFailure.json", store.StateWorking, 1, func(t *testing.T, r *store.Record) {
 			if r.ToolsInFlight != 0 {
 				t.Errorf("tools_in_flight %d", r.ToolsInFlight)
 			}
 		}},
-		{"16-Stop.json", resolver.StateReady, 1, nil},
-		{"17-PreCompact-manual.json", resolver.StateCompacting, 1, func(t *testing.T, r *resolver.Record) {
+		{"16-Stop.json", store.StateReady, 1, nil},
+		{"17-PreCompact-manual.json", store.StateCompacting, 1, func(t *testing.T, r *store.Record) {
 			if r.CompactTrigger != "manual" {
 				t.Errorf("compact_trigger %q", r.CompactTrigger)
 			}
 		}},
-		{"18-SubagentStop.json", resolver.StateCompacting, 1, nil},
-		{"19-SessionStart-compact.json", resolver.StateReady, 1, func(t *testing.T, r *resolver.Record) {
+		{"18-SubagentStop.json", store.StateCompacting, 1, nil},
+		{"19-SessionStart-compact.json", store.StateReady, 1, func(t *testing.T, r *store.Record) {
 			if r.CompactTrigger != "" {
 				t.Errorf("compact_trigger %q after compaction", r.CompactTrigger)
 			}
 		}},
-		{"20-PostCompact-manual.json", resolver.StateReady, 1, nil},
-		{"21-UserPromptSubmit.json", resolver.StateWorking, 1, nil},
+		{"20-PostCompact-manual.json", store.StateReady, 1, nil},
+		{"21-UserPromptSubmit.json", store.StateWorking, 1, nil},
 		// Esc interrupted the turn (no Stop), then /clear.
 		{"22-SessionEnd-clear.json", "", 0, nil},
-		{"23-SessionStart-clear.json", resolver.StateReady, 1, nil},
-		{"24-UserPromptSubmit.json", resolver.StateWorking, 1, nil},
-		{"25-Stop.json", resolver.StateReady, 1, nil},
-		{"26-Notification-idle_prompt.json", resolver.StateReady, 1, nil},
+		{"23-SessionStart-clear.json", store.StateReady, 1, nil},
+		{"24-UserPromptSubmit.json", store.StateWorking, 1, nil},
+		{"25-Stop.json", store.StateReady, 1, nil},
+		{"26-Notification-idle_prompt.json", store.StateReady, 1, nil},
 		{"27-SessionEnd-prompt_input_exit.json", "", 0, nil},
 		// --continue right after /exit: a new process, the same id.
-		{"28-SessionStart-resume.json", resolver.StateReady, 1, func(t *testing.T, r *resolver.Record) {
+		{"28-SessionStart-resume.json", store.StateReady, 1, func(t *testing.T, r *store.Record) {
 			if r.PID != 2000 {
 				t.Errorf("pid %d, want the new process 2000", r.PID)
 			}
 		}},
-		{"29-UserPromptSubmit.json", resolver.StateWorking, 1, nil},
-		{"30-Stop.json", resolver.StateReady, 1, nil},
+		{"29-UserPromptSubmit.json", store.StateWorking, 1, nil},
+		{"30-Stop.json", store.StateReady, 1, nil},
 		{"31-SessionEnd-other.json", "", 0, nil},
 	}
 	replayFixtures(t, fixtureDir, steps, func(i int) observation {
@@ -127,9 +127,9 @@ func TestFixtureReplay(t *testing.T) {
 // fixtureStep is one recorded event and what the store must hold after it.
 type fixtureStep struct {
 	fixture string
-	want    resolver.State // "" = no record for the event's session
+	want    store.State // "" = no record for the event's session
 	records int
-	check   func(t *testing.T, r *resolver.Record)
+	check   func(t *testing.T, r *store.Record)
 }
 
 // replayFixtures applies the events recorded in dir in order, through the whole
@@ -146,7 +146,7 @@ func replayFixtures(t *testing.T, dir string, steps []fixtureStep, obsAt func(i 
 	if err != nil || len(files) != len(steps) {
 		t.Fatalf("%s: %d recorded events, %d steps (%v)", dir, len(files), len(steps), err)
 	}
-	tb := newTable()
+	tb := store.NewTable()
 	now := t0
 	for i, step := range steps {
 		if filepath.Base(files[i]) != step.fixture {
@@ -165,7 +165,7 @@ func replayFixtures(t *testing.T, dir string, steps []fixtureStep, obsAt func(i 
 		if u.Dropped != "" {
 			t.Fatalf("%s dropped: %s", step.fixture, u.Dropped)
 		}
-		got, err := tb.get(ev.SessionID)
+		got, err := tb.Get(ev.SessionID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -192,7 +192,7 @@ func replayFixtures(t *testing.T, dir string, steps []fixtureStep, obsAt func(i 
 				step.check(t, got)
 			}
 		}
-		if n := tb.len(); n != step.records {
+		if n := tb.Len(); n != step.records {
 			t.Errorf("%s: %d records, want %d", step.fixture, n, step.records)
 		}
 	}
@@ -203,9 +203,9 @@ func replayFixtures(t *testing.T, dir string, steps []fixtureStep, obsAt func(i 
 // TestWaitingRecordWithoutFingerprint: a record written before the hook
 // fingerprinted dialogs goes back to working on the next tool event.
 func TestWaitingRecordWithoutFingerprint(t *testing.T) {
-	prev := &resolver.Record{SessionID: "s1", State: resolver.StateWaiting, WaitingFor: "Bash: ls"}
+	prev := &store.Record{SessionID: "s1", State: store.StateWaiting, WaitingFor: "Bash: ls"}
 	next := Transition(prev, tool(&Event{SessionID: "s1", HookEventName: EventPostToolUse}, "Read", `{}`), t0)
-	if next.State != resolver.StateWorking {
+	if next.State != store.StateWorking {
 		t.Errorf("state %s, want working", next.State)
 	}
 }
@@ -221,8 +221,8 @@ func tool(ev *Event, name, input string) *Event {
 type transitionCase struct {
 	name   string
 	events []*Event
-	want   resolver.State
-	check  func(t *testing.T, r *resolver.Record)
+	want   store.State
+	check  func(t *testing.T, r *store.Record)
 }
 
 // e is an event of session s1 in /p; with changes it in place.
@@ -236,7 +236,7 @@ func runTransitions(t *testing.T, cases []transitionCase) {
 	t.Helper()
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			var r *resolver.Record
+			var r *store.Record
 			now := t0
 			for _, ev := range c.events {
 				now = now.Add(time.Second)
@@ -271,18 +271,18 @@ func TestTransition(t *testing.T) {
 			e(EventStop), e(EventPostToolUse), e(EventPermissionRequest), e(EventSubagentStart),
 			with(e(EventNotification), func(ev *Event) { ev.NotificationType = "idle_prompt" }),
 			with(e(EventPostCompact), func(ev *Event) { ev.Trigger = "auto" }),
-		}, resolver.StateWorking, nil},
+		}, store.StateWorking, nil},
 		{"SessionStart(compact) ends an auto compaction by the recorded trigger", []*Event{
 			with(e(EventPreCompact), func(ev *Event) { ev.Trigger = "auto" }),
 			with(e(EventSessionStart), func(ev *Event) { ev.Source = "compact" }),
-		}, resolver.StateWorking, nil},
+		}, store.StateWorking, nil},
 		{"a prompt ends compaction", []*Event{
 			with(e(EventPreCompact), func(ev *Event) { ev.Trigger = "manual" }), e(EventUserPromptSubmit),
-		}, resolver.StateWorking, nil},
+		}, store.StateWorking, nil},
 		{"a session resumed after its process died mid-compaction is ready", []*Event{
 			with(e(EventPreCompact), func(ev *Event) { ev.Trigger = "auto" }),
 			with(e(EventSessionStart), func(ev *Event) { ev.Source = "resume" }),
-		}, resolver.StateReady, func(t *testing.T, r *resolver.Record) {
+		}, store.StateReady, func(t *testing.T, r *store.Record) {
 			if r.CompactTrigger != "" {
 				t.Errorf("compact_trigger %q after a new start", r.CompactTrigger)
 			}
@@ -293,12 +293,12 @@ func TestTransition(t *testing.T) {
 			tool(e(EventPreToolUse), "Read", `{"file_path":"/p/a.go"}`),
 			tool(e(EventPermissionRequest), "Bash", `{"command": "npm test"}`),
 			tool(e(EventPostToolUse), "Read", `{"file_path":"/p/a.go"}`),
-		}, resolver.StateWaiting, func(t *testing.T, r *resolver.Record) {
+		}, store.StateWaiting, func(t *testing.T, r *store.Record) {
 			if r.WaitingFor != "Bash: npm test" || r.ToolsInFlight != 1 {
 				t.Errorf("waiting_for %q, tools in flight %d", r.WaitingFor, r.ToolsInFlight)
 			}
 			approved := Transition(r, tool(e(EventPostToolUse), "Bash", "{\n  \"command\": \"npm test\"\n}"), t0)
-			if approved.State != resolver.StateWorking || approved.WaitingTool != "" || approved.ToolsInFlight != 0 {
+			if approved.State != store.StateWorking || approved.WaitingTool != "" || approved.ToolsInFlight != 0 {
 				t.Errorf("after the approved tool: %s, waiting_tool %q, in flight %d", approved.State, approved.WaitingTool, approved.ToolsInFlight)
 			}
 		}},
@@ -306,26 +306,26 @@ func TestTransition(t *testing.T) {
 			e(EventUserPromptSubmit),
 			tool(e(EventPermissionRequest), "Bash", `{"command":"rm -rf build"}`),
 			with(tool(e(EventPreToolUse), "Grep", `{"pattern":"x"}`), func(ev *Event) { ev.AgentID = "a1" }),
-		}, resolver.StateWaiting, nil},
+		}, store.StateWaiting, nil},
 		{"Stop with stop_hook_active keeps working", []*Event{
 			e(EventUserPromptSubmit), with(e(EventStop), func(ev *Event) { ev.StopHookActive = true }),
-		}, resolver.StateWorking, nil},
+		}, store.StateWorking, nil},
 		{"a subagent's Stop keeps working", []*Event{
 			e(EventUserPromptSubmit), with(e(EventStop), func(ev *Event) { ev.AgentID = "a1" }),
-		}, resolver.StateWorking, nil},
+		}, store.StateWorking, nil},
 		{"StopFailure is ready with the error kept", []*Event{
 			e(EventUserPromptSubmit), e(EventPreToolUse),
 			with(e(EventStopFailure), func(ev *Event) {
 				ev.Error = []byte(`{"type":"rate_limit_error","message":"Too many\nrequests"}`)
 			}),
-		}, resolver.StateReady, func(t *testing.T, r *resolver.Record) {
+		}, store.StateReady, func(t *testing.T, r *store.Record) {
 			if r.LastError != "rate_limit_error: Too many" || r.ToolsInFlight != 0 {
 				t.Errorf("last_error %q, tools_in_flight %d", r.LastError, r.ToolsInFlight)
 			}
 		}},
 		{"a new prompt clears the last error", []*Event{
 			with(e(EventStopFailure), func(ev *Event) { ev.Error = []byte(`"overloaded"`) }), e(EventUserPromptSubmit),
-		}, resolver.StateWorking, func(t *testing.T, r *resolver.Record) {
+		}, store.StateWorking, func(t *testing.T, r *store.Record) {
 			if r.LastError != "" {
 				t.Errorf("last_error %q", r.LastError)
 			}
@@ -333,45 +333,45 @@ func TestTransition(t *testing.T) {
 		{"idle_prompt with a tool in flight changes nothing", []*Event{
 			e(EventUserPromptSubmit), e(EventPreToolUse),
 			with(e(EventNotification), func(ev *Event) { ev.NotificationType = "idle_prompt" }),
-		}, resolver.StateWorking, nil},
+		}, store.StateWorking, nil},
 		{"idle_prompt with no tool in flight is ready", []*Event{
 			e(EventUserPromptSubmit),
 			with(e(EventNotification), func(ev *Event) { ev.NotificationType = "idle_prompt" }),
-		}, resolver.StateReady, nil},
+		}, store.StateReady, nil},
 		{"elicitation_dialog waits, saying for what", []*Event{
 			e(EventUserPromptSubmit),
 			with(e(EventNotification), func(ev *Event) {
 				ev.NotificationType = "elicitation_dialog"
 				ev.Message = "Claude has a question\nwith details"
 			}),
-		}, resolver.StateWaiting, func(t *testing.T, r *resolver.Record) {
+		}, store.StateWaiting, func(t *testing.T, r *store.Record) {
 			if r.WaitingFor != "Claude has a question" {
 				t.Errorf("waiting_for %q", r.WaitingFor)
 			}
 		}},
 		{"other notifications are heartbeats", []*Event{
 			e(EventUserPromptSubmit), with(e(EventNotification), func(ev *Event) { ev.NotificationType = "auth_success" }),
-		}, resolver.StateWorking, nil},
+		}, store.StateWorking, nil},
 		{"subagents alone do not change the state", []*Event{
 			e(EventSessionStart), e(EventSubagentStart), e(EventSubagentStop),
-		}, resolver.StateReady, nil},
+		}, store.StateReady, nil},
 		{"CwdChanged moves cwd", []*Event{
 			e(EventSessionStart), with(e(EventCwdChanged), func(ev *Event) { ev.OldCWD, ev.NewCWD = "/p", "/p/sub" }),
-		}, resolver.StateReady, func(t *testing.T, r *resolver.Record) {
+		}, store.StateReady, func(t *testing.T, r *store.Record) {
 			if r.CWD != "/p/sub" {
 				t.Errorf("cwd %q", r.CWD)
 			}
 		}},
 		{"an unknown event is a heartbeat", []*Event{
 			e(EventUserPromptSubmit), e("TeammateIdle"),
-		}, resolver.StateWorking, func(t *testing.T, r *resolver.Record) {
+		}, store.StateWorking, func(t *testing.T, r *store.Record) {
 			if r.LastEvent.Event != "TeammateIdle" || r.StateChangedAt.Equal(r.UpdatedAt.Time) {
 				t.Errorf("last_event %v, state_changed_at %v, updated_at %v", r.LastEvent.Event, r.StateChangedAt, r.UpdatedAt)
 			}
 		}},
 		{"tools in flight never go negative", []*Event{
 			e(EventUserPromptSubmit), e(EventPostToolUse), e(EventPostToolUseFailure), e(EventPreToolUse),
-		}, resolver.StateWorking, func(t *testing.T, r *resolver.Record) {
+		}, store.StateWorking, func(t *testing.T, r *store.Record) {
 			if r.ToolsInFlight != 1 {
 				t.Errorf("tools_in_flight %d", r.ToolsInFlight)
 			}
@@ -380,13 +380,13 @@ func TestTransition(t *testing.T) {
 			with(e(EventUserPromptSubmit), func(ev *Event) {
 				ev.Prompt = "\n  \x1b[31mFix\tthe " + strings.Repeat("é", 200) + "\nsecond line"
 			}),
-		}, resolver.StateWorking, func(t *testing.T, r *resolver.Record) {
+		}, store.StateWorking, func(t *testing.T, r *store.Record) {
 			want := "Fix the " + strings.Repeat("é", 120-len("Fix the ")-1) + "…"
 			if r.WorkingOn != want {
 				t.Errorf("working_on %q\nwant       %q", r.WorkingOn, want)
 			}
 		}},
-		{"a session first seen mid-turn is working", []*Event{e(EventPostToolUse)}, resolver.StateWorking, nil},
-		{"a session first seen at a dialog is waiting", []*Event{e(EventPermissionRequest)}, resolver.StateWaiting, nil},
+		{"a session first seen mid-turn is working", []*Event{e(EventPostToolUse)}, store.StateWorking, nil},
+		{"a session first seen at a dialog is waiting", []*Event{e(EventPermissionRequest)}, store.StateWaiting, nil},
 	})
 }

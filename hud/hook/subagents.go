@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/capacitor-hud/hud/internal/jsonfields"
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 // maxSubagents bounds the agent ids a record keeps: a count for the menu,
@@ -105,15 +105,15 @@ func injectedPrompt(ev *Event) bool {
 
 // notification applies a Notification to r by its type and returns the
 // new state.
-func notification(r *resolver.Record, ev *Event) resolver.State {
+func notification(r *store.Record, ev *Event) store.State {
 	switch ev.NotificationType {
 	case notifyPermissionPrompt, notifyElicitationDialog, notifyAgentNeedsInput:
 		// The PermissionRequest or Elicitation before it said better what
 		// is waited for than the notification's generic message.
-		if r.WaitingFor == "" || r.State != resolver.StateWaiting {
+		if r.WaitingFor == "" || r.State != store.StateWaiting {
 			r.WaitingFor = oneLine(ev.Message, maxWaitingFor)
 		}
-		return resolver.StateWaiting
+		return store.StateWaiting
 	case notifyElicitationComplete, notifyElicitationResponse:
 		return answered(r)
 	case notifyIdlePrompt:
@@ -122,7 +122,7 @@ func notification(r *resolver.Record, ev *Event) resolver.State {
 		// record anyway.
 		if r.ToolsInFlight == 0 && len(r.Subagents) == 0 {
 			r.WaitingFor, r.WaitingTool = "", ""
-			return resolver.StateReady
+			return store.StateReady
 		}
 	}
 	return r.State
@@ -131,10 +131,10 @@ func notification(r *resolver.Record, ev *Event) resolver.State {
 // answered is the state once the person answered an MCP server's
 // question: working again, unless what the session waits for is another
 // dialog.
-func answered(r *resolver.Record) resolver.State {
-	if r.State != resolver.StateWaiting || r.WaitingTool != elicitationKey {
+func answered(r *store.Record) store.State {
+	if r.State != store.StateWaiting || r.WaitingTool != elicitationKey {
 		return r.State
 	}
 	r.WaitingFor, r.WaitingTool = "", ""
-	return resolver.StateWorking
+	return store.StateWorking
 }

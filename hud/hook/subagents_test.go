@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/capacitor-hud/hud/hud/hookevents"
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 // stepReleases are the Claude Code releases whose agents/, question/ and
@@ -21,8 +21,8 @@ func recording(release, scenario string) string {
 }
 
 // agents checks how many agents a record counts.
-func agents(n int) func(t *testing.T, r *resolver.Record) {
-	return func(t *testing.T, r *resolver.Record) {
+func agents(n int) func(t *testing.T, r *store.Record) {
+	return func(t *testing.T, r *store.Record) {
 		t.Helper()
 		if len(r.Subagents) != n {
 			t.Errorf("agents %v, want %d", r.Subagents, n)
@@ -31,8 +31,8 @@ func agents(n int) func(t *testing.T, r *resolver.Record) {
 }
 
 // waitingFor checks a record's waiting_for.
-func waitingFor(want string) func(t *testing.T, r *resolver.Record) {
-	return func(t *testing.T, r *resolver.Record) {
+func waitingFor(want string) func(t *testing.T, r *store.Record) {
+	return func(t *testing.T, r *store.Record) {
 		t.Helper()
 		if r.WaitingFor != want {
 			t.Errorf("waiting_for %q, want %q", r.WaitingFor, want)
@@ -53,31 +53,31 @@ func TestReplayBackgroundAgent(t *testing.T) {
 		launch  []fixtureStep
 	}{
 		{"2.1.330", []fixtureStep{
-			{"004-SubagentStart.json", resolver.StateWorking, 1, agents(1)},
-			{"005-PostToolUse.json", resolver.StateWorking, 1, agents(1)},
+			{"004-SubagentStart.json", store.StateWorking, 1, agents(1)},
+			{"005-PostToolUse.json", store.StateWorking, 1, agents(1)},
 		}},
 		{"2.1.332", []fixtureStep{
-			{"004-PostToolUse.json", resolver.StateWorking, 1, agents(0)},
-			{"005-SubagentStart.json", resolver.StateWorking, 1, agents(1)},
+			{"004-PostToolUse.json", store.StateWorking, 1, agents(0)},
+			{"005-SubagentStart.json", store.StateWorking, 1, agents(1)},
 		}},
 	} {
 		t.Run(c.release, func(t *testing.T) {
-			var turnStart resolver.Timestamp
+			var turnStart store.Timestamp
 			steps := []fixtureStep{
-				{"001-SessionStart-startup.json", resolver.StateReady, 1, nil},
-				{"002-UserPromptSubmit.json", resolver.StateWorking, 1, func(t *testing.T, r *resolver.Record) { turnStart = r.TurnStartedAt }},
-				{"003-PreToolUse.json", resolver.StateWorking, 1, nil},
+				{"001-SessionStart-startup.json", store.StateReady, 1, nil},
+				{"002-UserPromptSubmit.json", store.StateWorking, 1, func(t *testing.T, r *store.Record) { turnStart = r.TurnStartedAt }},
+				{"003-PreToolUse.json", store.StateWorking, 1, nil},
 			}
 			steps = append(steps, c.launch...)
 			steps = append(steps, []fixtureStep{
-				{"006-Stop.json", resolver.StateWorking, 1, agents(1)},
-				{"007-SubagentStop.json", resolver.StateWorking, 1, agents(0)},
-				{"008-UserPromptSubmit.json", resolver.StateWorking, 1, func(t *testing.T, r *resolver.Record) {
+				{"006-Stop.json", store.StateWorking, 1, agents(1)},
+				{"007-SubagentStop.json", store.StateWorking, 1, agents(0)},
+				{"008-UserPromptSubmit.json", store.StateWorking, 1, func(t *testing.T, r *store.Record) {
 					if r.WorkingOn != "BGAGENT:6" || !r.TurnStartedAt.Equal(turnStart.Time) {
 						t.Errorf("working_on %q, turn_started_at %v: the injected turn replaced the person's (%v)", r.WorkingOn, r.TurnStartedAt, turnStart)
 					}
 				}},
-				{"009-Stop.json", resolver.StateReady, 1, agents(0)},
+				{"009-Stop.json", store.StateReady, 1, agents(0)},
 				{"010-SessionEnd-other.json", "", 0, nil},
 			}...)
 			replayFixtures(t, recording(c.release, "agents"), steps, single)
@@ -93,13 +93,13 @@ func TestReplayQuestion(t *testing.T) {
 	for _, release := range stepReleases {
 		t.Run(release, func(t *testing.T) {
 			replayFixtures(t, recording(release, "question"), []fixtureStep{
-				{"001-SessionStart-startup.json", resolver.StateReady, 1, nil},
-				{"002-UserPromptSubmit.json", resolver.StateWorking, 1, nil},
-				{"003-PreToolUse.json", resolver.StateWorking, 1, nil},
-				{"004-PermissionRequest.json", resolver.StateWaiting, 1, waitingFor(q)},
-				{"005-Notification-permission_prompt.json", resolver.StateWaiting, 1, waitingFor(q)},
-				{"006-PostToolUse.json", resolver.StateWorking, 1, waitingFor("")},
-				{"007-Stop.json", resolver.StateReady, 1, nil},
+				{"001-SessionStart-startup.json", store.StateReady, 1, nil},
+				{"002-UserPromptSubmit.json", store.StateWorking, 1, nil},
+				{"003-PreToolUse.json", store.StateWorking, 1, nil},
+				{"004-PermissionRequest.json", store.StateWaiting, 1, waitingFor(q)},
+				{"005-Notification-permission_prompt.json", store.StateWaiting, 1, waitingFor(q)},
+				{"006-PostToolUse.json", store.StateWorking, 1, waitingFor("")},
+				{"007-Stop.json", store.StateReady, 1, nil},
 				{"008-SessionEnd-other.json", "", 0, nil},
 			}, single)
 		})
@@ -112,14 +112,14 @@ func TestReplayPlan(t *testing.T) {
 	for _, release := range stepReleases {
 		t.Run(release, func(t *testing.T) {
 			replayFixtures(t, recording(release, "plan"), []fixtureStep{
-				{"001-SessionStart-startup.json", resolver.StateReady, 1, nil},
-				{"002-UserPromptSubmit.json", resolver.StateWorking, 1, nil},
-				{"003-PreToolUse.json", resolver.StateWorking, 1, nil},
-				{"004-PostToolUse.json", resolver.StateWorking, 1, nil},
-				{"005-PreToolUse.json", resolver.StateWorking, 1, nil},
-				{"006-PermissionRequest.json", resolver.StateWaiting, 1, waitingFor("plan approval")},
-				{"007-PostToolUse.json", resolver.StateWorking, 1, waitingFor("")},
-				{"008-Stop.json", resolver.StateReady, 1, nil},
+				{"001-SessionStart-startup.json", store.StateReady, 1, nil},
+				{"002-UserPromptSubmit.json", store.StateWorking, 1, nil},
+				{"003-PreToolUse.json", store.StateWorking, 1, nil},
+				{"004-PostToolUse.json", store.StateWorking, 1, nil},
+				{"005-PreToolUse.json", store.StateWorking, 1, nil},
+				{"006-PermissionRequest.json", store.StateWaiting, 1, waitingFor("plan approval")},
+				{"007-PostToolUse.json", store.StateWorking, 1, waitingFor("")},
+				{"008-Stop.json", store.StateReady, 1, nil},
 				{"009-SessionEnd-other.json", "", 0, nil},
 			}, single)
 		})
@@ -142,19 +142,19 @@ func TestAgentsAndDialogs(t *testing.T) {
 		{"a Stop that leaves agents running keeps working and counts them", []*Event{
 			prompt("fix it", ""), agent(EventSubagentStart, "a1"), agent(EventSubagentStart, "a2"),
 			stop(running("a1"), running("a2"), BackgroundTask{ID: "b1", Type: "shell", Status: "running"}),
-		}, resolver.StateWorking, agents(2)},
+		}, store.StateWorking, agents(2)},
 		{"a background agent's dialog stays up through the main turn's Stop", []*Event{
 			prompt("fix it", ""), agent(EventSubagentStart, "a1"),
 			with(tool(e(EventPermissionRequest), "Bash", `{"command":"make"}`), func(ev *Event) { ev.AgentID = "a1" }),
 			stop(running("a1")),
-		}, resolver.StateWaiting, waitingFor("Bash: make")},
+		}, store.StateWaiting, waitingFor("Bash: make")},
 		{"one agent back, one still running: still working", []*Event{
 			prompt("fix it", ""), stop(running("a1"), running("a2")), agent(EventSubagentStop, "a1"),
-		}, resolver.StateWorking, agents(1)},
+		}, store.StateWorking, agents(1)},
 		{"the last agent back: working until the injected turn's Stop", []*Event{
 			prompt("fix it", ""), stop(running("a1")), agent(EventSubagentStop, "a1"),
 			prompt("<task-notification>\n<task-id>a1</task-id>", ""),
-		}, resolver.StateWorking, func(t *testing.T, r *resolver.Record) {
+		}, store.StateWorking, func(t *testing.T, r *store.Record) {
 			if r.WorkingOn != "fix it" || len(r.Subagents) != 0 {
 				t.Errorf("working_on %q, agents %v", r.WorkingOn, r.Subagents)
 			}
@@ -162,50 +162,50 @@ func TestAgentsAndDialogs(t *testing.T) {
 		{"the injected turn's Stop with nothing running ends the turn", []*Event{
 			prompt("fix it", ""), stop(running("a1")), agent(EventSubagentStop, "a1"),
 			prompt("<task-notification>…", "system"), stop(),
-		}, resolver.StateReady, agents(0)},
+		}, store.StateReady, agents(0)},
 		{"a background shell does not hold the turn", []*Event{
 			prompt("serve", ""), stop(BackgroundTask{ID: "b1", Type: "shell", Status: "running"}),
-		}, resolver.StateReady, nil},
+		}, store.StateReady, nil},
 		{"a finished agent listed by the Stop does not hold the turn", []*Event{
 			prompt("fix it", ""), stop(BackgroundTask{ID: "a1", Type: "subagent", Status: "completed"}),
-		}, resolver.StateReady, nil},
+		}, store.StateReady, nil},
 		{"a Stop without background_tasks (older clients) ends the turn and forgets agents", []*Event{
 			prompt("fix it", ""), agent(EventSubagentStart, "a1"), e(EventStop),
-		}, resolver.StateReady, agents(0)},
+		}, store.StateReady, agents(0)},
 		{"a foreground subagent is counted while it runs", []*Event{
 			prompt("fix it", ""), tool(e(EventPreToolUse), "Agent", `{}`), agent(EventSubagentStart, "a1"),
-		}, resolver.StateWorking, agents(1)},
+		}, store.StateWorking, agents(1)},
 		{"a foreground subagent's turn ends as before", []*Event{
 			prompt("fix it", ""), agent(EventSubagentStart, "a1"), agent(EventSubagentStop, "a1"),
 			tool(e(EventPostToolUse), "Agent", `{}`), stop(),
-		}, resolver.StateReady, agents(0)},
+		}, store.StateReady, agents(0)},
 		{"compaction's SubagentStop counts nothing and keeps compacting", []*Event{
 			with(e(EventPreCompact), func(ev *Event) { ev.Trigger = "manual" }), agent(EventSubagentStop, "compact-1"),
-		}, resolver.StateCompacting, agents(0)},
+		}, store.StateCompacting, agents(0)},
 		{"idle_prompt while agents run changes nothing", []*Event{
 			prompt("fix it", ""), stop(running("a1")),
 			with(e(EventNotification), func(ev *Event) { ev.NotificationType = "idle_prompt" }),
-		}, resolver.StateWorking, agents(1)},
+		}, store.StateWorking, agents(1)},
 		{"a new process forgets the agents", []*Event{
 			prompt("fix it", ""), stop(running("a1")), with(e(EventSessionStart), func(ev *Event) { ev.Source = "resume" }),
-		}, resolver.StateReady, agents(0)},
+		}, store.StateReady, agents(0)},
 		{"a person's prompt while agents run becomes the task", []*Event{
 			prompt("fix it", ""), stop(running("a1")), prompt("and the docs", "user"),
-		}, resolver.StateWorking, func(t *testing.T, r *resolver.Record) {
+		}, store.StateWorking, func(t *testing.T, r *store.Record) {
 			if r.WorkingOn != "and the docs" || len(r.Subagents) != 1 {
 				t.Errorf("working_on %q, agents %v", r.WorkingOn, r.Subagents)
 			}
 		}},
 		{"a scheduled wake-up starts a turn of its own but keeps the task", []*Event{
 			prompt("watch the build", ""), stop(), prompt("check the build again", "schedule_wakeup"),
-		}, resolver.StateWorking, func(t *testing.T, r *resolver.Record) {
+		}, store.StateWorking, func(t *testing.T, r *store.Record) {
 			if r.WorkingOn != "watch the build" || !r.TurnStartedAt.Equal(r.UpdatedAt.Time) {
 				t.Errorf("working_on %q, turn_started_at %v (now %v)", r.WorkingOn, r.TurnStartedAt, r.UpdatedAt)
 			}
 		}},
 		{"a teammate's message is not the person's prompt", []*Event{
 			prompt("lead the team", ""), prompt("<teammate-message teammate_id=\"x\">done</teammate-message>", ""),
-		}, resolver.StateWorking, func(t *testing.T, r *resolver.Record) {
+		}, store.StateWorking, func(t *testing.T, r *store.Record) {
 			if r.WorkingOn != "lead the team" {
 				t.Errorf("working_on %q", r.WorkingOn)
 			}
@@ -213,46 +213,46 @@ func TestAgentsAndDialogs(t *testing.T) {
 		{"a question waits with its header, text and how many more", []*Event{
 			prompt("ask", ""),
 			tool(e(EventPermissionRequest), "AskUserQuestion", `{"questions":[{"header":"DB","question":"Which database?\nmore"},{"header":"X","question":"Y?"}]}`),
-		}, resolver.StateWaiting, waitingFor("DB: Which database? (+1 more)")},
+		}, store.StateWaiting, waitingFor("DB: Which database? (+1 more)")},
 		{"the answered question ends the wait though its input grew the answers", []*Event{
 			prompt("ask", ""),
 			tool(e(EventPermissionRequest), "AskUserQuestion", `{"questions":[{"header":"DB","question":"Which?"}]}`),
 			tool(e(EventPostToolUse), "AskUserQuestion", `{"questions": [{"header":"DB","question":"Which?"}],"answers":{"Which?":"pg"}}`),
-		}, resolver.StateWorking, waitingFor("")},
+		}, store.StateWorking, waitingFor("")},
 		{"a plan waits for approval", []*Event{
 			prompt("plan", ""), tool(e(EventPermissionRequest), "ExitPlanMode", `{}`),
-		}, resolver.StateWaiting, waitingFor("plan approval")},
+		}, store.StateWaiting, waitingFor("plan approval")},
 		{"an MCP elicitation waits with the server's message; the answer ends it", []*Event{
 			prompt("deploy", ""),
 			with(e(EventElicitation), func(ev *Event) { ev.MCPServerName, ev.Message = "deployer", "Which environment?" }),
 			with(e(EventNotification), func(ev *Event) { ev.NotificationType = "elicitation_dialog"; ev.Message = "Claude has a question" }),
-		}, resolver.StateWaiting, func(t *testing.T, r *resolver.Record) {
+		}, store.StateWaiting, func(t *testing.T, r *store.Record) {
 			waitingFor("deployer: Which environment?")(t, r)
-			if next := Transition(r, e(EventElicitationResult), t0); next.State != resolver.StateWorking || next.WaitingFor != "" {
+			if next := Transition(r, e(EventElicitationResult), t0); next.State != store.StateWorking || next.WaitingFor != "" {
 				t.Errorf("after ElicitationResult: %s, %q", next.State, next.WaitingFor)
 			}
 			done := with(e(EventNotification), func(ev *Event) { ev.NotificationType = "elicitation_complete" })
-			if next := Transition(r, done, t0); next.State != resolver.StateWorking {
+			if next := Transition(r, done, t0); next.State != store.StateWorking {
 				t.Errorf("after elicitation_complete: %s", next.State)
 			}
 		}},
 		{"an elicitation's result does not end a permission dialog", []*Event{
 			prompt("x", ""), tool(e(EventPermissionRequest), "Bash", `{"command":"ls"}`), e(EventElicitationResult),
-		}, resolver.StateWaiting, waitingFor("Bash: ls")},
+		}, store.StateWaiting, waitingFor("Bash: ls")},
 		{"agent_needs_input waits with Claude's message", []*Event{
 			prompt("x", ""),
 			with(e(EventNotification), func(ev *Event) {
 				ev.NotificationType = "agent_needs_input"
 				ev.Message = "Auto mode can't check actions in this session and needs your choice"
 			}),
-		}, resolver.StateWaiting, waitingFor("Auto mode can't check actions in this session and needs your choice")},
+		}, store.StateWaiting, waitingFor("Auto mode can't check actions in this session and needs your choice")},
 		{"agent_completed is a heartbeat", []*Event{
 			prompt("x", ""), with(e(EventNotification), func(ev *Event) { ev.NotificationType = "agent_completed" }),
-		}, resolver.StateWorking, nil},
+		}, store.StateWorking, nil},
 		{"auto mode refusing a call ends it", []*Event{
 			prompt("x", ""), tool(e(EventPreToolUse), "Bash", `{"command":"rm -rf /"}`),
 			tool(e(EventPermissionDenied), "Bash", `{"command":"rm -rf /"}`),
-		}, resolver.StateWorking, func(t *testing.T, r *resolver.Record) {
+		}, store.StateWorking, func(t *testing.T, r *store.Record) {
 			if r.ToolsInFlight != 0 {
 				t.Errorf("tools_in_flight %d", r.ToolsInFlight)
 			}
@@ -265,11 +265,11 @@ func TestAgentsAndDialogs(t *testing.T) {
 // leaves every state as it was. An event added to the registry without
 // its rule (or a rule without its entry) fails here.
 func TestEveryEventHandledOnPurpose(t *testing.T) {
-	states := []resolver.State{resolver.StateReady, resolver.StateWorking, resolver.StateWaiting, resolver.StateCompacting}
+	states := []store.State{store.StateReady, store.StateWorking, store.StateWaiting, store.StateCompacting}
 	for _, spec := range hookevents.All {
 		changes := false
 		for _, st := range states {
-			prev := &resolver.Record{SessionID: "s1", State: st, CWD: "/p", WaitingFor: "x", WaitingTool: elicitationKey, ToolsInFlight: 1, Subagents: []string{"a1"}}
+			prev := &store.Record{SessionID: "s1", State: st, CWD: "/p", WaitingFor: "x", WaitingTool: elicitationKey, ToolsInFlight: 1, Subagents: []string{"a1"}}
 			ev := &Event{SessionID: "s1", HookEventName: spec.Name, CWD: "/p", NewCWD: "/q", Source: "startup", Trigger: "manual", NotificationType: "permission_prompt", ToolName: "Bash", ToolInput: []byte(`{}`)}
 			switch spec.Name {
 			case EventSubagentStart:
@@ -299,7 +299,7 @@ func TestEveryEventHandledOnPurpose(t *testing.T) {
 		ev := &Event{SessionID: "s1", HookEventName: EventNotification, NotificationType: n.Type, Message: "m"}
 		changes := false
 		for _, st := range states {
-			prev := &resolver.Record{SessionID: "s1", State: st, WaitingTool: elicitationKey}
+			prev := &store.Record{SessionID: "s1", State: st, WaitingTool: elicitationKey}
 			next := Transition(prev, ev, t0)
 			changes = changes || next.State != st
 		}
@@ -310,11 +310,11 @@ func TestEveryEventHandledOnPurpose(t *testing.T) {
 }
 
 func TestMainTurnEnded(t *testing.T) {
-	ready := &resolver.Record{State: resolver.StateReady}
-	working := &resolver.Record{State: resolver.StateWorking, Subagents: []string{"a1"}}
+	ready := &store.Record{State: store.StateReady}
+	working := &store.Record{State: store.StateWorking, Subagents: []string{"a1"}}
 	cases := []struct {
 		event string
-		after *resolver.Record
+		after *store.Record
 		want  bool
 	}{
 		{EventStop, ready, true},

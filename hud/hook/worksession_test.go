@@ -11,7 +11,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/worksession"
 	"github.com/capacitor-hud/hud/internal/paths"
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 // followUpContext is a Context for one event in a project under a temp
@@ -31,7 +31,7 @@ func followUpContext(t *testing.T, home, project string, ev *Event, now time.Tim
 	return &Context{
 		Layout: paths.Layout{Home: home},
 		Event:  ev,
-		After:  &resolver.Record{SessionID: "s1", State: resolver.StateWorking, CWD: project, ProjectDir: paths.ProjectRoot(project, "")},
+		After:  &store.Record{SessionID: "s1", State: store.StateWorking, CWD: project, ProjectDir: paths.ProjectRoot(project, "")},
 		Now:    now,
 		Getenv: func(k string) string {
 			if k == "HOME" {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/internal/paths"
+	"github.com/capacitor-hud/hud/internal/store"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -18,7 +19,7 @@ const NotInstalled = "Hooks not installed"
 // readers follow (~/.claude, those install wired, those records name).
 func UserSettingsPaths(l paths.Layout) []string {
 	list, _ := resolver.LoadConfigDirList(l)
-	store, _ := resolver.LoadStore(l.StorePath())
+	store, _ := store.Load(l.StorePath())
 	var out []string
 	for _, dir := range resolver.FollowedConfigDirs(l, list, store) {
 		out = append(out, l.WithConfig(dir).UserSettingsPath())

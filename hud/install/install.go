@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/rogpeppe/go-internal/diff"
 	"golang.org/x/sys/unix"
 
 	"github.com/capacitor-hud/hud/hud/hookevents"
@@ -59,7 +60,10 @@ type Result struct {
 	Removed bool
 	// Backup is the copy of the previous contents, if one was written.
 	Backup string
-	// Diff is a unified diff from the old contents to the new.
+	// Diff is a unified diff from the old contents to the new, headed
+	// with the file's path, or /dev/null for the side where the file does
+	// not exist (a created or removed file). It is empty when nothing
+	// changes.
 	Diff string
 	// Events are the events Install wires hud-hook to.
 	Events []string
@@ -179,6 +183,21 @@ func editFile(opts Options, change func(path string, old []byte) (updated []byte
 	}
 }
 
+// fileDiff is the unified diff from old to updated, the contents of path
+// before and after. Both sides are named by path so patch can apply it;
+// /dev/null stands for the side where the file is absent, as git prints a
+// created or deleted file.
+func fileDiff(path string, old, updated []byte, created, removed bool) string {
+	oldName, newName := path, path
+	if created {
+		oldName = "/dev/null"
+	}
+	if removed {
+		newName = "/dev/null"
+	}
+	return string(diff.Diff(oldName, old, newName, updated))
+}
+
 func editOnce(opts Options, change func(string, []byte) ([]byte, bool, error), removeIfEmpty bool) (Result, error) {
 	path, err := resolve(opts.SettingsPath)
 	if err != nil {
@@ -205,7 +224,7 @@ func editOnce(opts Options, change func(string, []byte) ([]byte, bool, error), r
 		res.Removed = true
 	}
 	res.Changed = true
-	res.Diff = unifiedDiff(path, path, old, updated)
+	res.Diff = fileDiff(path, old, updated, res.Created, remove)
 	if opts.DryRun {
 		return res, nil
 	}

@@ -8,12 +8,14 @@ import (
 	"errors"
 	"flag"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/rogpeppe/go-internal/diff"
 	"golang.org/x/sys/unix"
 )
 
@@ -52,7 +54,7 @@ func golden(t *testing.T, name string, got []byte) {
 		t.Fatalf("%v (run with -update to create it)", err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from what was produced:\n%s", file, unifiedDiff(file, "got", want, got))
+		t.Errorf("%s differs from what was produced:\n%s", file, diff.Diff(file, want, "got", got))
 	}
 }
 
@@ -129,7 +131,7 @@ func TestInstallUninstallFixtures(t *testing.T) {
 				want = w
 			}
 			if !bytes.Equal(restored, want) {
-				t.Errorf("uninstall did not restore the file:\n%s", unifiedDiff("want", "got", want, restored))
+				t.Errorf("uninstall did not restore the file:\n%s", diff.Diff("want", want, "got", restored))
 			}
 			if st, _ := Inspect(path); len(st.Events) > 0 {
 				t.Errorf("hooks left after uninstall: %v", st.Events)
@@ -327,6 +329,114 @@ func TestDryRunWritesNothing(t *testing.T) {
 	if entries, _ := os.ReadDir(filepath.Dir(path)); len(entries) != 1 {
 		t.Errorf("dry run left files: %v", entries)
 	}
+}
+
+// checkUnifiedDiff checks that d is one file's unified diff with the
+// given names in its header and only hunk, context, removed, added and
+// missing-newline lines after it, and returns those lines.
+func checkUnifiedDiff(t *testing.T, d, oldName, newName string) []string {
+	t.Helper()
+	header := "diff " + oldName + " " + newName + "\n--- " + oldName + "\n+++ " + newName + "\n"
+	body, ok := strings.CutPrefix(d, header)
+	if !ok || !strings.HasPrefix(body, "@@ -") {
+		t.Errorf("diff does not start with %q and a hunk:\n%s", header, d)
+		return nil
+	}
+	lines := strings.Split(strings.TrimSuffix(body, "\n"), "\n")
+	for _, line := range lines {
+		if !strings.HasPrefix(line, "@@ ") && (line == "" || !strings.ContainsRune(" -+\\", rune(line[0]))) {
+			t.Errorf("line %q is not part of a unified diff:\n%s", line, d)
+		}
+	}
+	return lines
+}
+
+// onlyLines reports whether every changed line in a diff body starts
+// with sign.
+func onlyLines(body []string, sign byte) bool {
+	for _, line := range body {
+		if line != "" && (line[0] == '-' || line[0] == '+') && line[0] != sign {
+			return false
+		}
+	}
+	return true
+}
+
+// TestDryRunDiff checks the diff a dry run shows: a unified diff headed
+// by the file's path (or /dev/null for an absent side) with a "-" line
+// for what goes and a "+" line for what comes, which patch applies to
+// give the file install writes; and no diff when nothing would change.
+func TestDryRunDiff(t *testing.T) {
+	t.Run("edit", func(t *testing.T) {
+		for _, name := range []string{"claude-default", "compact"} {
+			path, orig := copyFixture(t, name)
+			opts := Options{SettingsPath: path, HookPath: testHook, Now: fixedNow}
+			dry := opts
+			dry.DryRun = true
+			res, err := Install(dry)
+			if err != nil || !res.Changed {
+				t.Fatalf("%s: dry run = %+v, %v", name, res, err)
+			}
+			checkUnifiedDiff(t, res.Diff, path, path)
+			if _, err := Install(opts); err != nil {
+				t.Fatal(err)
+			}
+			installed, _ := os.ReadFile(path)
+			if patch, err := exec.LookPath("patch"); err == nil {
+				dir := t.TempDir()
+				origFile, diffFile, out := filepath.Join(dir, "orig"), filepath.Join(dir, "diff"), filepath.Join(dir, "out")
+				must(t, os.WriteFile(origFile, orig, 0o644))
+				must(t, os.WriteFile(diffFile, []byte(res.Diff), 0o644))
+				if msg, err := exec.Command(patch, "-s", "-o", out, origFile, diffFile).CombinedOutput(); err != nil {
+					t.Errorf("%s: patch: %v\n%s\n%s", name, err, msg, res.Diff)
+				} else if b, _ := os.ReadFile(out); !bytes.Equal(b, installed) {
+					t.Errorf("%s: the diff applied gives another file:\n%s", name, diff.Diff("installed", installed, "patched", b))
+				}
+			}
+			if name == "claude-default" {
+				for _, line := range []string{
+					"\n-  \"alwaysThinkingEnabled\": true\n",
+					"\n+  \"alwaysThinkingEnabled\": true,\n",
+					"\n+            \"command\": \"" + testHook + "\",\n",
+				} {
+					if !strings.Contains(res.Diff, line) {
+						t.Errorf("diff lacks %q:\n%s", line[1:], res.Diff)
+					}
+				}
+			} else if !strings.Contains(res.Diff, "\n\\ No newline at end of file\n") {
+				t.Errorf("diff of a file without a final newline does not say so:\n%s", res.Diff)
+			}
+
+			dry.DryRun = true
+			if again, err := Install(dry); err != nil || again.Changed || again.Diff != "" {
+				t.Errorf("%s: dry run after install = %+v, %v; want no change and no diff", name, again, err)
+			}
+		}
+	})
+
+	t.Run("create and remove", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "settings.json")
+		res, err := Install(Options{SettingsPath: path, HookPath: testHook, DryRun: true})
+		if err != nil || !res.Created {
+			t.Fatalf("dry run = %+v, %v", res, err)
+		}
+		body := checkUnifiedDiff(t, res.Diff, "/dev/null", path)
+		if len(body) == 0 || !strings.HasPrefix(body[0], "@@ -0,0 +1,") || !onlyLines(body, '+') {
+			t.Errorf("diff of a new file is not all added lines:\n%s", res.Diff)
+		}
+
+		if _, err := Install(Options{SettingsPath: path, HookPath: testHook}); err != nil {
+			t.Fatal(err)
+		}
+		res, err = Uninstall(Options{SettingsPath: path, DryRun: true})
+		if err != nil || !res.Removed {
+			t.Fatalf("dry run of uninstall = %+v, %v", res, err)
+		}
+		body = checkUnifiedDiff(t, res.Diff, path, "/dev/null")
+		if len(body) == 0 || !strings.HasSuffix(body[0], " +0,0 @@") || !onlyLines(body, '-') {
+			t.Errorf("diff of a removed file is not all removed lines:\n%s", res.Diff)
+		}
+	})
 }
 
 func TestPathWithSpaces(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 // kept, a backup first, a second run changing nothing, a dry run writing
 // nothing. Each agent's package under hud/agent builds its Setup from the
 // shapes this package offers (ClaudeHooks, FlatHooks, EditFile); the
-// agent's name is the agent's own (agent.Agent).
+// agent's name is the agent's own (agent.Kind).
 type Setup struct {
 	// Product is the agent's full name, as install and doctor speak of
 	// it ("Gemini CLI"); the menu's shorter label is the agent's.

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rogpeppe/go-internal/diff"
+
 	"github.com/capacitor-hud/hud/hud/hookevents"
 )
 
@@ -48,7 +50,7 @@ func TestInstallStatusLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(path); !bytes.Equal(b, orig) {
-		t.Errorf("uninstall did not restore the file:\n%s", unifiedDiff("want", "got", orig, b))
+		t.Errorf("uninstall did not restore the file:\n%s", diff.Diff("want", orig, "got", b))
 	}
 }
 
@@ -64,7 +66,7 @@ func TestInstallKeepsForeignStatusLine(t *testing.T) {
 	}
 	Uninstall(Options{SettingsPath: path})
 	if b, _ := os.ReadFile(path); !bytes.Equal(b, orig) {
-		t.Errorf("uninstall touched the person's status line:\n%s", unifiedDiff("want", "got", orig, b))
+		t.Errorf("uninstall touched the person's status line:\n%s", diff.Diff("want", orig, "got", b))
 	}
 }
 

@@ -108,55 +108,6 @@ func TestFirstWord(t *testing.T) {
 	}
 }
 
-// TestUnifiedDiff compares with what GNU diff -u prints for the same
-// files.
-func TestUnifiedDiff(t *testing.T) {
-	tests := []struct{ a, b, want string }{
-		{"a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n", "a\nb\nc\nD\ne\nf\ng\nh\ni\nj\nk", `@@ -1,10 +1,11 @@
- a
- b
- c
--d
-+D
- e
- f
- g
- h
- i
- j
-+k
-\ No newline at end of file
-`},
-		{"a\nb\nc\nD\ne\nf\ng\nh\ni\nj\nk\nl\nm\nn", "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\nm\nN", `@@ -1,7 +1,7 @@
- a
- b
- c
--D
-+d
- e
- f
- g
-@@ -11,4 +11,4 @@
- k
- l
- m
--n
-\ No newline at end of file
-+N
-\ No newline at end of file
-`},
-		{"", "{}\n", "@@ -0,0 +1 @@\n+{}\n"},
-	}
-	for _, tt := range tests {
-		if got := unifiedDiff("old", "new", []byte(tt.a), []byte(tt.b)); got != "--- old\n+++ new\n"+tt.want {
-			t.Errorf("diff of %q and %q:\n%s\nwant:\n%s", tt.a, tt.b, got, tt.want)
-		}
-	}
-	if unifiedDiff("x", "y", []byte("a\n"), []byte("a\n")) != "" {
-		t.Error("equal inputs gave a diff")
-	}
-}
-
 // FuzzInstallUninstall installs into any JSON object and checks the
 // promises: install is idempotent, the person's keys keep their order and
 // values, and uninstall gives back the original meaning (empty event

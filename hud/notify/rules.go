@@ -8,7 +8,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/text"
 	"github.com/capacitor-hud/hud/hud/view"
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 // Kind is what a notification is about.
@@ -37,7 +37,7 @@ type Notification struct {
 
 // tracked is what the Tracker remembers of one session between updates.
 type tracked struct {
-	state resolver.State
+	state store.State
 	since time.Time
 	// waitStart is when the current waiting episode began; remindAt when
 	// its one reminder is due (zero: none due, or already sent).
@@ -140,7 +140,7 @@ func (t *Tracker) Update(sessions []view.Session, now time.Time) (out []Notifica
 // starts afresh, as a session first seen: a wait that began meanwhile is
 // news, a turn that ended meanwhile ended at an unknown distance.
 func returned(prev *tracked, s view.Session) {
-	sameWait := prev.state == resolver.StateWaiting && s.State == resolver.StateWaiting &&
+	sameWait := prev.state == store.StateWaiting && s.State == store.StateWaiting &&
 		!s.Since.After(prev.goneAt)
 	if !sameWait {
 		*prev = tracked{}
@@ -160,13 +160,13 @@ func (t *Tracker) step(prev *tracked, s view.Session, now time.Time) []Notificat
 	}
 	var out []Notification
 	switch s.State {
-	case resolver.StateWaiting:
+	case store.StateWaiting:
 		// One episode lasts as long as the session stays waiting. Its
 		// Since may move meanwhile: Claude Code's own file often says
 		// "waiting" a few milliseconds before the PermissionRequest hook
 		// writes the record, and the resolver then switches from the one
 		// to the other. That is not a second request.
-		if prev.state != resolver.StateWaiting {
+		if prev.state != store.StateWaiting {
 			prev.waitStart = since
 			prev.remindAt = t.reminderTime(since)
 			// After the first Update anything new is news, a session that
@@ -185,17 +185,17 @@ func (t *Tracker) step(prev *tracked, s view.Session, now time.Time) []Notificat
 			out = append(out, stillWaitingNotification(s, now.Sub(prev.waitStart)))
 			prev.remindAt = time.Time{}
 		}
-	case resolver.StateWorking, resolver.StateCompacting:
+	case store.StateWorking, store.StateCompacting:
 		prev.remindAt = time.Time{}
-		if prev.workStart.IsZero() || prev.state == resolver.StateReady {
+		if prev.workStart.IsZero() || prev.state == store.StateReady {
 			prev.workStart = since
 		}
-	case resolver.StateReady:
+	case store.StateReady:
 		prev.remindAt = time.Time{}
 		// Ready by Claude Code's own status rather than a Stop hook: the
 		// person pressed Esc, so there is nothing to announce.
 		interrupted := s.ByClaude
-		if prev.state == resolver.StateWorking && t.cfg.Done && !interrupted {
+		if prev.state == store.StateWorking && t.cfg.Done && !interrupted {
 			start := s.TurnStartedAt
 			if start.IsZero() {
 				start = prev.workStart

@@ -8,6 +8,7 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/view"
+	"github.com/capacitor-hud/hud/internal/store"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -17,7 +18,7 @@ var t0 = time.Date(2026, 11, 22, 9, 0, 0, 0, time.UTC)
 func at(sec int) time.Time { return t0.Add(time.Duration(sec) * time.Second) }
 
 func waiting(id string, since int, what string) view.Session {
-	return view.Session{Key: id, SessionID: id, ProjectDir: "/home/u/" + id, State: resolver.StateWaiting, Since: at(since), WaitingFor: what}
+	return view.Session{Key: id, SessionID: id, ProjectDir: "/home/u/" + id, State: store.StateWaiting, Since: at(since), WaitingFor: what}
 }
 
 func codex(s view.Session) view.Session {
@@ -26,7 +27,7 @@ func codex(s view.Session) view.Session {
 }
 
 func working(id string, since, turn int) view.Session {
-	return view.Session{Key: id, SessionID: id, ProjectDir: "/home/u/" + id, State: resolver.StateWorking, Since: at(since), TurnStartedAt: at(turn), WorkingOn: "fix the tests"}
+	return view.Session{Key: id, SessionID: id, ProjectDir: "/home/u/" + id, State: store.StateWorking, Since: at(since), TurnStartedAt: at(turn), WorkingOn: "fix the tests"}
 }
 
 func named(s view.Session, name string) view.Session {
@@ -35,7 +36,7 @@ func named(s view.Session, name string) view.Session {
 }
 
 func ready(id string, since, turn int) view.Session {
-	return view.Session{Key: id, SessionID: id, ProjectDir: "/home/u/" + id, State: resolver.StateReady, Since: at(since), TurnStartedAt: at(turn), WorkingOn: "fix the tests"}
+	return view.Session{Key: id, SessionID: id, ProjectDir: "/home/u/" + id, State: store.StateReady, Since: at(since), TurnStartedAt: at(turn), WorkingOn: "fix the tests"}
 }
 
 // step is one Update: the sessions at a moment, and what must come out.
@@ -239,9 +240,9 @@ func TestTracker(t *testing.T) {
 		{
 			name: "no turn start recorded: the Tracker's own",
 			steps: []step{
-				{now: 0, sessions: []view.Session{{Key: "x", ProjectDir: "/p/x", State: resolver.StateReady, Since: at(0)}}, next: -1},
-				{now: 5, sessions: []view.Session{{Key: "x", ProjectDir: "/p/x", State: resolver.StateWorking, Since: at(5)}}, next: -1},
-				{now: 100, sessions: []view.Session{{Key: "x", ProjectDir: "/p/x", State: resolver.StateReady, Since: at(100)}},
+				{now: 0, sessions: []view.Session{{Key: "x", ProjectDir: "/p/x", State: store.StateReady, Since: at(0)}}, next: -1},
+				{now: 5, sessions: []view.Session{{Key: "x", ProjectDir: "/p/x", State: store.StateWorking, Since: at(5)}}, next: -1},
+				{now: 100, sessions: []view.Session{{Key: "x", ProjectDir: "/p/x", State: store.StateReady, Since: at(100)}},
 					want: []string{"done x is done | Finished after 1m"}, next: -1},
 			},
 		},
@@ -262,8 +263,8 @@ func TestTracker(t *testing.T) {
 		{
 			name: "compacting then ready: no done",
 			steps: []step{
-				{now: 0, sessions: []view.Session{{Key: "c", State: resolver.StateCompacting, Since: at(0)}}, next: -1},
-				{now: 100, sessions: []view.Session{{Key: "c", State: resolver.StateReady, Since: at(100)}}, next: -1},
+				{now: 0, sessions: []view.Session{{Key: "c", State: store.StateCompacting, Since: at(0)}}, next: -1},
+				{now: 100, sessions: []view.Session{{Key: "c", State: store.StateReady, Since: at(100)}}, next: -1},
 			},
 		},
 		{
@@ -302,8 +303,8 @@ func TestTracker(t *testing.T) {
 			name: "no Since: the moment it is first seen",
 			steps: []step{
 				{now: 0, sessions: nil, next: -1},
-				{now: 7, sessions: []view.Session{{Key: "0123456789", State: resolver.StateWaiting}}, want: []string{"waiting session 01234567 needs you | Claude is waiting for you."}, next: 127},
-				{now: 20, sessions: []view.Session{{Key: "0123456789", State: resolver.StateWaiting}}, next: 127},
+				{now: 7, sessions: []view.Session{{Key: "0123456789", State: store.StateWaiting}}, want: []string{"waiting session 01234567 needs you | Claude is waiting for you."}, next: 127},
+				{now: 20, sessions: []view.Session{{Key: "0123456789", State: store.StateWaiting}}, next: 127},
 			},
 		},
 	}
@@ -360,9 +361,9 @@ func TestSetConfigMovesPendingReminder(t *testing.T) {
 func TestSessionsWithoutIDAreKeptApart(t *testing.T) {
 	tr := NewTracker(config.Default().Notifications)
 	resolved := []resolver.Session{
-		{State: resolver.StateWaiting, Since: at(0), CWD: "/home/u/api",
+		{State: store.StateWaiting, Since: at(0), CWD: "/home/u/api",
 			Lock: &resolver.Lock{Dir: "/l/a"}, Opinion: &resolver.ClaudeSession{}},
-		{State: resolver.StateWorking, Since: at(0), CWD: "/home/u/web",
+		{State: store.StateWorking, Since: at(0), CWD: "/home/u/web",
 			Lock: &resolver.Lock{Dir: "/l/b"}},
 	}
 	for sec := range 3 {

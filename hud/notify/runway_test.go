@@ -6,11 +6,12 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/view"
+	"github.com/capacitor-hud/hud/internal/store"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
 func ctxSession(key, project string, tokens int) view.Session {
-	return view.Session{Key: key, SessionID: key, ProjectDir: "/p/" + project, State: resolver.StateWorking,
+	return view.Session{Key: key, SessionID: key, ProjectDir: "/p/" + project, State: store.StateWorking,
 		Context: &resolver.Context{Tokens: tokens, Window: 200_000}}
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/activity"
 	"github.com/capacitor-hud/hud/hud/text"
 	"github.com/capacitor-hud/hud/hud/view"
+	"github.com/capacitor-hud/hud/internal/store"
 	"github.com/capacitor-hud/hud/internal/terminal"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -202,7 +203,7 @@ func iconFor(sorted []view.Session, now time.Time, hooksInstalled bool) string {
 		return assets.IconIdle
 	}
 	top := sorted[0]
-	if doubt, _ := top.Doubt(now); doubt != "" || !top.State.Valid() || top.State == resolver.StateIdle {
+	if doubt, _ := top.Doubt(now); doubt != "" || !top.State.Valid() || top.State == store.StateIdle {
 		return assets.IconUnsure
 	}
 	return string(top.State)
@@ -219,7 +220,7 @@ func summarize(sessions []view.Session) string {
 }
 
 // stateText is the state as the menu says it.
-func stateText(s resolver.State) string {
+func stateText(s store.State) string {
 	if view.IsShown(s) {
 		return string(s)
 	}
@@ -229,9 +230,9 @@ func stateText(s resolver.State) string {
 // detailOf is what the session works on or waits for.
 func detailOf(s view.Session) string {
 	switch s.State {
-	case resolver.StateWaiting:
+	case store.StateWaiting:
 		return text.Line(s.WaitingFor, 60)
-	case resolver.StateWorking:
+	case store.StateWorking:
 		if s.WorkingOn != "" {
 			return `"` + text.Line(s.WorkingOn, 60) + `"`
 		}

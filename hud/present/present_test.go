@@ -10,6 +10,7 @@ import (
 	"github.com/capacitor-hud/hud/assets"
 	"github.com/capacitor-hud/hud/hud/activity"
 	"github.com/capacitor-hud/hud/hud/view"
+	"github.com/capacitor-hud/hud/internal/store"
 	"github.com/capacitor-hud/hud/internal/terminal"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -18,7 +19,7 @@ var now = time.Date(2026, 11, 22, 6, 0, 0, 0, time.UTC)
 
 // session is a live session whose hook events arrive, as the resolver
 // found it through its lock.
-func session(id, project string, st resolver.State, age time.Duration) view.Session {
+func session(id, project string, st store.State, age time.Duration) view.Session {
 	return view.Session{Key: id, SessionID: id, State: st, ProjectDir: "/home/dev/" + project, CWD: "/home/dev/" + project,
 		Since: now.Add(-age), Source: resolver.SourceLock, Hooked: true}
 }
@@ -60,16 +61,16 @@ func TestHooksDoubt(t *testing.T) {
 }
 
 func TestPresent(t *testing.T) {
-	waitingAPI := session("s1", "api", resolver.StateWaiting, 2*time.Minute+5*time.Second)
+	waitingAPI := session("s1", "api", store.StateWaiting, 2*time.Minute+5*time.Second)
 	waitingAPI.WaitingFor = "Bash: npm test"
 	waitingAPI.TmuxPane = "%3"
-	workingWeb := session("s2", "web", resolver.StateWorking, 42*time.Second)
+	workingWeb := session("s2", "web", store.StateWorking, 42*time.Second)
 	workingWeb.WorkingOn = "fix the login form\nand the tests"
-	ready := session("s3", "docs", resolver.StateReady, 65*time.Minute)
-	compacting := session("s4", "api", resolver.StateCompacting, 3*time.Second)
+	ready := session("s3", "docs", store.StateReady, 65*time.Minute)
+	compacting := session("s4", "api", store.StateCompacting, 3*time.Second)
 	// A fresh record without a lock, 18s old: doubted since 8s, dropped
 	// in 12s.
-	doubtful := session("s5", "cli", resolver.StateWorking, time.Minute)
+	doubtful := session("s5", "cli", store.StateWorking, time.Minute)
 	doubtful.Source = resolver.SourceFresh
 	doubtful.UpdatedAt = now.Add(12*time.Second - resolver.FreshTTL - time.Millisecond)
 
@@ -141,9 +142,9 @@ func TestPresent(t *testing.T) {
 		},
 		{
 			name: "Claude's name beside the project; same project, other names need no number",
-			in: Input{Sessions: []view.Session{withName(session("s1", "api", resolver.StateReady, time.Minute), "auth refactor"),
-				withName(session("s2", "api", resolver.StateReady, 2*time.Minute), "docs pass"),
-				session("s3", "api", resolver.StateReady, 3*time.Minute)}},
+			in: Input{Sessions: []view.Session{withName(session("s1", "api", store.StateReady, time.Minute), "auth refactor"),
+				withName(session("s2", "api", store.StateReady, 2*time.Minute), "docs pass"),
+				session("s3", "api", store.StateReady, 3*time.Minute)}},
 			icon: assets.IconReady,
 			rows: []string{"api — ready 3m", "api · docs pass — ready 2m", "api · auth refactor — ready 1m"},
 			next: 60 * time.Second,
@@ -218,7 +219,7 @@ func TestPresent(t *testing.T) {
 }
 
 func TestRowsCarryFocusAndKey(t *testing.T) {
-	s := session("abc", "api", resolver.StateReady, time.Minute)
+	s := session("abc", "api", store.StateReady, time.Minute)
 	s.TmuxPane = "%7"
 	s.CWD = "/home/dev/api/src"
 	v := Present(Input{Now: now, Sessions: []view.Session{s}})
@@ -232,9 +233,9 @@ func TestRowsCarryFocusAndKey(t *testing.T) {
 }
 
 func TestRowsCarryActivity(t *testing.T) {
-	busy := session("a", "api", resolver.StateWorking, time.Minute)
+	busy := session("a", "api", store.StateWorking, time.Minute)
 	busy.Activity = &activity.Facts{TodosDone: 3, TodosTotal: 7, FilesEdited: 12, Branch: "main", Dirty: true, Commits: 2}
-	quiet := session("b", "web", resolver.StateReady, time.Minute)
+	quiet := session("b", "web", store.StateReady, time.Minute)
 	v := Present(Input{Now: now, Sessions: []view.Session{busy, quiet}})
 	if v.Rows[0].Detail != "3/7 todos · 12 files · main* · 2 commits" || v.Rows[1].Detail != "" {
 		t.Errorf("details %q, %q", v.Rows[0].Detail, v.Rows[1].Detail)
@@ -244,7 +245,7 @@ func TestRowsCarryActivity(t *testing.T) {
 func TestMoreThanMaxRows(t *testing.T) {
 	var sessions []view.Session
 	for i := range 13 {
-		sessions = append(sessions, session(fmt.Sprint(i), fmt.Sprintf("p%02d", i), resolver.StateReady, time.Hour))
+		sessions = append(sessions, session(fmt.Sprint(i), fmt.Sprintf("p%02d", i), store.StateReady, time.Hour))
 	}
 	v := Present(Input{Now: now, Sessions: sessions, MaxRows: 10})
 	if more := MoreLine(v.Hidden); len(v.Rows) != 10 || more != "3 more — run 'hud status' to see all" || v.Count != 13 || v.Hidden != 3 {
@@ -253,7 +254,7 @@ func TestMoreThanMaxRows(t *testing.T) {
 }
 
 func TestLongPromptIsCut(t *testing.T) {
-	s := session("s", "api", resolver.StateWorking, 0)
+	s := session("s", "api", store.StateWorking, 0)
 	s.WorkingOn = strings.Repeat("é", 200)
 	label := Present(Input{Now: now, Sessions: []view.Session{s}}).Rows[0].Label
 	if n := len([]rune(label)); n > 100 {
@@ -266,7 +267,7 @@ func TestLongPromptIsCut(t *testing.T) {
 // tooltips as plain single lines.
 func TestMenuShowsNoControlCharacters(t *testing.T) {
 	const evil = "\x1b]0;pwned\x07a\nb\x1b[2J"
-	s := session("s", "/tmp/"+evil, resolver.StateWorking, 0)
+	s := session("s", "/tmp/"+evil, store.StateWorking, 0)
 	s.CWD, s.WorkingOn, s.Activity = s.ProjectDir, evil, &activity.Facts{Branch: evil}
 	v := Present(Input{Now: now, Sessions: []view.Session{s}})
 	r := v.Rows[0]
@@ -279,9 +280,9 @@ func TestMenuShowsNoControlCharacters(t *testing.T) {
 }
 
 func TestRowCountsAgents(t *testing.T) {
-	s := session("s", "api", resolver.StateWorking, time.Minute)
+	s := session("s", "api", store.StateWorking, time.Minute)
 	s.WorkingOn, s.Subagents = "fix it", 1
-	waiting := session("w", "web", resolver.StateWaiting, time.Minute)
+	waiting := session("w", "web", store.StateWaiting, time.Minute)
 	waiting.WaitingFor, waiting.Subagents = "Choice: Which database?", 2
 	v := Present(Input{Now: now, Sessions: []view.Session{s, waiting}})
 	for _, want := range []string{`web — waiting 1m — 2 agents running · Choice: Which database?`, `api — working 1m — 1 agent running · "fix it"`} {
@@ -294,7 +295,7 @@ func TestRowCountsAgents(t *testing.T) {
 // A remote session's row brings its tmux pane over ssh, and nothing here:
 // its process and folder are on the other machine.
 func TestRemoteRowFocus(t *testing.T) {
-	s := session("abc", "api", resolver.StateReady, time.Minute)
+	s := session("abc", "api", store.StateReady, time.Minute)
 	s.Host, s.TmuxPane, s.PID, s.CWD = "devbox", "%7", 4242, "/home/dev/api"
 	s.KittyWindow, s.KittyListenOn = "3", "unix:/tmp/k"
 	v := Present(Input{Now: now, Sessions: []view.Session{s}})
@@ -310,8 +311,8 @@ func TestRemoteRowFocus(t *testing.T) {
 // TestRowSaysTheAgent: the row of another agent's session names the agent;
 // two sessions of one project by different agents are told apart.
 func TestRowSaysTheAgent(t *testing.T) {
-	claude := session("a", "api", resolver.StateWorking, time.Minute)
-	codex := session("b", "api", resolver.StateWaiting, time.Minute)
+	claude := session("a", "api", store.StateWorking, time.Minute)
+	codex := session("b", "api", store.StateWaiting, time.Minute)
 	codex.Agent = "codex"
 	v := Present(Input{Now: now, Sessions: []view.Session{claude, codex}})
 	var labels []string
@@ -334,9 +335,9 @@ func TestRowSaysTheAgent(t *testing.T) {
 // window is, its tooltip with the tokens; one whose context is unknown
 // says nothing of it.
 func TestRowSaysTheContext(t *testing.T) {
-	full := session("a", "api", resolver.StateWorking, time.Minute)
+	full := session("a", "api", store.StateWorking, time.Minute)
 	full.Context = &resolver.Context{Tokens: 174_000, Window: 200_000}
-	v := Present(Input{Now: now, Sessions: []view.Session{full, session("b", "web", resolver.StateReady, time.Minute)}})
+	v := Present(Input{Now: now, Sessions: []view.Session{full, session("b", "web", store.StateReady, time.Minute)}})
 	if got := v.Rows[0].Label; got != "api — working 1m · ctx 87%" {
 		t.Errorf("label %q", got)
 	}

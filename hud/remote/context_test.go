@@ -8,6 +8,7 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/status"
 	"github.com/capacitor-hud/hud/hud/view"
+	"github.com/capacitor-hud/hud/internal/store"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -19,8 +20,8 @@ import (
 func TestDecodeContext(t *testing.T) {
 	c := &resolver.Context{Tokens: 174_000, Window: 200_000, Model: "claude-sonnet-4-5", At: now.Add(-time.Minute),
 		From: resolver.ContextFromStatusLine, WindowFrom: resolver.WindowFromStatusLine}
-	v := &status.View{State: resolver.StateWorking, Now: now, Sessions: []view.Session{{
-		Key: "s1", SessionID: "s1", State: resolver.StateWorking, CWD: "/home/me/api", Context: c}}}
+	v := &status.View{State: store.StateWorking, Now: now, Sessions: []view.Session{{
+		Key: "s1", SessionID: "s1", State: store.StateWorking, CWD: "/home/me/api", Context: c}}}
 	var b bytes.Buffer
 	if err := status.WriteJSONLine(&b, v); err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/view"
+	"github.com/capacitor-hud/hud/internal/store"
 	"github.com/capacitor-hud/hud/internal/terminal"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -31,7 +32,7 @@ func TestDecode(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := view.Session{
-		Key: "remote:devbox:s1", SessionID: "s1", State: resolver.StateWaiting,
+		Key: "remote:devbox:s1", SessionID: "s1", State: store.StateWaiting,
 		Since: now.Add(-2 * time.Minute), UpdatedAt: now.Add(-time.Minute), Source: resolver.SourceLock,
 		CWD: "/home/me/api", ProjectDir: "/home/me/api", WorkingOn: "run the tests", WaitingFor: "Bash: npm test",
 		Subagents: 1, Hooked: true, Host: "devbox", Terminal: terminal.Terminal{TmuxPane: "%3"},

@@ -11,7 +11,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/safefile"
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 // SeenName is the file in the store's directory where the tray leaves what
@@ -37,7 +37,7 @@ func WriteSeen(path string, remotes []view.Remote, sessions []view.Session, now 
 
 // seenDoc is the file's content for the machines' state and sessions.
 func seenDoc(remotes []view.Remote, sessions []view.Session, now time.Time) ([]byte, error) {
-	v := &status.View{State: resolver.StateIdle, Sessions: []view.Session{}, Now: now}
+	v := &status.View{State: store.StateIdle, Sessions: []view.Session{}, Now: now}
 	v.AddRemotes(remotes, sessions)
 	var b bytes.Buffer
 	if err := status.WriteJSONLine(&b, v); err != nil {

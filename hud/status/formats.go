@@ -8,7 +8,7 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/text"
 	"github.com/capacitor-hud/hud/hud/view"
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 // The formats for other programs' status bars: tmux, waybar/polybar, and
@@ -18,38 +18,38 @@ import (
 // glyphs mark each state the same way in every one-line format; the
 // shapes differ as well as the colours, for people who cannot tell the
 // colours apart. A state outside the list (from a newer hook) is "?".
-var glyphs = map[resolver.State]string{
-	resolver.StateWaiting:    "◆",
-	resolver.StateWorking:    "●",
-	resolver.StateCompacting: "◐",
-	resolver.StateReady:      "✓",
-	resolver.StateIdle:       "○",
-	stateDown:                "✕",
+var glyphs = map[store.State]string{
+	store.StateWaiting:    "◆",
+	store.StateWorking:    "●",
+	store.StateCompacting: "◐",
+	store.StateReady:      "✓",
+	store.StateIdle:       "○",
+	stateDown:             "✕",
 }
 
 // tmuxColours are tmux colour names (256-colour palette) per state; an
 // unknown state is grey.
-var tmuxColours = map[resolver.State]string{
-	resolver.StateWaiting:    "colour208,bold",
-	resolver.StateWorking:    "colour39",
-	resolver.StateCompacting: "colour141",
-	resolver.StateReady:      "colour70",
-	resolver.StateIdle:       "colour244",
-	stateDown:                "colour244",
+var tmuxColours = map[store.State]string{
+	store.StateWaiting:    "colour208,bold",
+	store.StateWorking:    "colour39",
+	store.StateCompacting: "colour141",
+	store.StateReady:      "colour70",
+	store.StateIdle:       "colour244",
+	stateDown:             "colour244",
 }
 
-func glyph(st resolver.State) string {
+func glyph(st store.State) string {
 	if g, ok := glyphs[st]; ok {
 		return g
 	}
 	return "?"
 }
 
-func tmuxColour(st resolver.State) string {
+func tmuxColour(st store.State) string {
 	if c, ok := tmuxColours[st]; ok {
 		return c
 	}
-	return tmuxColours[resolver.StateIdle]
+	return tmuxColours[store.StateIdle]
 }
 
 // maxNamed is how many waiting sessions a one-line summary names before
@@ -75,14 +75,14 @@ func summaryParts(v *View) []view.Part {
 
 // stateDown marks the summary's part about remote machines that cannot be
 // reached; it is no session's state.
-const stateDown resolver.State = "unreachable"
+const stateDown store.State = "unreachable"
 
 // Summary is the plain one-line summary, glyphs included:
 // "◆ api waiting · ● 2 working", or "○ idle".
 func Summary(v *View) string {
 	parts := summaryParts(v)
 	if len(parts) == 0 {
-		return glyphs[resolver.StateIdle] + " idle"
+		return glyphs[store.StateIdle] + " idle"
 	}
 	out := make([]string, len(parts))
 	for i, p := range parts {
@@ -100,7 +100,7 @@ func Summary(v *View) string {
 func WriteTmux(w io.Writer, v *View) error {
 	parts := summaryParts(v)
 	if len(parts) == 0 {
-		_, err := fmt.Fprintf(w, "#[fg=%s]%s#[default]\n", tmuxColours[resolver.StateIdle], glyphs[resolver.StateIdle])
+		_, err := fmt.Fprintf(w, "#[fg=%s]%s#[default]\n", tmuxColours[store.StateIdle], glyphs[store.StateIdle])
 		return err
 	}
 	var b strings.Builder
@@ -228,7 +228,7 @@ func WriteStatusline(w io.Writer, v *View, me Self) error {
 	parts := []string{self}
 	var others []*view.Session
 	for i := range v.Sessions {
-		if s := &v.Sessions[i]; s != mine && s.State == resolver.StateWaiting {
+		if s := &v.Sessions[i]; s != mine && s.State == store.StateWaiting {
 			others = append(others, s)
 		}
 	}

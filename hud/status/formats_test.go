@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/view"
+	"github.com/capacitor-hud/hud/internal/store"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -18,7 +19,7 @@ var updateFormats = flag.Bool("update-formats", false, "rewrite testdata/formats
 
 var formatsNow = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 
-func formatsSession(id, project string, state resolver.State, waitingFor string) view.Session {
+func formatsSession(id, project string, state store.State, waitingFor string) view.Session {
 	return view.Session{
 		Key: id, SessionID: id, State: state, CWD: "/home/ann/" + project, ProjectDir: "/home/ann/" + project,
 		WaitingFor: waitingFor, WorkingOn: "fix the " + project + " tests",
@@ -39,31 +40,31 @@ var formatCases = []struct {
 	self string // the session whose status line is printed
 	view *View
 }{
-	{"empty", "", &View{State: resolver.StateIdle, Sessions: []view.Session{}, Now: formatsNow}},
-	{"one-working", "s-web", &View{State: resolver.StateWorking, Now: formatsNow, Sessions: []view.Session{
-		formatsSession("s-web", "web", resolver.StateWorking, ""),
+	{"empty", "", &View{State: store.StateIdle, Sessions: []view.Session{}, Now: formatsNow}},
+	{"one-working", "s-web", &View{State: store.StateWorking, Now: formatsNow, Sessions: []view.Session{
+		formatsSession("s-web", "web", store.StateWorking, ""),
 	}}},
-	{"mixed", "s-web", &View{State: resolver.StateWaiting, Now: formatsNow, Sessions: []view.Session{
-		formatsSession("s-api", "api", resolver.StateWaiting, "Bash: npm test -- --watch=false --reporter=dot --coverage"),
-		formatsSession("s-web", "web", resolver.StateWorking, ""),
-		formatsSession("s-cc", "c#-lib", resolver.StateWaiting, "AskUserQuestion"),
-		formatsSession("s-big", "monorepo", resolver.StateCompacting, ""),
-		formatsSession("s-rd", "r&d <lab>", resolver.StateReady, ""),
-		formatsSession("s-docs", "docs", resolver.StateReady, ""),
+	{"mixed", "s-web", &View{State: store.StateWaiting, Now: formatsNow, Sessions: []view.Session{
+		formatsSession("s-api", "api", store.StateWaiting, "Bash: npm test -- --watch=false --reporter=dot --coverage"),
+		formatsSession("s-web", "web", store.StateWorking, ""),
+		formatsSession("s-cc", "c#-lib", store.StateWaiting, "AskUserQuestion"),
+		formatsSession("s-big", "monorepo", store.StateCompacting, ""),
+		formatsSession("s-rd", "r&d <lab>", store.StateReady, ""),
+		formatsSession("s-docs", "docs", store.StateReady, ""),
 	}}},
-	{"context", "s-web", &View{State: resolver.StateWorking, Now: formatsNow, Sessions: []view.Session{
-		withContext(formatsSession("s-web", "web", resolver.StateWorking, ""), 174_000, resolver.DefaultWindow),
-		withContext(formatsSession("s-api", "api", resolver.StateReady, ""), 120_000, resolver.LongWindow),
-		formatsSession("s-docs", "docs", resolver.StateReady, ""),
+	{"context", "s-web", &View{State: store.StateWorking, Now: formatsNow, Sessions: []view.Session{
+		withContext(formatsSession("s-web", "web", store.StateWorking, ""), 174_000, resolver.DefaultWindow),
+		withContext(formatsSession("s-api", "api", store.StateReady, ""), 120_000, resolver.LongWindow),
+		formatsSession("s-docs", "docs", store.StateReady, ""),
 	}}},
-	{"many-waiting", "s-web", &View{State: resolver.StateWaiting, Now: formatsNow, Sessions: []view.Session{
-		formatsSession("s-a", "a", resolver.StateWaiting, "Edit: main.go"),
-		formatsSession("s-b", "b", resolver.StateWaiting, ""),
-		formatsSession("s-c", "c", resolver.StateWaiting, "question"),
-		formatsSession("s-web", "web", resolver.StateWaiting, "Bash: make"),
+	{"many-waiting", "s-web", &View{State: store.StateWaiting, Now: formatsNow, Sessions: []view.Session{
+		formatsSession("s-a", "a", store.StateWaiting, "Edit: main.go"),
+		formatsSession("s-b", "b", store.StateWaiting, ""),
+		formatsSession("s-c", "c", store.StateWaiting, "question"),
+		formatsSession("s-web", "web", store.StateWaiting, "Bash: make"),
 	}}},
-	{"unknown-self", "s-gone", &View{State: resolver.StateReady, Now: formatsNow, Sessions: []view.Session{
-		formatsSession("s-docs", "docs", resolver.StateReady, ""),
+	{"unknown-self", "s-gone", &View{State: store.StateReady, Now: formatsNow, Sessions: []view.Session{
+		formatsSession("s-docs", "docs", store.StateReady, ""),
 	}}},
 }
 
@@ -123,9 +124,9 @@ func TestWaybarIsJSONWithStateClass(t *testing.T) {
 }
 
 func TestStatuslineFindsItsSession(t *testing.T) {
-	v := &View{State: resolver.StateWorking, Now: formatsNow, Sessions: []view.Session{
-		formatsSession("s-web", "web", resolver.StateWorking, ""),
-		formatsSession("s-api", "api", resolver.StateReady, ""),
+	v := &View{State: store.StateWorking, Now: formatsNow, Sessions: []view.Session{
+		formatsSession("s-web", "web", store.StateWorking, ""),
+		formatsSession("s-api", "api", store.StateReady, ""),
 	}}
 	tests := []struct {
 		me   Self

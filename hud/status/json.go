@@ -8,6 +8,7 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/activity"
 	"github.com/capacitor-hud/hud/hud/view"
+	"github.com/capacitor-hud/hud/internal/store"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -22,9 +23,9 @@ const Version = 1
 // JSON is the document `hud status --json` prints. Every field is always
 // present, so scripts need not guess.
 type JSON struct {
-	Version  int            `json:"version"`
-	State    resolver.State `json:"state"`
-	Sessions []JSONSession  `json:"sessions"`
+	Version  int           `json:"version"`
+	State    store.State   `json:"state"`
+	Sessions []JSONSession `json:"sessions"`
 	// HooksProblem is View.HooksProblem: "" when the state can be trusted.
 	HooksProblem string `json:"hooks_problem"`
 	// Remotes are View.Remotes; empty in the stream of --watch, which
@@ -43,17 +44,17 @@ type JSONAccount struct {
 	Agent string `json:"agent"`
 	// ConfigDir is the account's Claude config directory, written out
 	// (~/.claude as itself); a Codex home for Codex.
-	ConfigDir string              `json:"config_dir"`
-	FiveHour  *JSONWindow         `json:"five_hour"`
-	SevenDay  *JSONWindow         `json:"seven_day"`
-	At        *resolver.Timestamp `json:"at"`
+	ConfigDir string           `json:"config_dir"`
+	FiveHour  *JSONWindow      `json:"five_hour"`
+	SevenDay  *JSONWindow      `json:"seven_day"`
+	At        *store.Timestamp `json:"at"`
 }
 
 // JSONWindow is one usage window: the share used, as Claude gives it,
 // and when it starts afresh (null when not given).
 type JSONWindow struct {
-	UsedPercent float64             `json:"used_percentage"`
-	ResetsAt    *resolver.Timestamp `json:"resets_at"`
+	UsedPercent float64          `json:"used_percentage"`
+	ResetsAt    *store.Timestamp `json:"resets_at"`
 }
 
 func jsonWindow(r *resolver.RateLimit) *JSONWindow {
@@ -62,7 +63,7 @@ func jsonWindow(r *resolver.RateLimit) *JSONWindow {
 	}
 	w := &JSONWindow{UsedPercent: r.UsedPercent}
 	if !r.ResetsAt.IsZero() {
-		t := resolver.At(r.ResetsAt)
+		t := store.At(r.ResetsAt)
 		w.ResetsAt = &t
 	}
 	return w
@@ -71,7 +72,7 @@ func jsonWindow(r *resolver.RateLimit) *JSONWindow {
 func jsonAccount(a *view.Account, now time.Time) JSONAccount {
 	j := JSONAccount{Agent: cmp.Or(a.Agent, resolver.AgentClaude), ConfigDir: a.ConfigDir, FiveHour: jsonWindow(a.FiveHour.Known(now)), SevenDay: jsonWindow(a.SevenDay.Known(now))}
 	if j.FiveHour != nil || j.SevenDay != nil {
-		t := resolver.At(a.At)
+		t := store.At(a.At)
 		j.At = &t
 	}
 	return j
@@ -83,8 +84,8 @@ type JSONRemote struct {
 	// Reachable is set while the machine's stream is live.
 	Reachable bool `json:"reachable"`
 	// Connecting is set until the machine first answered or failed.
-	Connecting bool               `json:"connecting"`
-	Since      resolver.Timestamp `json:"since"`
+	Connecting bool            `json:"connecting"`
+	Since      store.Timestamp `json:"since"`
 	// Problem is what to do about the remote's hud; Detail is ssh's word
 	// on the last failure.
 	Problem string `json:"problem"`
@@ -93,20 +94,20 @@ type JSONRemote struct {
 
 // JSONSession is one session in the document.
 type JSONSession struct {
-	SessionID  string             `json:"session_id"`
-	Agent      string             `json:"agent"`
-	State      resolver.State     `json:"state"`
-	CWD        string             `json:"cwd"`
-	ProjectDir string             `json:"project_dir"`
-	Project    string             `json:"project"`
-	Name       string             `json:"name"`
-	WorkingOn  string             `json:"working_on"`
-	WaitingFor string             `json:"waiting_for"`
-	Subagents  int                `json:"agents"` // subagents running; the key predates the word
-	PID        *int               `json:"pid"`    // null when unknown
-	Since      resolver.Timestamp `json:"since"`
-	UpdatedAt  resolver.Timestamp `json:"updated_at"`
-	Source     resolver.Source    `json:"source"`
+	SessionID  string          `json:"session_id"`
+	Agent      string          `json:"agent"`
+	State      store.State     `json:"state"`
+	CWD        string          `json:"cwd"`
+	ProjectDir string          `json:"project_dir"`
+	Project    string          `json:"project"`
+	Name       string          `json:"name"`
+	WorkingOn  string          `json:"working_on"`
+	WaitingFor string          `json:"waiting_for"`
+	Subagents  int             `json:"agents"` // subagents running; the key predates the word
+	PID        *int            `json:"pid"`    // null when unknown
+	Since      store.Timestamp `json:"since"`
+	UpdatedAt  store.Timestamp `json:"updated_at"`
+	Source     resolver.Source `json:"source"`
 	// Host is the remote machine the session runs on; "" for this one.
 	Host string `json:"host"`
 	// TmuxPane is the tmux pane Claude runs in ("%3"), "" outside tmux:
@@ -122,13 +123,13 @@ type JSONSession struct {
 // percent the share (as Claude rounds it), where each figure comes from
 // and when it was learnt (resolver.Context).
 type JSONContext struct {
-	Tokens     int                `json:"tokens"`
-	Window     int                `json:"window"`
-	Percent    int                `json:"percent"`
-	Model      string             `json:"model"`
-	From       string             `json:"from"`
-	WindowFrom string             `json:"window_from"`
-	At         resolver.Timestamp `json:"at"`
+	Tokens     int             `json:"tokens"`
+	Window     int             `json:"window"`
+	Percent    int             `json:"percent"`
+	Model      string          `json:"model"`
+	From       string          `json:"from"`
+	WindowFrom string          `json:"window_from"`
+	At         store.Timestamp `json:"at"`
 }
 
 // jsonContext is c in the document; nil for nil.
@@ -137,7 +138,7 @@ func jsonContext(c *resolver.Context) *JSONContext {
 		return nil
 	}
 	return &JSONContext{Tokens: c.Tokens, Window: c.Window, Percent: c.Percent(), Model: c.Model,
-		From: c.From, WindowFrom: c.WindowFrom, At: resolver.At(c.At)}
+		From: c.From, WindowFrom: c.WindowFrom, At: store.At(c.At)}
 }
 
 func toJSON(s *view.Session) JSONSession {
@@ -153,8 +154,8 @@ func toJSON(s *view.Session) JSONSession {
 		WorkingOn:  s.WorkingOn,
 		WaitingFor: s.WaitingFor,
 		Subagents:  s.Subagents,
-		Since:      resolver.At(s.Since),
-		UpdatedAt:  resolver.At(s.UpdatedAt),
+		Since:      store.At(s.Since),
+		UpdatedAt:  store.At(s.UpdatedAt),
 		Source:     s.Source,
 		TmuxPane:   s.TmuxPane,
 		Activity:   s.Activity,
@@ -186,7 +187,7 @@ func newJSONView(v *View) JSON {
 	}
 	for _, r := range v.Remotes {
 		doc.Remotes = append(doc.Remotes, JSONRemote{
-			Host: r.Host, Reachable: r.Up, Connecting: r.Connecting, Since: resolver.At(r.Since), Problem: r.Problem, Detail: r.Detail,
+			Host: r.Host, Reachable: r.Up, Connecting: r.Connecting, Since: store.At(r.Since), Problem: r.Problem, Detail: r.Detail,
 		})
 	}
 	return doc
@@ -201,11 +202,11 @@ type jsonProject struct {
 }
 
 type jsonResolved struct {
-	State      resolver.State `json:"state"`
-	IsFromLock bool           `json:"is_from_lock"`
-	SessionID  string         `json:"session_id"`
-	CWD        string         `json:"cwd"`
-	Match      string         `json:"match"`
+	State      store.State `json:"state"`
+	IsFromLock bool        `json:"is_from_lock"`
+	SessionID  string      `json:"session_id"`
+	CWD        string      `json:"cwd"`
+	Match      string      `json:"match"`
 }
 
 // WriteProjectJSON prints {"project": PATH, "resolved": null} or

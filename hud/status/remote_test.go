@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/view"
+	"github.com/capacitor-hud/hud/internal/store"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -16,17 +17,17 @@ import (
 // more; a machine that cannot be reached is said, never silent.
 func TestRemotesInEveryFormat(t *testing.T) {
 	at := time.Date(2026, 11, 23, 10, 42, 0, 0, time.Local)
-	local := resolver.Session{SessionID: "l1", State: resolver.StateWorking, CWD: "/home/me/web", Since: at.Add(-time.Minute),
-		Record: &resolver.Record{SessionID: "l1", CWD: "/home/me/web"}}
+	local := resolver.Session{SessionID: "l1", State: store.StateWorking, CWD: "/home/me/web", Since: at.Add(-time.Minute),
+		Record: &store.Record{SessionID: "l1", CWD: "/home/me/web"}}
 	v := New([]resolver.Session{local}, at)
 	v.AddRemotes([]view.Remote{
 		{Host: "devbox", Up: true, Since: at},
 		{Host: "vm", Since: at.Add(-10 * time.Minute), Detail: "Connection refused"},
 		{Host: "new", Connecting: true},
-	}, []view.Session{{Key: "remote:devbox:r1", SessionID: "r1", State: resolver.StateWaiting, ProjectDir: "/srv/api",
+	}, []view.Session{{Key: "remote:devbox:r1", SessionID: "r1", State: store.StateWaiting, ProjectDir: "/srv/api",
 		Since: at.Add(-2 * time.Minute), WaitingFor: "Bash: npm test", Host: "devbox"}})
 
-	if v.State != resolver.StateWaiting || v.Sessions[0].Host != "devbox" {
+	if v.State != store.StateWaiting || v.Sessions[0].Host != "devbox" {
 		t.Fatalf("state %s, first %+v: the waiting remote session comes first", v.State, v.Sessions[0])
 	}
 	for _, tt := range []struct {

@@ -9,12 +9,13 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/activity"
 	"github.com/capacitor-hud/hud/internal/paths"
+	"github.com/capacitor-hud/hud/internal/store"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
 var now = time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
 
-func session(id string, state resolver.State, rec *resolver.Record, opinion *resolver.ClaudeSession) resolver.Session {
+func session(id string, state store.State, rec *store.Record, opinion *resolver.ClaudeSession) resolver.Session {
 	s := resolver.Session{SessionID: id, State: state, Since: now.Add(-90 * time.Second), Source: resolver.SourceLock, Record: rec, Opinion: opinion}
 	if rec != nil {
 		s.CWD, s.PID = rec.CWD, rec.PID
@@ -24,9 +25,9 @@ func session(id string, state resolver.State, rec *resolver.Record, opinion *res
 
 func TestTextAlignsColumns(t *testing.T) {
 	v := New([]resolver.Session{
-		session("a", resolver.StateWaiting, &resolver.Record{CWD: "/p/ünïcødé", WaitingFor: "Bash: npm test", WorkingOn: "x"}, nil),
-		session("b", resolver.StateCompacting, &resolver.Record{CWD: "/p/web", ProjectDir: "/p/web"}, nil),
-		session("c", resolver.StateReady, &resolver.Record{CWD: "/", WorkingOn: "a \"quoted\"\nprompt\x1b[31m"}, nil),
+		session("a", store.StateWaiting, &store.Record{CWD: "/p/ünïcødé", WaitingFor: "Bash: npm test", WorkingOn: "x"}, nil),
+		session("b", store.StateCompacting, &store.Record{CWD: "/p/web", ProjectDir: "/p/web"}, nil),
+		session("c", store.StateReady, &store.Record{CWD: "/", WorkingOn: "a \"quoted\"\nprompt\x1b[31m"}, nil),
 	}, now)
 	var b bytes.Buffer
 	if err := WriteText(&b, v); err != nil {
@@ -39,7 +40,7 @@ func TestTextAlignsColumns(t *testing.T) {
 	if b.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}
-	if v.State != resolver.StateWaiting {
+	if v.State != store.StateWaiting {
 		t.Errorf("aggregate %s", v.State)
 	}
 }
@@ -51,10 +52,10 @@ func TestWaitingFor(t *testing.T) {
 		s    resolver.Session
 		want string
 	}{
-		{"the record's", session("a", resolver.StateWaiting, &resolver.Record{WaitingFor: "Bash: ls"}, opinion), "Bash: ls"},
-		{"Claude's when the record has none", session("a", resolver.StateWaiting, &resolver.Record{}, opinion), "permission prompt"},
-		{"none when not waiting", session("a", resolver.StateWorking, &resolver.Record{WaitingFor: "Bash: ls"}, nil), ""},
-		{"a lock without a record", session("a", resolver.StateReady, nil, nil), ""},
+		{"the record's", session("a", store.StateWaiting, &store.Record{WaitingFor: "Bash: ls"}, opinion), "Bash: ls"},
+		{"Claude's when the record has none", session("a", store.StateWaiting, &store.Record{}, opinion), "permission prompt"},
+		{"none when not waiting", session("a", store.StateWorking, &store.Record{WaitingFor: "Bash: ls"}, nil), ""},
+		{"a lock without a record", session("a", store.StateReady, nil, nil), ""},
 	}
 	for _, tt := range tests {
 		if got := New([]resolver.Session{tt.s}, now).Sessions[0].WaitingFor; got != tt.want {
@@ -64,7 +65,7 @@ func TestWaitingFor(t *testing.T) {
 }
 
 func TestJSONFields(t *testing.T) {
-	lockOnly := resolver.Session{SessionID: "s", State: resolver.StateReady, CWD: "/p/api", PID: 7, Source: resolver.SourceLock,
+	lockOnly := resolver.Session{SessionID: "s", State: store.StateReady, CWD: "/p/api", PID: 7, Source: resolver.SourceLock,
 		Since: now, Lock: &resolver.Lock{LockMeta: resolver.LockMeta{PID: 7, Path: "/p/api", Created: now.Unix()}}}
 	var b bytes.Buffer
 	if err := WriteJSON(&b, New([]resolver.Session{lockOnly}, now)); err != nil {
@@ -107,7 +108,7 @@ func TestLoadActivity(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	v := New([]resolver.Session{{SessionID: "with", State: resolver.StateWorking}, {SessionID: "without", State: resolver.StateReady}}, now).LoadActivity(l)
+	v := New([]resolver.Session{{SessionID: "with", State: store.StateWorking}, {SessionID: "without", State: store.StateReady}}, now).LoadActivity(l)
 	var b bytes.Buffer
 	if err := WriteJSON(&b, v); err != nil {
 		t.Fatal(err)
@@ -152,8 +153,8 @@ func TestFormatsRegistered(t *testing.T) {
 // JSON, before what it works on.
 func TestAgents(t *testing.T) {
 	v := New([]resolver.Session{
-		session("a", resolver.StateWorking, &resolver.Record{CWD: "/p/api", WorkingOn: "fix it", Subagents: []string{"a1", "a2"}}, nil),
-		session("b", resolver.StateWorking, &resolver.Record{CWD: "/p/web", Subagents: []string{"b1"}}, nil),
+		session("a", store.StateWorking, &store.Record{CWD: "/p/api", WorkingOn: "fix it", Subagents: []string{"a1", "a2"}}, nil),
+		session("b", store.StateWorking, &store.Record{CWD: "/p/web", Subagents: []string{"b1"}}, nil),
 	}, now)
 	var b bytes.Buffer
 	if err := WriteText(&b, v); err != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/internal/paths"
+	"github.com/capacitor-hud/hud/internal/store"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -14,7 +15,7 @@ import (
 type View struct {
 	// State sums the sessions up: waiting > working > compacting > ready,
 	// idle when none is live.
-	State    resolver.State
+	State    store.State
 	Sessions []view.Session
 	// Now is when the view was built; formats measure ages from it.
 	Now time.Time

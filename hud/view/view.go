@@ -21,6 +21,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/answer"
 	"github.com/capacitor-hud/hud/hud/text"
 	"github.com/capacitor-hud/hud/internal/paths"
+	"github.com/capacitor-hud/hud/internal/store"
 	"github.com/capacitor-hud/hud/internal/terminal"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -30,7 +31,7 @@ type Session struct {
 	// Key identifies the session across views (resolver.Session.Key).
 	Key       string
 	SessionID string
-	State     resolver.State
+	State     store.State
 	// Since is when State began; UpdatedAt is the last event.
 	Since     time.Time
 	UpdatedAt time.Time
@@ -234,13 +235,13 @@ func ShortID(id string) string {
 
 // Shown are the states every surface lists and counts, in the order of how
 // much they need the person: a summary reads "1 waiting · 2 working".
-var Shown = []resolver.State{resolver.StateWaiting, resolver.StateWorking, resolver.StateCompacting, resolver.StateReady}
+var Shown = []store.State{store.StateWaiting, store.StateWorking, store.StateCompacting, store.StateReady}
 
 // Part is one state's share of a summary: "2 working", or the waiting
 // sessions by name while few wait ("api waiting"). State is "" for the
 // sessions in a state outside Shown ("1 unknown").
 type Part struct {
-	State resolver.State
+	State store.State
 	Text  string
 }
 
@@ -264,7 +265,7 @@ func Summary(sessions []Session, nameWaiting int) []Part {
 		}
 		shown += len(names)
 		part := Part{st, fmt.Sprintf("%d %s", len(names), st)}
-		if st == resolver.StateWaiting && len(names) <= nameWaiting {
+		if st == store.StateWaiting && len(names) <= nameWaiting {
 			part.Text = strings.Join(names, ", ") + " " + string(st)
 		}
 		parts = append(parts, part)
@@ -277,4 +278,4 @@ func Summary(sessions []Session, nameWaiting int) []Part {
 
 // IsShown reports whether st is one of the states every surface names;
 // any other is "unknown" to a person.
-func IsShown(st resolver.State) bool { return slices.Contains(Shown, st) }
+func IsShown(st store.State) bool { return slices.Contains(Shown, st) }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/agent/codex"
 	"github.com/capacitor-hud/hud/hud/agent/opencode"
+	"github.com/capacitor-hud/hud/internal/store"
 	"github.com/capacitor-hud/hud/internal/terminal"
 	"github.com/capacitor-hud/hud/resolver"
 )
@@ -30,8 +31,8 @@ func TestNameOf(t *testing.T) {
 }
 
 func TestOfPrefersTheRecordsProject(t *testing.T) {
-	s := resolver.Session{SessionID: "a", State: resolver.StateWaiting, CWD: "/src/api/cmd",
-		Record:  &resolver.Record{SessionID: "a", CWD: "/src/api/cmd", ProjectDir: "/src/api", Terminal: terminal.Terminal{TmuxPane: "%3"}},
+	s := resolver.Session{SessionID: "a", State: store.StateWaiting, CWD: "/src/api/cmd",
+		Record:  &store.Record{SessionID: "a", CWD: "/src/api/cmd", ProjectDir: "/src/api", Terminal: terminal.Terminal{TmuxPane: "%3"}},
 		Opinion: &resolver.ClaudeSession{Status: "waiting", WaitingFor: "Bash: make"}}
 	v := Of(&s)
 	if v.Project() != "api" || v.WaitingFor != "Bash: make" || !v.Hooked || !v.ByClaude || v.TmuxPane != "%3" {
@@ -48,35 +49,35 @@ func TestOfPrefersTheRecordsProject(t *testing.T) {
 // kept apart by its key, Claude's name for the session.
 func TestAll(t *testing.T) {
 	at := func(sec int) time.Time { return time.Date(2026, 11, 22, 9, 0, sec, 0, time.UTC) }
-	rec := &resolver.Record{SessionID: "s1", State: resolver.StateWaiting, CWD: "/p/api/sub", ProjectDir: "/p/api",
+	rec := &store.Record{SessionID: "s1", State: store.StateWaiting, CWD: "/p/api/sub", ProjectDir: "/p/api",
 		WaitingFor: "Bash: npm test", WorkingOn: "run the tests"}
 	rec.TurnStartedAt.Time = at(-30)
 	got := All([]resolver.Session{
-		{SessionID: "s1", State: resolver.StateWaiting, Since: at(0), CWD: "/p/api/sub", Record: rec},
-		{SessionID: "s2", State: resolver.StateWaiting, Since: at(1), CWD: "/p/web",
-			Record:  &resolver.Record{SessionID: "s2", State: resolver.StateWorking},
+		{SessionID: "s1", State: store.StateWaiting, Since: at(0), CWD: "/p/api/sub", Record: rec},
+		{SessionID: "s2", State: store.StateWaiting, Since: at(1), CWD: "/p/web",
+			Record:  &store.Record{SessionID: "s2", State: store.StateWorking},
 			Opinion: &resolver.ClaudeSession{Status: resolver.ClaudeStatusWaiting, WaitingFor: "approve Edit"}},
-		{SessionID: "s3", State: resolver.StateReady, Since: at(2), CWD: "/p/cli",
-			Record:  &resolver.Record{SessionID: "s3", State: resolver.StateWorking, CWD: "/p/cli"},
+		{SessionID: "s3", State: store.StateReady, Since: at(2), CWD: "/p/cli",
+			Record:  &store.Record{SessionID: "s3", State: store.StateWorking, CWD: "/p/cli"},
 			Opinion: &resolver.ClaudeSession{Status: resolver.ClaudeStatusIdle}},
-		{SessionID: "", State: resolver.StateReady, Since: at(3), CWD: "/p/lockonly", Lock: &resolver.Lock{Dir: "/l/a"}},
-		{SessionID: "s5", State: resolver.StateReady, Since: at(4), CWD: "/p/named",
+		{SessionID: "", State: store.StateReady, Since: at(3), CWD: "/p/lockonly", Lock: &resolver.Lock{Dir: "/l/a"}},
+		{SessionID: "s5", State: store.StateReady, Since: at(4), CWD: "/p/named",
 			Claude: &resolver.ClaudeSession{Name: "auth refactor", NameSource: "user"}},
 	})
 	// read is what a surface reads of a view.
 	type read struct {
 		Key, Name, ProjectDir string
-		State                 resolver.State
+		State                 store.State
 		Since, TurnStartedAt  time.Time
 		WaitingFor, WorkingOn string
 		Interrupted           bool
 	}
 	want := []read{
-		{Key: "s1", Name: "api", ProjectDir: "/p/api", State: resolver.StateWaiting, Since: at(0), WaitingFor: "Bash: npm test", WorkingOn: "run the tests", TurnStartedAt: at(-30)},
-		{Key: "s2", Name: "web", ProjectDir: "/p/web", State: resolver.StateWaiting, Since: at(1), WaitingFor: "approve Edit"},
-		{Key: "s3", Name: "cli", ProjectDir: "/p/cli", State: resolver.StateReady, Since: at(2), Interrupted: true},
-		{Key: "lock:/l/a", Name: "lockonly", ProjectDir: "/p/lockonly", State: resolver.StateReady, Since: at(3)},
-		{Key: "s5", Name: "named · auth refactor", ProjectDir: "/p/named", State: resolver.StateReady, Since: at(4)},
+		{Key: "s1", Name: "api", ProjectDir: "/p/api", State: store.StateWaiting, Since: at(0), WaitingFor: "Bash: npm test", WorkingOn: "run the tests", TurnStartedAt: at(-30)},
+		{Key: "s2", Name: "web", ProjectDir: "/p/web", State: store.StateWaiting, Since: at(1), WaitingFor: "approve Edit"},
+		{Key: "s3", Name: "cli", ProjectDir: "/p/cli", State: store.StateReady, Since: at(2), Interrupted: true},
+		{Key: "lock:/l/a", Name: "lockonly", ProjectDir: "/p/lockonly", State: store.StateReady, Since: at(3)},
+		{Key: "s5", Name: "named · auth refactor", ProjectDir: "/p/named", State: store.StateReady, Since: at(4)},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("got %d sessions", len(got))
@@ -84,7 +85,7 @@ func TestAll(t *testing.T) {
 	for i := range want {
 		g := got[i]
 		r := read{Key: g.Key, Name: g.Name(), ProjectDir: g.ProjectDir, State: g.State, Since: g.Since, TurnStartedAt: g.TurnStartedAt,
-			WaitingFor: g.WaitingFor, WorkingOn: g.WorkingOn, Interrupted: g.ByClaude && g.State == resolver.StateReady}
+			WaitingFor: g.WaitingFor, WorkingOn: g.WorkingOn, Interrupted: g.ByClaude && g.State == store.StateReady}
 		if r != want[i] {
 			t.Errorf("session %d:\n got %+v\nwant %+v", i, r, want[i])
 		}
@@ -118,7 +119,7 @@ func TestDoubt(t *testing.T) {
 }
 
 func TestSummary(t *testing.T) {
-	s := func(name string, st resolver.State) Session {
+	s := func(name string, st store.State) Session {
 		return Session{Key: name, ProjectDir: "/p/" + name, State: st}
 	}
 	tests := []struct {
@@ -128,13 +129,13 @@ func TestSummary(t *testing.T) {
 		want        string
 	}{
 		{"none", nil, 2, ""},
-		{"attention first, counted", []Session{s("a", resolver.StateReady), s("b", resolver.StateWaiting), s("c", resolver.StateWorking), s("d", resolver.StateWorking)}, 0,
+		{"attention first, counted", []Session{s("a", store.StateReady), s("b", store.StateWaiting), s("c", store.StateWorking), s("d", store.StateWorking)}, 0,
 			"waiting:1 waiting|working:2 working|ready:1 ready"},
-		{"few waiting are named", []Session{s("api", resolver.StateWaiting), s("web", resolver.StateWaiting), s("c", resolver.StateCompacting)}, 2,
+		{"few waiting are named", []Session{s("api", store.StateWaiting), s("web", store.StateWaiting), s("c", store.StateCompacting)}, 2,
 			"waiting:api, web waiting|compacting:1 compacting"},
-		{"many waiting are counted", []Session{s("a", resolver.StateWaiting), s("b", resolver.StateWaiting), s("c", resolver.StateWaiting)}, 2,
+		{"many waiting are counted", []Session{s("a", store.StateWaiting), s("b", store.StateWaiting), s("c", store.StateWaiting)}, 2,
 			"waiting:3 waiting"},
-		{"unknown states are counted last", []Session{s("x", "sleeping"), s("y", resolver.StateReady)}, 2,
+		{"unknown states are counted last", []Session{s("x", "sleeping"), s("y", store.StateReady)}, 2,
 			"ready:1 ready|:1 unknown"},
 	}
 	for _, tt := range tests {
@@ -152,11 +153,11 @@ func TestSummary(t *testing.T) {
 // own dialog when the hook recorded none, and counts its agents.
 func TestOfWaitingAndAgents(t *testing.T) {
 	sessions := []resolver.Session{
-		{SessionID: "a", State: resolver.StateWaiting, Source: resolver.SourceLock,
-			Record:  &resolver.Record{SessionID: "a", State: resolver.StateReady, CWD: "/p/api"},
+		{SessionID: "a", State: store.StateWaiting, Source: resolver.SourceLock,
+			Record:  &store.Record{SessionID: "a", State: store.StateReady, CWD: "/p/api"},
 			Opinion: &resolver.ClaudeSession{Status: "waiting", WaitingFor: "dialog open"}},
-		{SessionID: "b", State: resolver.StateWorking, Source: resolver.SourceLock,
-			Record: &resolver.Record{SessionID: "b", State: resolver.StateWorking, CWD: "/p/web", Subagents: []string{"x", "y"}}},
+		{SessionID: "b", State: store.StateWorking, Source: resolver.SourceLock,
+			Record: &store.Record{SessionID: "b", State: store.StateWorking, CWD: "/p/web", Subagents: []string{"x", "y"}}},
 	}
 	got := All(sessions)
 	if got[0].WaitingFor != "dialog open" || got[1].Subagents != 2 {
@@ -166,15 +167,15 @@ func TestOfWaitingAndAgents(t *testing.T) {
 
 func TestAgentInName(t *testing.T) {
 	cases := []struct {
-		rec  *resolver.Record
+		rec  *store.Record
 		want string
 	}{
 		{nil, "api"},
-		{&resolver.Record{SessionID: "s"}, "api"},
-		{&resolver.Record{SessionID: "s", Agent: resolver.AgentClaude}, "api"},
-		{&resolver.Record{SessionID: "s", Agent: codex.Name}, "api (Codex)"},
-		{&resolver.Record{SessionID: "s", Agent: opencode.Name}, "api (opencode)"},
-		{&resolver.Record{SessionID: "s", Agent: "newagent"}, "api (newagent)"},
+		{&store.Record{SessionID: "s"}, "api"},
+		{&store.Record{SessionID: "s", Agent: resolver.AgentClaude}, "api"},
+		{&store.Record{SessionID: "s", Agent: codex.Name}, "api (Codex)"},
+		{&store.Record{SessionID: "s", Agent: opencode.Name}, "api (opencode)"},
+		{&store.Record{SessionID: "s", Agent: "newagent"}, "api (newagent)"},
 	}
 	for _, c := range cases {
 		v := Of(&resolver.Session{SessionID: "s", CWD: "/p/api", Record: c.rec})

@@ -8,7 +8,7 @@ import (
 	"unicode"
 
 	"github.com/capacitor-hud/hud/hud/text"
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 // New starts a session on task, contributing to scope, at now. The id is
@@ -24,7 +24,7 @@ func New(task, scope string, now time.Time) (*State, error) {
 		return nil, errors.New("a session needs a scope")
 	}
 	id := now.Format("20060102") + "-" + joinSlugs(Slug(scope), Slug(task))
-	at := resolver.At(now)
+	at := store.At(now)
 	return &State{
 		SessionID:       id,
 		Scope:           scope,
@@ -97,7 +97,7 @@ func (s *State) Pause(now time.Time, reason string, set Settings) error {
 		reason = "paused"
 	}
 	s.RunningTask = nil
-	s.Pauses = append(s.Pauses, Pause{Type: Manual, Reason: reason, StartTime: resolver.At(now)})
+	s.Pauses = append(s.Pauses, Pause{Type: Manual, Reason: reason, StartTime: store.At(now)})
 	s.Status = Paused
 	return nil
 }
@@ -114,7 +114,7 @@ func (s *State) Resume(now time.Time) error {
 	s.RunningTask = nil
 	s.Status = InProgress
 	if now.After(s.LastMessageTime.Time) {
-		s.LastMessageTime = resolver.At(now)
+		s.LastMessageTime = store.At(now)
 	}
 	return nil
 }

@@ -6,7 +6,7 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/config/settings"
 	"github.com/capacitor-hud/hud/hud/text"
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 // Settings are the thresholds of the work session rules: the
@@ -58,7 +58,7 @@ func Observe(s *State, now time.Time, act Activity, set Settings) []Milestone {
 	switch {
 	case act.TaskStarted != "" && s.Status == InProgress:
 		if s.RunningTask == nil {
-			s.RunningTask = &RunningTask{Reason: act.TaskStarted, StartTime: resolver.At(now), WorkingMsAtStart: s.ActualWorkingMs}
+			s.RunningTask = &RunningTask{Reason: act.TaskStarted, StartTime: store.At(now), WorkingMsAtStart: s.ActualWorkingMs}
 		}
 		s.RunningTask.Running++
 	case act.TaskEnded && s.RunningTask != nil:
@@ -79,7 +79,7 @@ func (s *State) advance(now time.Time, set Settings) (timedOut bool) {
 	if now.Before(last) {
 		return false // a clock step back: count nothing, move nothing
 	}
-	defer func() { s.LastMessageTime = resolver.At(now) }()
+	defer func() { s.LastMessageTime = store.At(now) }()
 	if s.Status != InProgress {
 		return false // the open pause covers the gap
 	}
@@ -137,7 +137,7 @@ func (s *State) finishTask(now time.Time) {
 // openTimeout pauses the session at the timeout.
 func (s *State) openTimeout(at time.Time, set Settings) {
 	s.RunningTask = nil
-	s.Pauses = append(s.Pauses, Pause{Type: AutoTask, Reason: timeoutReason(set.TimeoutAt), StartTime: resolver.At(at)})
+	s.Pauses = append(s.Pauses, Pause{Type: AutoTask, Reason: timeoutReason(set.TimeoutAt), StartTime: store.At(at)})
 	s.Status = Paused
 	s.Reminders.Timeout90min = true
 }
@@ -176,13 +176,13 @@ func (s *State) ladder(now time.Time, set Settings, timedOut bool) []Milestone {
 }
 
 func closedPause(kind PauseType, reason string, start, end time.Time) Pause {
-	e := resolver.At(end)
-	return Pause{Type: kind, Reason: reason, StartTime: resolver.At(start), EndTime: &e, DurationMs: end.Sub(start).Milliseconds()}
+	e := store.At(end)
+	return Pause{Type: kind, Reason: reason, StartTime: store.At(start), EndTime: &e, DurationMs: end.Sub(start).Milliseconds()}
 }
 
 // closePause ends an ongoing pause at now and adds it to the total.
 func (s *State) closePause(p *Pause, now time.Time) {
-	end := resolver.At(now)
+	end := store.At(now)
 	if end.Before(p.StartTime.Time) {
 		end = p.StartTime
 	}

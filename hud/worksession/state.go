@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
 // Status is the session's status.
@@ -36,18 +36,18 @@ const TimeoutReason = "Timeout enforced at 90 min working time"
 
 // State is .claude/session-state.json, in its schema and key order.
 type State struct {
-	SessionID       string             `json:"sessionId"`
-	Scope           string             `json:"scope"`
-	Task            string             `json:"task"`
-	BranchName      string             `json:"branchName"`
-	Status          Status             `json:"status"`
-	StartTime       resolver.Timestamp `json:"startTime"`
-	LastMessageTime resolver.Timestamp `json:"lastMessageTime"`
-	ActualWorkingMs int64              `json:"actualWorkingMs"`
-	TotalPausedMs   int64              `json:"totalPausedMs"`
-	Pauses          []Pause            `json:"pauses"`
-	Reminders       Reminders          `json:"reminders"`
-	Summary         string             `json:"summary"`
+	SessionID       string          `json:"sessionId"`
+	Scope           string          `json:"scope"`
+	Task            string          `json:"task"`
+	BranchName      string          `json:"branchName"`
+	Status          Status          `json:"status"`
+	StartTime       store.Timestamp `json:"startTime"`
+	LastMessageTime store.Timestamp `json:"lastMessageTime"`
+	ActualWorkingMs int64           `json:"actualWorkingMs"`
+	TotalPausedMs   int64           `json:"totalPausedMs"`
+	Pauses          []Pause         `json:"pauses"`
+	Reminders       Reminders       `json:"reminders"`
+	Summary         string          `json:"summary"`
 
 	// RunningTask is the HUD's one addition (the schema allows extra
 	// keys): the Task tools running now, so a long run can become an
@@ -60,11 +60,11 @@ type State struct {
 // date-time string; leaving the key out satisfies both readers) and a
 // durationMs of 0.
 type Pause struct {
-	Type       PauseType           `json:"type"`
-	Reason     string              `json:"reason"`
-	StartTime  resolver.Timestamp  `json:"startTime"`
-	EndTime    *resolver.Timestamp `json:"endTime,omitempty"`
-	DurationMs int64               `json:"durationMs"`
+	Type       PauseType        `json:"type"`
+	Reason     string           `json:"reason"`
+	StartTime  store.Timestamp  `json:"startTime"`
+	EndTime    *store.Timestamp `json:"endTime,omitempty"`
+	DurationMs int64            `json:"durationMs"`
 }
 
 // Open reports whether the pause is still going on.
@@ -79,8 +79,8 @@ type Reminders struct {
 
 // RunningTask tracks Task (subagent) tool calls in flight.
 type RunningTask struct {
-	Reason    string             `json:"reason"`
-	StartTime resolver.Timestamp `json:"startTime"`
+	Reason    string          `json:"reason"`
+	StartTime store.Timestamp `json:"startTime"`
 	// WorkingMsAtStart is actualWorkingMs when the first task started: a
 	// run that becomes a pause gives back the time counted meanwhile.
 	WorkingMsAtStart int64 `json:"workingMsAtStart"`

@@ -28,7 +28,7 @@ type inner struct {
 	C int    `json:"c"`
 }
 
-// stamp writes null when zero, as resolver.Timestamp does.
+// stamp writes null when zero, as store.Timestamp does.
 type stamp struct{ n int }
 
 func (s stamp) MarshalJSON() ([]byte, error) {

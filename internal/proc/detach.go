@@ -2,7 +2,6 @@ package proc
 
 import (
 	"os"
-	"runtime"
 	"syscall"
 )
 
@@ -26,26 +25,18 @@ func StartDetached(exe string, args, env []string, extra ...*os.File) (pid int, 
 	if env == nil {
 		env = []string{}
 	}
-	fds := []uintptr{devNull.Fd(), devNull.Fd(), devNull.Fd()}
-	for _, f := range extra {
-		fds = append(fds, f.Fd())
-	}
-	// syscall.ForkExec, not os.StartProcess: the hook never waits for its
-	// helper, so it needs no process handle, and os.StartProcess first
-	// probes pidfd support with a throw-away clone of the whole process
-	// (CLONE_VFORK, waited for) before the real one. ForkExec still waits
-	// for the child's exec, so a missing or unrunnable binary is an error
-	// here.
-	pid, err = syscall.ForkExec(exe, append([]string{exe}, args...), &syscall.ProcAttr{
+	files := append([]*os.File{devNull, devNull, devNull}, extra...)
+	p, err := os.StartProcess(exe, append([]string{exe}, args...), &os.ProcAttr{
 		Dir:   "/",
 		Env:   env,
-		Files: fds,
+		Files: files,
 		Sys:   &syscall.SysProcAttr{Setsid: true},
 	})
-	runtime.KeepAlive(devNull)
-	runtime.KeepAlive(extra)
 	if err != nil {
-		return 0, &os.PathError{Op: "fork/exec", Path: exe, Err: err}
+		return 0, err
 	}
+	pid = p.Pid
+	// The hook never waits for its helper: the handle goes at once.
+	p.Release()
 	return pid, nil
 }

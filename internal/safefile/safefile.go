@@ -181,8 +181,8 @@ var ErrLockTimeout = errors.New("timed out waiting for lock")
 // lockRetry is how long Lock sleeps between attempts. flock has no timed
 // form; a blocking flock left running in a goroutine after the deadline
 // would, in a long-lived process such as the tray, keep a thread and a
-// descriptor and then take the lock for nobody. (The hook, which exits
-// within milliseconds, does just that for its store: hook.flockTimeout.)
+// descriptor and then take the lock for nobody (LockFile, for a process
+// that exits within moments, does just that).
 const lockRetry = 2 * time.Millisecond
 
 // Lock takes an exclusive flock on the file at path (created 0600 if
@@ -218,5 +218,52 @@ func Lock(path string, timeout time.Duration) (unlock func(), err error) {
 			return nil, fmt.Errorf("locking %s: %w", path, ErrLockTimeout)
 		}
 		time.Sleep(lockRetry)
+	}
+}
+
+// LockFile takes an exclusive flock on f within timeout, for a process
+// that exits within moments (the hook). flock(2) has no timeout, so a
+// contended lock is waited for on another goroutine; if it is given up,
+// that goroutine closes f once flock returns (closing releases a lock it
+// may have got), so the descriptor is never reused under it. On failure f
+// is (or will be) closed. Unlike Lock, which polls, the wait is in the
+// kernel: when many hooks fire at once, each gets the lock the moment the
+// previous one lets go, not a poll interval later. Only a process that
+// exits soon can afford the goroutine it may leave behind.
+func LockFile(f *os.File, timeout time.Duration) error {
+	fd := int(f.Fd())
+	err := unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB)
+	if err == nil {
+		return nil
+	}
+	if !errors.Is(err, unix.EWOULDBLOCK) {
+		f.Close()
+		return fmt.Errorf("locking %s: %w", f.Name(), err)
+	}
+	done := make(chan error, 1)
+	go func() {
+		var err error
+		for {
+			if err = unix.Flock(fd, unix.LOCK_EX); !errors.Is(err, unix.EINTR) {
+				break
+			}
+		}
+		done <- err
+	}()
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
+	select {
+	case err := <-done:
+		if err != nil {
+			f.Close()
+			return fmt.Errorf("locking %s: %w", f.Name(), err)
+		}
+		return nil
+	case <-timer.C:
+		go func() {
+			<-done
+			f.Close()
+		}()
+		return fmt.Errorf("locking %s: %w", f.Name(), ErrLockTimeout)
 	}
 }

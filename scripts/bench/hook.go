@@ -14,8 +14,8 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/capacitor-hud/hud/internal/paths"
+	"github.com/capacitor-hud/hud/internal/store"
 	"github.com/capacitor-hud/hud/internal/terminal"
-	"github.com/capacitor-hud/hud/resolver"
 )
 
 // hookStoreSizes are the store sizes the hook is timed at: a few sessions,
@@ -386,19 +386,19 @@ func eventName(fixture string) string {
 // seedStore writes a store of n sessions like real ones, all updated just
 // now so none is old enough to be dropped.
 func seedStore(l paths.Layout, project string, n int) error {
-	now := resolver.At(time.Now())
-	s := resolver.NewStore()
+	now := store.At(time.Now())
+	s := store.New()
 	for i := range n {
 		id := fmt.Sprintf("00000000-0000-4000-8000-%012d", i)
-		s.Sessions[id] = &resolver.Record{
+		s.Sessions[id] = &store.Record{
 			SessionID:      id,
-			State:          resolver.StateReady,
+			State:          store.StateReady,
 			CWD:            fmt.Sprintf("%s-%d", project, i),
 			UpdatedAt:      now,
 			StateChangedAt: now,
 			WorkingOn:      "Refactor the session store so the hook decodes only what it touches",
 			ProjectDir:     fmt.Sprintf("%s-%d", project, i),
-			LastEvent:      &resolver.LastEvent{Event: "Stop", Timestamp: now},
+			LastEvent:      &store.LastEvent{Event: "Stop", Timestamp: now},
 			PID:            100000 + i,
 			ProcStarted:    now.Unix() - 3600,
 			PermissionMode: "default",
@@ -408,7 +408,7 @@ func seedStore(l paths.Layout, project string, n int) error {
 			TurnStartedAt:  now,
 		}
 	}
-	data, err := resolver.EncodeStore(s)
+	data, err := store.Encode(s)
 	if err != nil {
 		return err
 	}

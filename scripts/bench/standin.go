@@ -13,8 +13,8 @@ import (
 
 	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/proc"
+	"github.com/capacitor-hud/hud/internal/store"
 	"github.com/capacitor-hud/hud/lockholder"
-	"github.com/capacitor-hud/hud/resolver"
 )
 
 // standIn is a running stand-in Claude (scripts/desktop/claude): one per
@@ -68,7 +68,7 @@ func (s *standIn) check(event []byte) error {
 	if err != nil {
 		return err
 	}
-	store, _, err := resolver.DecodeStore(data)
+	store, _, err := store.Decode(data)
 	if err != nil {
 		return err
 	}

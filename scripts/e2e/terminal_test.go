@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/capacitor-hud/hud/internal/store"
 	"github.com/capacitor-hud/hud/internal/terminal"
-	"github.com/capacitor-hud/hud/resolver"
 )
 
 // TestTerminalRecorded: Claude Code passes its terminal's variables on to
@@ -37,11 +37,11 @@ func TestTerminalRecorded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var store resolver.Store
-	if err := json.Unmarshal(b, &store); err != nil {
+	var st store.Store
+	if err := json.Unmarshal(b, &st); err != nil {
 		t.Fatal(err)
 	}
-	rec, ok := store.Sessions[id]
+	rec, ok := st.Sessions[id]
 	if !ok {
 		t.Fatalf("no record of session %s:\n%s", id, b)
 	}

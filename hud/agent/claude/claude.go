@@ -11,23 +11,23 @@ import (
 	"github.com/capacitor-hud/hud/resolver"
 )
 
-// Agent is Claude Code.
-type Agent struct{}
+// ClaudeCode is Claude Code.
+type ClaudeCode struct{}
 
 // Name is resolver.AgentClaude: Claude's records carry no agent field.
-func (Agent) Name() string { return resolver.AgentClaude }
+func (ClaudeCode) Name() string { return resolver.AgentClaude }
 
 // Label is "Claude".
-func (Agent) Label() string { return "Claude" }
+func (ClaudeCode) Label() string { return "Claude" }
 
 // Log is nil: Claude's own session files are read beside its locks
 // (resolver.LoadClaudeSessions), and its transcript for its context.
-func (Agent) Log() resolver.AgentLog { return nil }
+func (ClaudeCode) Log() resolver.AgentLog { return nil }
 
 // Hook is the hook's own reading of Claude's payloads: hud-hook with no
 // argument.
-func (Agent) Hook() *hook.Agent { return &hook.ClaudeCode }
+func (ClaudeCode) Hook() *hook.Source { return &hook.ClaudeCode }
 
 // Setup is nil: `hud install` with no agent wires Claude Code, into its
 // settings.json (install.Install).
-func (Agent) Setup() *install.Setup { return nil }
+func (ClaudeCode) Setup() *install.Setup { return nil }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/hook"
 	"github.com/capacitor-hud/hud/internal/paths"
+	"github.com/capacitor-hud/hud/internal/store"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -17,21 +18,21 @@ import (
 // codex`.
 const Name = "codex"
 
-// Agent is Codex.
-type Agent struct{}
+// Codex is Codex.
+type Codex struct{}
 
 // Name is Name.
-func (Agent) Name() string { return Name }
+func (Codex) Name() string { return Name }
 
 // Label is "Codex".
-func (Agent) Label() string { return "Codex" }
+func (Codex) Label() string { return "Codex" }
 
 // Log is Codex's rollout file. Codex fires neither Stop nor Interrupt
 // when a turn ends in an API error (a refused request, a dropped stream
 // after its retries); its rollout still ends the turn with a
 // task_complete event, its error attached. Each answer is followed there
 // by a token_count event: the runway.
-func (Agent) Log() resolver.AgentLog { return rollout{} }
+func (Codex) Log() resolver.AgentLog { return rollout{} }
 
 // rollout reads Codex's rollout files.
 type rollout struct{}
@@ -42,7 +43,7 @@ type rollout struct{}
 // reads that file and watches its directory, so a payload naming any
 // other path gets neither. A Codex home moved by CODEX_HOME is not
 // followed: the hook's environment says where it is, the tray's need not.
-func (rollout) Path(l paths.Layout, rec *resolver.Record) (path, home string) {
+func (rollout) Path(l paths.Layout, rec *store.Record) (path, home string) {
 	p := rec.TranscriptPath
 	home = filepath.Join(l.Home, ".codex")
 	root := filepath.Join(home, "sessions") + string(filepath.Separator)
@@ -72,4 +73,4 @@ func digits(s string, n int) bool {
 }
 
 // Hook is how hud-hook reads the agent's payloads and finds its process.
-func (Agent) Hook() *hook.Agent { return &hookAgent }
+func (Codex) Hook() *hook.Source { return &hookSource }

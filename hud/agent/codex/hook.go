@@ -10,7 +10,7 @@ import (
 	"github.com/capacitor-hud/hud/internal/proc"
 )
 
-// hookAgent is how hud-hook reads Codex. Its hooks (~/.codex/hooks.json) take
+// hookSource is how hud-hook reads Codex. Its hooks (~/.codex/hooks.json) take
 // Claude Code's shape and send Claude's payloads (session_id, cwd,
 // hook_event_name, tool_name "Bash" with tool_input.command, …), so the
 // decoder only renames what Codex names differently:
@@ -32,7 +32,7 @@ import (
 //
 // A turn that ends in an API error fires nothing at all; the readers take
 // that from Codex's rollout file (Log).
-var hookAgent = hook.Agent{
+var hookSource = hook.Source{
 	Name:    Name,
 	Process: "Codex",
 	Decode: func(_ string, b []byte) (*hook.Event, error) {

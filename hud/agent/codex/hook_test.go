@@ -30,7 +30,7 @@ func TestCodexDecode(t *testing.T) {
 		{"SessionEnd", `,"reason":"other"`, hook.EventSessionEnd},
 	}
 	for _, c := range cases {
-		ev, err := hookAgent.Decode("", []byte(codexPayload(c.event, c.extra)))
+		ev, err := hookSource.Decode("", []byte(codexPayload(c.event, c.extra)))
 		if err != nil {
 			t.Errorf("%s: %v", c.event, err)
 			continue
@@ -43,7 +43,7 @@ func TestCodexDecode(t *testing.T) {
 			t.Errorf("%s decodes to %q, want %q", c.event, got, c.want)
 		}
 	}
-	if _, err := hookAgent.Decode("", []byte(`{"hook_event_name":"Stop"}`)); err == nil {
+	if _, err := hookSource.Decode("", []byte(`{"hook_event_name":"Stop"}`)); err == nil {
 		t.Error("a payload without a session id decoded")
 	}
 }

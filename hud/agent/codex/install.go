@@ -28,7 +28,7 @@ import (
 // Everything is built here, on the call, and nothing at package level:
 // hud-hook links this package and never calls Setup, so the linker
 // leaves all of it out of the hook.
-func (Agent) Setup() *install.Setup {
+func (Codex) Setup() *install.Setup {
 	return &install.Setup{
 		Product: "Codex",
 		Files: []install.File{

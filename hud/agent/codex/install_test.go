@@ -54,7 +54,7 @@ trust_level = "trusted"
 // changes nothing; uninstall gives back the files byte for byte.
 func TestCodexInstallUninstall(t *testing.T) {
 	env, dir := codexHomeFiles(t, personsCodexHooks, personsCodexConfig)
-	setup := Agent{}.Setup()
+	setup := Codex{}.Setup()
 	hook := agenttest.FakeHook(t)
 	opts := install.Options{HookPath: hook, Now: func() time.Time { return time.Unix(1e9, 0) }}
 	if p := setup.Problems(env); len(p) != 2 || setup.Installed(env) {
@@ -102,7 +102,7 @@ func TestCodexInstallUninstall(t *testing.T) {
 // uninstall removes them again; a dry run writes nothing.
 func TestCodexInstallFresh(t *testing.T) {
 	env, dir := codexHomeFiles(t, "", "")
-	setup := Agent{}.Setup()
+	setup := Codex{}.Setup()
 	hook := agenttest.FakeHook(t)
 	dry, err := setup.Install(env, install.Options{HookPath: hook, DryRun: true})
 	if err != nil || len(dry) != 2 || !dry[0].Changed || dry[1].Diff == "" {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/internal/paths"
+	"github.com/capacitor-hud/hud/internal/store"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -51,11 +52,11 @@ func TestTurnEndOpinion(t *testing.T) {
 		}
 	}
 	prompted := time.Date(2026, 11, 23, 15, 37, 31, 0, time.UTC)
-	rec := &resolver.Record{SessionID: "s", Agent: Name, State: resolver.StateWorking, CWD: "/p",
-		TranscriptPath: rollout, UpdatedAt: resolver.At(prompted), StateChangedAt: resolver.At(prompted)}
-	store := &resolver.Store{Version: resolver.StoreVersion, Sessions: map[string]*resolver.Record{"s": rec}}
+	rec := &store.Record{SessionID: "s", Agent: Name, State: store.StateWorking, CWD: "/p",
+		TranscriptPath: rollout, UpdatedAt: store.At(prompted), StateChangedAt: store.At(prompted)}
+	st := &store.Store{Version: store.Version, Sessions: map[string]*store.Record{"s": rec}}
 	resolve := func() resolver.Session {
-		snap := resolver.Snapshot{Store: store, TurnEnds: loadTurnEnds(home, store)}
+		snap := resolver.Snapshot{Store: st, TurnEnds: loadTurnEnds(home, st)}
 		all := resolver.ResolveAll(snap, prompted.Add(2*time.Second), func(int, int64) bool { return true })
 		if len(all) != 1 {
 			t.Fatalf("%d sessions", len(all))
@@ -64,20 +65,20 @@ func TestTurnEndOpinion(t *testing.T) {
 	}
 
 	write(rolloutComplete, rolloutStarted, rolloutUser)
-	if s := resolve(); s.State != resolver.StateWorking || s.TurnEnd != nil {
+	if s := resolve(); s.State != store.StateWorking || s.TurnEnd != nil {
 		t.Errorf("running turn: %s", s.State)
 	}
 	write(rolloutComplete, rolloutStarted, rolloutUser, rolloutFailed)
-	if s := resolve(); s.State != resolver.StateReady || s.TurnEnd == nil || !s.Since.Equal(time.Date(2026, 11, 23, 15, 37, 31, 68e6, time.UTC)) {
+	if s := resolve(); s.State != store.StateReady || s.TurnEnd == nil || !s.Since.Equal(time.Date(2026, 11, 23, 15, 37, 31, 68e6, time.UTC)) {
 		t.Errorf("failed turn: %s since %v", s.State, s.Since)
 	}
-	rec.UpdatedAt = resolver.At(prompted.Add(time.Second)) // a newer prompt
-	if s := resolve(); s.State != resolver.StateWorking {
+	rec.UpdatedAt = store.At(prompted.Add(time.Second)) // a newer prompt
+	if s := resolve(); s.State != store.StateWorking {
 		t.Errorf("an earlier turn's end: %s", s.State)
 	}
 	rec.Agent = "" // Claude's transcripts are not read this way
-	rec.UpdatedAt = resolver.At(prompted)
-	if got := loadTurnEnds(home, store); len(got) != 0 {
+	rec.UpdatedAt = store.At(prompted)
+	if got := loadTurnEnds(home, st); len(got) != 0 {
 		t.Errorf("read a Claude transcript: %v", got)
 	}
 }
@@ -85,14 +86,14 @@ func TestTurnEndOpinion(t *testing.T) {
 // logs is the registry's answer for Codex alone.
 func logs(agent string) resolver.AgentLog {
 	if agent == Name {
-		return Agent{}.Log()
+		return Codex{}.Log()
 	}
 	return nil
 }
 
 // loadTurnEnds is LoadTurnEnds's turn ends for home.
-func loadTurnEnds(home string, store *resolver.Store) map[string]resolver.TurnEnd {
-	ends, _ := resolver.LoadTurnEnds(paths.Layout{Home: home}, store, logs)
+func loadTurnEnds(home string, st *store.Store) map[string]resolver.TurnEnd {
+	ends, _ := resolver.LoadTurnEnds(paths.Layout{Home: home}, st, logs)
 	return ends
 }
 
@@ -149,9 +150,9 @@ func TestRolloutPathChecked(t *testing.T) {
 		{"not clean", dir + "/../23/rollout-real.jsonl", false, false},
 		{"a rollout where Codex keeps them", renamed, true, true},
 	} {
-		rec := &resolver.Record{SessionID: "s", Agent: Name, State: resolver.StateWorking, TranscriptPath: tt.path}
-		store := &resolver.Store{Version: resolver.StoreVersion, Sessions: map[string]*resolver.Record{"s": rec}}
-		ends, dirs := resolver.LoadTurnEnds(paths.Layout{Home: home}, store, logs)
+		rec := &store.Record{SessionID: "s", Agent: Name, State: store.StateWorking, TranscriptPath: tt.path}
+		st := &store.Store{Version: store.Version, Sessions: map[string]*store.Record{"s": rec}}
+		ends, dirs := resolver.LoadTurnEnds(paths.Layout{Home: home}, st, logs)
 		if _, read := ends["s"]; read != tt.read {
 			t.Errorf("%s: read %v, want %v", tt.name, read, tt.read)
 		}

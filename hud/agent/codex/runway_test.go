@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/capacitor-hud/hud/internal/paths"
+	"github.com/capacitor-hud/hud/internal/store"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -58,15 +59,15 @@ func TestLoadContexts(t *testing.T) {
 		t.Fatal(err)
 	}
 	older := strings.Replace(strings.Replace(tokenCountLine, "14:44:15.627", "14:40:00.000", 1), `"used_percent":12.0`, `"used_percent":5.0`, 1)
-	recs := map[string]*resolver.Record{}
+	recs := map[string]*store.Record{}
 	for id, line := range map[string]string{"a": tokenCountLine, "b": older} {
 		p := filepath.Join(dir, "rollout-2026-11-26T14-40-00-"+id+".jsonl")
 		if err := os.WriteFile(p, []byte(line+"\n"), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		recs[id] = &resolver.Record{SessionID: id, Agent: Name, TranscriptPath: p}
+		recs[id] = &store.Record{SessionID: id, Agent: Name, TranscriptPath: p}
 	}
-	contexts, codex := resolver.LoadContexts(paths.Layout{Home: home}, &resolver.Store{Version: resolver.StoreVersion, Sessions: recs}, nil, logs)
+	contexts, codex := resolver.LoadContexts(paths.Layout{Home: home}, &store.Store{Version: store.Version, Sessions: recs}, nil, logs)
 	if len(contexts) != 2 || contexts["a"].Tokens != 50005 || contexts["b"].Window != 258400 {
 		t.Errorf("contexts %+v", contexts)
 	}

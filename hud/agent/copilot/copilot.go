@@ -11,6 +11,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/agent"
 	"github.com/capacitor-hud/hud/hud/hook"
 	"github.com/capacitor-hud/hud/internal/paths"
+	"github.com/capacitor-hud/hud/internal/store"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -18,18 +19,18 @@ import (
 // install copilot`.
 const Name = "copilot"
 
-// Agent is Copilot CLI.
-type Agent struct{}
+// Copilot is Copilot CLI.
+type Copilot struct{}
 
 // Name is Name.
-func (Agent) Name() string { return Name }
+func (Copilot) Name() string { return Name }
 
 // Label is "Copilot".
-func (Agent) Label() string { return "Copilot" }
+func (Copilot) Label() string { return "Copilot" }
 
 // Log is Copilot's ~/.copilot/session-state/<id>/events.jsonl, which
 // records an abort or a session.error where no hook fires.
-func (Agent) Log() resolver.AgentLog { return events{} }
+func (Copilot) Log() resolver.AgentLog { return events{} }
 
 // events reads Copilot's events.jsonl.
 type events struct{}
@@ -40,8 +41,8 @@ type events struct{}
 // COPILOT_HOME moves it. The path its agentStop hook gave (the record's
 // transcript_path) is taken when it has exactly that shape, so a moved
 // home counts from the first turn's end; else the default is built.
-func (events) Path(l paths.Layout, rec *resolver.Record) (path, home string) {
-	if resolver.CheckSessionID(rec.SessionID) != nil {
+func (events) Path(l paths.Layout, rec *store.Record) (path, home string) {
+	if store.CheckSessionID(rec.SessionID) != nil {
 		return "", ""
 	}
 	if p := rec.TranscriptPath; filepath.IsAbs(p) && filepath.Clean(p) == p &&
@@ -101,4 +102,4 @@ func (events) TurnEnd(tail []byte, modified time.Time) (resolver.TurnEnd, bool) 
 }
 
 // Hook is how hud-hook reads the agent's payloads and finds its process.
-func (Agent) Hook() *hook.Agent { return &hookAgent }
+func (Copilot) Hook() *hook.Source { return &hookSource }

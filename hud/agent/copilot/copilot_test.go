@@ -6,6 +6,7 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/agent/agenttest"
 	"github.com/capacitor-hud/hud/internal/paths"
+	"github.com/capacitor-hud/hud/internal/store"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -56,7 +57,7 @@ func TestPath(t *testing.T) {
 		{"relative/session-state/" + id + "/events.jsonl", def},
 	}
 	for _, c := range cases {
-		if got, _ := (events{}).Path(l, &resolver.Record{SessionID: id, TranscriptPath: c.transcript}); got != c.want {
+		if got, _ := (events{}).Path(l, &store.Record{SessionID: id, TranscriptPath: c.transcript}); got != c.want {
 			t.Errorf("transcript %q: %s, want %s", c.transcript, got, c.want)
 		}
 	}

@@ -10,10 +10,10 @@ import (
 	"github.com/capacitor-hud/hud/hud/hook"
 	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/proc"
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
-// hookAgent is how hud-hook reads Copilot CLI. Its hooks
+// hookSource is how hud-hook reads Copilot CLI. Its hooks
 // (~/.copilot/hooks/*.json, "version": 1) send camelCase payloads
 // without the event's name, so the name comes from the command line:
 // `hud-hook copilot <event>`.
@@ -29,7 +29,7 @@ import (
 //     "recoverable", and no agentStop: the readers take the end of those
 //     turns from Copilot's events.jsonl (Log). An error Copilot says
 //     it cannot recover from ends the turn here.
-var hookAgent = hook.Agent{
+var hookSource = hook.Source{
 	Name:      Name,
 	Process:   "Copilot CLI",
 	Decode:    decode,
@@ -89,7 +89,7 @@ func decode(event string, b []byte) (*hook.Event, error) {
 	if err := json.Unmarshal(b, &p); err != nil {
 		return nil, fmt.Errorf("copilot %s payload: %w", event, err)
 	}
-	if err := resolver.CheckSessionID(p.SessionID); err != nil {
+	if err := store.CheckSessionID(p.SessionID); err != nil {
 		return nil, fmt.Errorf("copilot %s payload: %w", event, err)
 	}
 	ev := &hook.Event{

@@ -15,7 +15,7 @@ import (
 //
 // Built on the call, nothing at package level: hud-hook links this
 // package and never calls Setup, so the linker leaves it out of the hook.
-func (Agent) Setup() *install.Setup {
+func (Copilot) Setup() *install.Setup {
 	return &install.Setup{
 		Product: "Copilot CLI",
 		Files: []install.File{install.FlatHooks{

@@ -13,7 +13,7 @@ import (
 func TestInstallUninstall(t *testing.T) {
 	const personsHooks = `{"version": 1, "hooks": {"agentStop": [{"type": "command", "bash": "notify-send done"}]}}`
 	agenttest.CheckInstall(t, agenttest.Install{
-		Setup: Agent{}.Setup(), Files: map[string]string{".copilot/hooks/mine.json": personsHooks},
+		Setup: Copilot{}.Setup(), Files: map[string]string{".copilot/hooks/mine.json": personsHooks},
 		Path:       ".copilot/hooks/hud.json",
 		Want:       []string{`"version": 1`, ` copilot sessionStart"`, ` copilot agentStop"`, ` copilot notification"`, `"timeoutSec": 5`},
 		NotWant:    []string{"permissionRequest", "bash"},
@@ -33,7 +33,7 @@ func TestProblems(t *testing.T) {
 	}
 	for _, c := range cases {
 		env := agenttest.Home(t, map[string]string{".copilot/hooks/hud.json": c.body})
-		p := Agent{}.Setup().Problems(env)
+		p := Copilot{}.Setup().Problems(env)
 		if len(p) != 1 || !strings.Contains(p[0], c.want) {
 			t.Errorf("%s: problems %q, want one saying %q", c.name, p, c.want)
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/agent"
 	"github.com/capacitor-hud/hud/hud/hook"
 	"github.com/capacitor-hud/hud/internal/paths"
+	"github.com/capacitor-hud/hud/internal/store"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -19,18 +20,18 @@ import (
 // gemini`.
 const Name = "gemini"
 
-// Agent is Gemini CLI.
-type Agent struct{}
+// Gemini is Gemini CLI.
+type Gemini struct{}
 
 // Name is Name.
-func (Agent) Name() string { return Name }
+func (Gemini) Name() string { return Name }
 
 // Label is "Gemini".
-func (Agent) Label() string { return "Gemini" }
+func (Gemini) Label() string { return "Gemini" }
 
 // Log is Gemini's chat file (~/.gemini/tmp/<project>/chats/session-*.jsonl),
 // which records "Request cancelled." where no hook fires.
-func (Agent) Log() resolver.AgentLog { return chat{} }
+func (Gemini) Log() resolver.AgentLog { return chat{} }
 
 // chat reads Gemini's chat files.
 type chat struct{}
@@ -38,7 +39,7 @@ type chat struct{}
 // Path is the chat file Gemini's hooks name (transcript_path), taken only
 // inside Gemini's own directory and only by the name Gemini gives it: a
 // payload cannot make hud read anything else.
-func (chat) Path(l paths.Layout, rec *resolver.Record) (path, home string) {
+func (chat) Path(l paths.Layout, rec *store.Record) (path, home string) {
 	p := rec.TranscriptPath
 	home = filepath.Join(l.Home, ".gemini")
 	root := filepath.Join(home, "tmp") + string(filepath.Separator)
@@ -80,4 +81,4 @@ func (chat) TurnEnd(tail []byte, _ time.Time) (resolver.TurnEnd, bool) {
 }
 
 // Hook is how hud-hook reads the agent's payloads and finds its process.
-func (Agent) Hook() *hook.Agent { return &hookAgent }
+func (Gemini) Hook() *hook.Source { return &hookSource }

@@ -10,7 +10,7 @@ import (
 	"github.com/capacitor-hud/hud/internal/proc"
 )
 
-// hookAgent is how hud-hook reads Gemini CLI. Its hooks
+// hookSource is how hud-hook reads Gemini CLI. Its hooks
 // (~/.gemini/settings.json) take Claude Code's matcher-group shape and
 // send snake_case payloads close to Claude's (session_id, cwd,
 // transcript_path, hook_event_name, tool_name, tool_input), under names
@@ -31,7 +31,7 @@ import (
 // A denial at the dialog fires nothing at all: the readers take it from
 // Gemini's chat file (Log). Gemini parses every hook's stdout as
 // JSON, so the hook answers "{}", which asks nothing of it.
-var hookAgent = hook.Agent{
+var hookSource = hook.Source{
 	Name:    Name,
 	Process: "Gemini CLI",
 	Decode:  decode,

@@ -16,7 +16,7 @@ import (
 //
 // Built on the call, nothing at package level: hud-hook links this
 // package and never calls Setup, so the linker leaves it out of the hook.
-func (Agent) Setup() *install.Setup {
+func (Gemini) Setup() *install.Setup {
 	f := install.ClaudeHooks{
 		Agent: Name, What: "settings", Path: settingsFile, Events: hookEvents(),
 		// Gemini counts its timeout in milliseconds.

@@ -23,7 +23,7 @@ const personsSettings = `{
 // settings.json byte for byte.
 func TestInstallUninstall(t *testing.T) {
 	agenttest.CheckInstall(t, agenttest.Install{
-		Setup: Agent{}.Setup(), Files: map[string]string{".gemini/settings.json": personsSettings},
+		Setup: Gemini{}.Setup(), Files: map[string]string{".gemini/settings.json": personsSettings},
 		Path:      ".gemini/settings.json",
 		Want:      []string{`"notify-send done"`, `"selectedType": "gemini-api-key"`, `hud-hook gemini"`, `"BeforeAgent"`, `"Notification"`, `"matcher": "*"`, `"timeout": 5000`},
 		NotWant:   []string{"PreCompress", "BeforeModel", "AfterModel", "BeforeToolSelection"},
@@ -34,7 +34,7 @@ func TestInstallUninstall(t *testing.T) {
 // TestHooksDisabled: doctor says so when Gemini runs no hooks.
 func TestHooksDisabled(t *testing.T) {
 	env := agenttest.Home(t, map[string]string{".gemini/settings.json": `{"hooksConfig": {"enabled": false}}`})
-	setup := Agent{}.Setup()
+	setup := Gemini{}.Setup()
 	if _, err := setup.Install(env, install.Options{HookPath: agenttest.FakeHook(t)}); err != nil {
 		t.Fatal(err)
 	}

@@ -11,10 +11,10 @@ import (
 	"github.com/capacitor-hud/hud/hud/hook"
 	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/proc"
-	"github.com/capacitor-hud/hud/resolver"
+	"github.com/capacitor-hud/hud/internal/store"
 )
 
-// hookAgent is how hud-hook reads opencode. It has no command hooks:
+// hookSource is how hud-hook reads opencode. It has no command hooks:
 // hud's plugin (opencode.js, which `hud install opencode` puts in
 // ~/.config/opencode/plugins/) runs in the opencode process and runs
 // `hud-hook opencode <event>` for each bus event that carries state, the
@@ -38,7 +38,7 @@ import (
 //     the same for opencode's question tool, read as AskUserQuestion.
 //   - session.deleted is SessionEnd. Nothing fires when opencode exits:
 //     its sessions end with its process (the lock holder).
-var hookAgent = hook.Agent{
+var hookSource = hook.Source{
 	Name:    Name,
 	Process: "opencode",
 	Decode:  decode,
@@ -88,7 +88,7 @@ func decode(event string, b []byte) (*hook.Event, error) {
 	if event == "" {
 		return nil, errors.New("decoding opencode event: no event named (hud-hook opencode <event>)")
 	}
-	if err := resolver.CheckSessionID(p.SessionID); err != nil {
+	if err := store.CheckSessionID(p.SessionID); err != nil {
 		return nil, fmt.Errorf("decoding opencode %s: %w", event, err)
 	}
 	ev := &hook.Event{SessionID: p.SessionID, CWD: p.Directory}

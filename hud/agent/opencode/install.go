@@ -23,7 +23,7 @@ import (
 // Built on the call, nothing at package level but the embedded plugin
 // (data, no code): hud-hook links this package and never calls Setup, so
 // the linker leaves it all out of the hook.
-func (Agent) Setup() *install.Setup {
+func (OpenCode) Setup() *install.Setup {
 	return &install.Setup{
 		Product: "opencode",
 		Files: []install.File{{

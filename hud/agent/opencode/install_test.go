@@ -16,7 +16,7 @@ import (
 func TestInstallUninstall(t *testing.T) {
 	home := t.TempDir()
 	env := install.Env{Home: home}
-	setup := Agent{}.Setup()
+	setup := OpenCode{}.Setup()
 	hook := agenttest.FakeHook(t)
 	path := filepath.Join(home, ".config", "opencode", "plugins", "hud.js")
 	if setup.Installed(env) {

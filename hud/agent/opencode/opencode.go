@@ -12,17 +12,17 @@ import (
 // install opencode`.
 const Name = "opencode"
 
-// Agent is opencode.
-type Agent struct{}
+// OpenCode is opencode.
+type OpenCode struct{}
 
 // Name is Name.
-func (Agent) Name() string { return Name }
+func (OpenCode) Name() string { return Name }
 
 // Label is opencode's own spelling, all lower case.
-func (Agent) Label() string { return "opencode" }
+func (OpenCode) Label() string { return "opencode" }
 
 // Log is nil: the plugin hears every turn's end.
-func (Agent) Log() resolver.AgentLog { return nil }
+func (OpenCode) Log() resolver.AgentLog { return nil }
 
 // Hook is how hud-hook reads the agent's payloads and finds its process.
-func (Agent) Hook() *hook.Agent { return &hookAgent }
+func (OpenCode) Hook() *hook.Source { return &hookSource }

@@ -17,11 +17,11 @@ import (
 
 // All are the agents, Claude Code first. A slice, not a map: its order is
 // the order every list of agents is given in.
-var All = []agent.Agent{claude.Agent{}, codex.Agent{}, opencode.Agent{}, gemini.Agent{}, copilot.Agent{}}
+var All = []agent.Kind{claude.ClaudeCode{}, codex.Codex{}, opencode.OpenCode{}, gemini.Gemini{}, copilot.Copilot{}}
 
 // Lookup is the agent a record's agent field names: Claude Code for "",
 // false for a name this version does not know.
-func Lookup(name string) (agent.Agent, bool) {
+func Lookup(name string) (agent.Kind, bool) {
 	if name == "" {
 		name = resolver.AgentClaude
 	}
@@ -42,9 +42,10 @@ func Label(name string) string {
 	return name
 }
 
-// Hooks are the agents' hooks, for hud-hook (hook.Env.Agents).
-func Hooks() []*hook.Agent {
-	out := make([]*hook.Agent, len(All))
+// Sources are the agents as the hook reads them, for hud-hook
+// (hook.Env.Sources).
+func Sources() []*hook.Source {
+	out := make([]*hook.Source, len(All))
 	for i, a := range All {
 		out[i] = a.Hook()
 	}

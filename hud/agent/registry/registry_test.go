@@ -12,6 +12,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/agent/registry"
 	"github.com/capacitor-hud/hud/hud/install"
 	"github.com/capacitor-hud/hud/internal/paths"
+	"github.com/capacitor-hud/hud/internal/store"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -39,14 +40,14 @@ func TestLoadTurnEnds(t *testing.T) {
 	if err := os.Symlink(outside, link); err != nil {
 		t.Fatal(err)
 	}
-	before := resolver.At(agenttest.Time("2026-11-23T15:28:12.262Z"))
-	st := resolver.NewStore()
-	st.Sessions[cpID] = &resolver.Record{SessionID: cpID, Agent: copilot.Name, State: resolver.StateWaiting, UpdatedAt: before}
-	st.Sessions[gmID] = &resolver.Record{SessionID: gmID, Agent: gemini.Name, State: resolver.StateWaiting, UpdatedAt: before, TranscriptPath: chat}
+	before := store.At(agenttest.Time("2026-11-23T15:28:12.262Z"))
+	st := store.New()
+	st.Sessions[cpID] = &store.Record{SessionID: cpID, Agent: copilot.Name, State: store.StateWaiting, UpdatedAt: before}
+	st.Sessions[gmID] = &store.Record{SessionID: gmID, Agent: gemini.Name, State: store.StateWaiting, UpdatedAt: before, TranscriptPath: chat}
 	for id, path := range map[string]string{"s-outside": outside, "s-link": link, "s-dotdot": filepath.Join(home, ".gemini/tmp/proj/chats/../../../elsewhere/chats/session-x.jsonl")} {
-		st.Sessions[id] = &resolver.Record{SessionID: id, Agent: gemini.Name, State: resolver.StateWorking, UpdatedAt: before, TranscriptPath: path}
+		st.Sessions[id] = &store.Record{SessionID: id, Agent: gemini.Name, State: store.StateWorking, UpdatedAt: before, TranscriptPath: path}
 	}
-	st.Sessions["claude"] = &resolver.Record{SessionID: "claude", State: resolver.StateWorking, UpdatedAt: before, TranscriptPath: chat}
+	st.Sessions["claude"] = &store.Record{SessionID: "claude", State: store.StateWorking, UpdatedAt: before, TranscriptPath: chat}
 
 	ends, dirs := resolver.LoadTurnEnds(l, st, registry.Logs)
 	if len(ends) != 2 || ends[cpID].At.IsZero() || ends[gmID].At.IsZero() {

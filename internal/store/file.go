@@ -1,4 +1,4 @@
-package hook
+package store
 
 import (
 	"errors"
@@ -12,16 +12,13 @@ import (
 	"syscall"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/safefile"
-	"github.com/capacitor-hud/hud/resolver"
 )
 
 const (
-	// lockTimeout is how long the hook waits for the store lock before it
-	// gives the event up: a hook that hangs holds up the person's Claude.
+	// lockTimeout is how long Update waits for the store lock before it
+	// gives the edit up: a hook that hangs holds up the person's Claude.
 	lockTimeout = 2 * time.Second
 	// keepCorrupt is how many quarantined stores are kept.
 	keepCorrupt = 3
@@ -32,7 +29,7 @@ const (
 
 var errLockTimeout = errors.New("store lock busy for " + lockTimeout.String() + ": event not recorded")
 
-// updateStore runs edit on the store under its exclusive lock and, when
+// Update runs edit on the store under its exclusive lock and, when
 // edit reports a change, writes the result: a temp file in the same
 // directory, renamed over the store. Never fsynced: every record
 // describes a process on this machine, which a crash or a power cut ends
@@ -41,13 +38,13 @@ var errLockTimeout = errors.New("store lock busy for " + lockTimeout.String() + 
 // rename gives (docs/state-files.md, "Durability"). A store that is not a
 // v3 store at all is moved aside first (never thrown away); bad records
 // within one are dropped and logged.
-func updateStore(l paths.Layout, now time.Time, log *debugLog, edit func(*table) bool) error {
-	lock, err := lockStore(l, lockTimeout, log)
+func Update(l paths.Layout, now time.Time, logf func(string, ...any), edit func(*Table) bool) error {
+	lock, err := lockStore(l, lockTimeout, logf)
 	if err != nil {
 		return err
 	}
 	defer lock.release()
-	t, err := loadTable(l, lock, now, log)
+	t, err := loadTable(l, lock, now, logf)
 	if err != nil {
 		return err
 	}
@@ -66,22 +63,22 @@ func updateStore(l paths.Layout, now time.Time, log *debugLog, edit func(*table)
 	return nil
 }
 
-// loadTable reads the store. The fast path splits the hook's own output
+// loadTable reads the store. The fast path splits Update's own output
 // without decoding it; anything else (another writer's file, a hand edit)
 // is decoded and validated in full.
-func loadTable(l paths.Layout, lock *storeLock, now time.Time, log *debugLog) (*table, error) {
-	data, info, notStore, err := resolver.ReadStoreFile(l.StorePath())
+func loadTable(l paths.Layout, lock *storeLock, now time.Time, logf func(string, ...any)) (*Table, error) {
+	data, info, notStore, err := ReadFile(l.StorePath())
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return newTable(), nil
+		return NewTable(), nil
 	case notStore:
 		// A link, a FIFO, a directory or a huge file: not the hook's. It
 		// is moved aside, never read or followed.
-		return quarantined(l, now, log, err)
+		return quarantined(l, now, logf, err)
 	case err != nil:
 		return nil, fmt.Errorf("reading store: %w", err)
 	case len(data) == 0:
-		return newTable(), nil
+		return NewTable(), nil
 	}
 	// A file that changed size while read was being written by something
 	// that ignores the lock: never vouched for.
@@ -90,24 +87,24 @@ func loadTable(l paths.Layout, lock *storeLock, now time.Time, log *debugLog) (*
 			return t, nil
 		}
 	}
-	s, problems, err := resolver.DecodeStore(data)
+	s, problems, err := Decode(data)
 	if err != nil {
-		return quarantined(l, now, log, err)
+		return quarantined(l, now, logf, err)
 	}
 	for _, p := range problems {
-		log.errorf("", "store: %v", p)
+		logf("store: %v", p)
 	}
 	return tableFromStore(s), nil
 }
 
 // quarantined moves the store aside because of why and starts a new one.
-func quarantined(l paths.Layout, now time.Time, log *debugLog, why error) (*table, error) {
+func quarantined(l paths.Layout, now time.Time, logf func(string, ...any), why error) (*Table, error) {
 	moved, err := quarantine(l, now)
 	if err != nil {
 		return nil, fmt.Errorf("%w; moving it aside: %w", why, err)
 	}
-	log.errorf("", "%v: moved aside to %s, starting a new store", why, moved)
-	return newTable(), nil
+	logf("%v: moved aside to %s, starting a new store", why, moved)
+	return NewTable(), nil
 }
 
 // storeLock is the held flock on sessions.json.lock. The lock file also
@@ -124,7 +121,7 @@ type storeLock struct{ f *os.File }
 // lock file is never opened through a link: one planted at its name is
 // removed (the link, not its target: the name is the hook's own) and the
 // file made anew.
-func lockStore(l paths.Layout, timeout time.Duration, log *debugLog) (*storeLock, error) {
+func lockStore(l paths.Layout, timeout time.Duration, logf func(string, ...any)) (*storeLock, error) {
 	path := l.StoreLockPath()
 	const flags = os.O_RDWR | os.O_CREATE | syscall.O_NOFOLLOW | syscall.O_NONBLOCK
 	f, err := os.OpenFile(path, flags, 0o600)
@@ -134,7 +131,7 @@ func lockStore(l paths.Layout, timeout time.Duration, log *debugLog) (*storeLock
 		}
 	}
 	if errors.Is(err, syscall.ELOOP) {
-		log.errorf("", "%s is a symbolic link: removed it, not followed", path)
+		logf("%s is a symbolic link: removed it, not followed", path)
 		if err = os.Remove(path); err == nil || errors.Is(err, fs.ErrNotExist) {
 			f, err = os.OpenFile(path, flags, 0o600)
 		}
@@ -142,57 +139,12 @@ func lockStore(l paths.Layout, timeout time.Duration, log *debugLog) (*storeLock
 	if err != nil {
 		return nil, fmt.Errorf("opening store lock: %w", err)
 	}
-	if err := flockTimeout(f, timeout); err != nil {
-		return nil, err
+	if err := safefile.LockFile(f, timeout); errors.Is(err, safefile.ErrLockTimeout) {
+		return nil, errLockTimeout
+	} else if err != nil {
+		return nil, fmt.Errorf("locking store: %w", err)
 	}
 	return &storeLock{f}, nil
-}
-
-// flockTimeout takes an exclusive flock on f within timeout. flock(2) has
-// no timeout, so a contended lock is waited for on another goroutine; if
-// it is given up, that goroutine closes f once flock returns (closing
-// releases a lock it may have got), so the descriptor is never reused
-// under it. On failure f is (or will be) closed. Unlike safefile.Lock,
-// which polls, the wait is in the kernel: when many hooks fire at once,
-// each gets the lock the moment the previous one lets go, not a poll
-// interval later, and a process that exits within milliseconds can
-// afford to leave the goroutine behind.
-func flockTimeout(f *os.File, timeout time.Duration) error {
-	fd := int(f.Fd())
-	err := unix.Flock(fd, unix.LOCK_EX|unix.LOCK_NB)
-	if err == nil {
-		return nil
-	}
-	if !errors.Is(err, unix.EWOULDBLOCK) {
-		f.Close()
-		return fmt.Errorf("locking store: %w", err)
-	}
-	done := make(chan error, 1)
-	go func() {
-		var err error
-		for {
-			if err = unix.Flock(fd, unix.LOCK_EX); !errors.Is(err, unix.EINTR) {
-				break
-			}
-		}
-		done <- err
-	}()
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
-	select {
-	case err := <-done:
-		if err != nil {
-			f.Close()
-			return fmt.Errorf("locking store: %w", err)
-		}
-		return nil
-	case <-timer.C:
-		go func() {
-			<-done
-			f.Close()
-		}()
-		return errLockTimeout
-	}
 }
 
 // release unlocks by closing.
@@ -233,7 +185,7 @@ func (s *storeLock) vouchFor(info fs.FileInfo) {
 // created with O_EXCL|O_NOFOLLOW, so a link planted there is never written
 // through; a leftover of a run killed midway, or such a link, is removed
 // and the create tried once more.
-func writeAtomic(path string, data *pieces) (info fs.FileInfo, err error) {
+func writeAtomic(path string, data []byte) (info fs.FileInfo, err error) {
 	tmp := path + ".tmp"
 	const flags = os.O_WRONLY | os.O_CREATE | os.O_EXCL | syscall.O_NOFOLLOW
 	f, err := os.OpenFile(tmp, flags, 0o600)
@@ -250,7 +202,7 @@ func writeAtomic(path string, data *pieces) (info fs.FileInfo, err error) {
 			os.Remove(tmp)
 		}
 	}()
-	err = data.writeTo(f)
+	_, err = f.Write(data)
 	if err == nil {
 		info, err = f.Stat()
 	}

@@ -1,10 +1,9 @@
-package hook
+package store
 
 import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,7 +13,6 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/capacitor-hud/hud/internal/paths"
-	"github.com/capacitor-hud/hud/resolver"
 )
 
 func testLayout(t *testing.T) paths.Layout {
@@ -22,25 +20,31 @@ func testLayout(t *testing.T) paths.Layout {
 	return paths.Layout{Home: t.TempDir()}
 }
 
-func testLog(t *testing.T, l paths.Layout) *debugLog {
-	return newDebugLog(l, Env{Now: time.Now, Stderr: io.Discard})
+var t0 = time.Date(2026, 1, 21, 10, 30, 0, 0, time.UTC)
+
+// testLog is a logf for Update that fails the test on a line it did not
+// expect; tests that expect lines read them from Update's logf themselves.
+func testLog(t *testing.T) func(string, ...any) {
+	return func(format string, args ...any) { t.Logf("store: "+format, args...) }
 }
 
-// store runs one event through updateStore.
-func store(t *testing.T, l paths.Layout, ev *Event, now time.Time) error {
+// write runs one edit through Update: the session id's record, in state
+// st, working on what, updated at now.
+func write(t *testing.T, l paths.Layout, id string, st State, what string, now time.Time) error {
 	t.Helper()
-	return updateStore(l, now, testLog(t, l), func(tb *table) bool {
-		return applyEvent(tb, ev, claudeObs(1000, 500), now).Dropped == ""
+	return Update(l, now, testLog(t), func(tb *Table) bool {
+		tb.Put(&Record{SessionID: id, State: st, CWD: "/p", WorkingOn: what, UpdatedAt: At(now), StateChangedAt: At(now)})
+		return true
 	})
 }
 
-func readStore(t *testing.T, l paths.Layout) *resolver.Store {
+func readStore(t *testing.T, l paths.Layout) *Store {
 	t.Helper()
 	b, err := os.ReadFile(l.StorePath())
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, _, err := resolver.DecodeStore(b)
+	s, _, err := Decode(b)
 	if err != nil {
 		t.Fatalf("store does not decode: %v\n%s", err, b)
 	}
@@ -49,7 +53,7 @@ func readStore(t *testing.T, l paths.Layout) *resolver.Store {
 
 func TestStoreFilesAndModes(t *testing.T) {
 	l := testLayout(t)
-	if err := store(t, l, &Event{SessionID: "s", HookEventName: EventSessionStart}, t0); err != nil {
+	if err := write(t, l, "s", StateReady, "", t0); err != nil {
 		t.Fatal(err)
 	}
 	for path, want := range map[string]os.FileMode{
@@ -68,7 +72,7 @@ func TestStoreFilesAndModes(t *testing.T) {
 	if _, err := os.Stat(l.StorePath() + ".tmp"); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("temp file left behind: %v", err)
 	}
-	if s := readStore(t, l); s.Sessions["s"] == nil || s.Sessions["s"].State != resolver.StateReady {
+	if s := readStore(t, l); s.Sessions["s"] == nil || s.Sessions["s"].State != StateReady {
 		t.Errorf("store: %+v", s.Sessions)
 	}
 }
@@ -80,24 +84,24 @@ func TestSlowPathThenFastPath(t *testing.T) {
 	seed := sampleStore()
 	seed.Ended = nil
 	for id, r := range seed.Sessions {
-		if !resolver.ValidSessionID(id) {
+		if !ValidSessionID(id) {
 			delete(seed.Sessions, id) // the slow path drops them
 		}
-		r.UpdatedAt = resolver.At(t0)
+		r.UpdatedAt = At(t0)
 	}
-	b, _ := resolver.EncodeStore(seed)
+	b, _ := Encode(seed)
 	os.MkdirAll(l.StoreDir(), 0o700)
 	os.WriteFile(l.StorePath(), b, 0o600)
 
 	for i := range 3 {
-		if err := store(t, l, &Event{SessionID: "new", HookEventName: EventUserPromptSubmit, Prompt: fmt.Sprint("p", i)}, t0.Add(time.Duration(i)*time.Second)); err != nil {
+		if err := write(t, l, "new", StateWorking, fmt.Sprint("p", i), t0.Add(time.Duration(i)*time.Second)); err != nil {
 			t.Fatal(err)
 		}
-		lock, err := lockStore(l, time.Second, testLog(t, l))
+		lock, err := lockStore(l, time.Second, testLog(t))
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, info, _, _ := resolver.ReadStoreFile(l.StorePath())
+		_, info, _, _ := ReadFile(l.StorePath())
 		if !lock.vouches(info) {
 			t.Errorf("run %d: the hook's own store is not vouched for", i)
 		}
@@ -119,8 +123,8 @@ func TestSlowPathThenFastPath(t *testing.T) {
 	if err := os.WriteFile(l.StorePath(), edited, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	lock, _ := lockStore(l, time.Second, testLog(t, l))
-	_, info, _, _ := resolver.ReadStoreFile(l.StorePath())
+	lock, _ := lockStore(l, time.Second, testLog(t))
+	_, info, _, _ := ReadFile(l.StorePath())
 	if lock.vouches(info) {
 		t.Error("an edited store is still vouched for")
 	}
@@ -152,7 +156,7 @@ func TestCorruptStoreQuarantined(t *testing.T) {
 			t.Fatal(err)
 		}
 		now := t0.Add(time.Duration(i) * time.Second)
-		if err := store(t, l, &Event{SessionID: "s", HookEventName: EventSessionStart}, now); err != nil {
+		if err := write(t, l, "s", StateReady, "", now); err != nil {
 			t.Fatalf("%q: %v", body, err)
 		}
 		moved := filepath.Join(l.StoreDir(), fmt.Sprint(corruptPrefix, now.Unix()))
@@ -184,7 +188,7 @@ func TestQuarantineNeverOverwrites(t *testing.T) {
 	os.MkdirAll(l.StoreDir(), 0o700)
 	for _, body := range []string{"first", "second"} {
 		os.WriteFile(l.StorePath(), []byte(body), 0o600)
-		if err := store(t, l, &Event{SessionID: "s", HookEventName: EventSessionStart}, t0); err != nil {
+		if err := write(t, l, "s", StateReady, "", t0); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -198,7 +202,7 @@ func TestQuarantineNeverOverwrites(t *testing.T) {
 
 func TestLockTimeout(t *testing.T) {
 	l := testLayout(t)
-	if err := store(t, l, &Event{SessionID: "s", HookEventName: EventSessionStart}, t0); err != nil {
+	if err := write(t, l, "s", StateReady, "", t0); err != nil {
 		t.Fatal(err)
 	}
 	before := readRaw(t, l)
@@ -211,7 +215,7 @@ func TestLockTimeout(t *testing.T) {
 		t.Fatal(err)
 	}
 	start := time.Now()
-	_, err = lockStore(l, 200*time.Millisecond, testLog(t, l))
+	_, err = lockStore(l, 200*time.Millisecond, testLog(t))
 	if !errors.Is(err, errLockTimeout) {
 		t.Fatalf("err %v, want the lock timeout", err)
 	}
@@ -223,7 +227,7 @@ func TestLockTimeout(t *testing.T) {
 	}
 	// Once the holder lets go, the next run gets the lock at once.
 	unix.Flock(int(f.Fd()), unix.LOCK_UN)
-	lock, err := lockStore(l, 200*time.Millisecond, testLog(t, l))
+	lock, err := lockStore(l, 200*time.Millisecond, testLog(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,13 +239,13 @@ func TestUnwritableStore(t *testing.T) {
 		t.Skip("root writes to read-only directories")
 	}
 	l := testLayout(t)
-	if err := store(t, l, &Event{SessionID: "s", HookEventName: EventSessionStart}, t0); err != nil {
+	if err := write(t, l, "s", StateReady, "", t0); err != nil {
 		t.Fatal(err)
 	}
 	before := readRaw(t, l)
 	os.Chmod(l.StoreDir(), 0o500)
 	defer os.Chmod(l.StoreDir(), 0o700)
-	if err := store(t, l, &Event{SessionID: "s", HookEventName: EventUserPromptSubmit}, t0.Add(time.Second)); err == nil {
+	if err := write(t, l, "s", StateWorking, "", t0.Add(time.Second)); err == nil {
 		t.Error("no error writing into a read-only directory")
 	}
 	if !bytes.Equal(readRaw(t, l), before) {
@@ -251,7 +255,7 @@ func TestUnwritableStore(t *testing.T) {
 
 func TestMissingHomeIsNotCreated(t *testing.T) {
 	l := paths.Layout{Home: filepath.Join(t.TempDir(), "no-such-home")}
-	if err := store(t, l, &Event{SessionID: "s", HookEventName: EventSessionStart}, t0); err == nil {
+	if err := write(t, l, "s", StateReady, "", t0); err == nil {
 		t.Error("no error for a missing home")
 	}
 	if _, err := os.Stat(l.Home); !errors.Is(err, os.ErrNotExist) {
@@ -266,7 +270,7 @@ func TestStoreDirNotADirectory(t *testing.T) {
 	if err := os.WriteFile(l.StoreDir(), []byte("x"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := store(t, l, &Event{SessionID: "s", HookEventName: EventSessionStart}, t0); err == nil {
+	if err := write(t, l, "s", StateReady, "", t0); err == nil {
 		t.Error("no error")
 	}
 }

@@ -1,4 +1,4 @@
-package resolver
+package store
 
 import (
 	"errors"
@@ -74,12 +74,12 @@ func TestDecodeStore(t *testing.T) {
 		{name: "not JSON", in: `{"version": 3, "sessions": {`, wantErr: errAny},
 		{name: "not an object", in: `[1]`, wantErr: errAny},
 		{name: "sessions not an object", in: `{"version": 3, "sessions": []}`, wantErr: errAny},
-		{name: "no version", in: `{"sessions": {}}`, wantErr: ErrForeignStore},
-		{name: "other version", in: `{"version": 2, "sessions": {}}`, wantErr: ErrForeignStore},
+		{name: "no version", in: `{"sessions": {}}`, wantErr: ErrForeign},
+		{name: "other version", in: `{"version": 2, "sessions": {}}`, wantErr: ErrForeign},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			s, problems, err := DecodeStore([]byte(c.in))
+			s, problems, err := Decode([]byte(c.in))
 			if c.wantErr != nil {
 				if err == nil || c.wantErr != errAny && !errors.Is(err, c.wantErr) {
 					t.Fatalf("err %v, want %v", err, c.wantErr)

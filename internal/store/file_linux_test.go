@@ -1,4 +1,4 @@
-package hook
+package store
 
 import (
 	"bytes"
@@ -17,12 +17,12 @@ import (
 // fails with ENOSPC and the store is left as it was.
 func TestFullDisk(t *testing.T) {
 	l := paths.Layout{Home: tinyFS(t, 64<<10)}
-	if err := store(t, l, &Event{SessionID: "s", HookEventName: EventSessionStart}, t0); err != nil {
+	if err := write(t, l, "s", StateReady, "", t0); err != nil {
 		t.Fatal(err)
 	}
 	before := readRaw(t, l)
 	fill(t, filepath.Join(l.Home, "filler"))
-	err := store(t, l, &Event{SessionID: "s", HookEventName: EventUserPromptSubmit}, t0.Add(time.Second))
+	err := write(t, l, "s", StateWorking, "", t0.Add(time.Second))
 	if !errors.Is(err, unix.ENOSPC) {
 		t.Errorf("err %v, want ENOSPC", err)
 	}

@@ -1,55 +1,69 @@
-package hook
+package store
 
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"time"
 
 	"github.com/capacitor-hud/hud/internal/jsonfields"
-	"github.com/capacitor-hud/hud/resolver"
 )
 
-// table is the store as one hook run edits it. The hook runs on every
-// tool call and the store holds every session of the last day, so it does
-// not decode and re-encode them all: a record stays the bytes read from
-// the file until the run touches it, and encode writes those bytes back
-// as they were. The output is byte for byte what resolver.EncodeStore
-// writes for the same store (a test holds it to that), so readers, which
-// decode the whole file, cannot tell the difference.
-type table struct {
+const (
+	// recordTTL bounds the store: a record not updated for this long
+	// belongs to a session that ended without a SessionEnd (a closed
+	// terminal, kill -9) and is dropped on the next write.
+	recordTTL = 24 * time.Hour
+	// maxFuture is how far ahead of the writer's clock a record may be
+	// dated (clocks are corrected by seconds, not hours); beyond it the
+	// record was written under a wrong clock and is dropped.
+	maxFuture = 10 * time.Minute
+)
+
+// A Table is the store as one Update edits it. The hook updates it on
+// every tool call and the store holds every session of the last day, so
+// it does not decode and re-encode them all: a record stays the bytes
+// read from the file until the edit touches it, and encode writes those
+// bytes back as they were. The output is byte for byte what Encode writes
+// for the same store (a test holds it to that), so readers, which decode
+// the whole file, cannot tell the difference.
+type Table struct {
 	// raw holds untouched records as read, each the indented JSON object
 	// exactly as it appears in the file; recs holds decoded ones. An id is
 	// in at most one of the two.
-	raw   map[string][]byte
-	recs  map[string]*resolver.Record
-	ended map[string]resolver.Timestamp
+	raw  map[string][]byte
+	recs map[string]*Record
+	// Ended is the store's memory of ended sessions (Store.Ended).
+	Ended map[string]Timestamp
 }
 
-func newTable() *table {
-	return &table{
+// NewTable returns an empty table: the edit of a store that does not
+// exist yet, and what tests of an edit start from.
+func NewTable() *Table {
+	return &Table{
 		raw:   map[string][]byte{},
-		recs:  map[string]*resolver.Record{},
-		ended: map[string]resolver.Timestamp{},
+		recs:  map[string]*Record{},
+		Ended: map[string]Timestamp{},
 	}
 }
 
 // tableFromStore holds every record of s decoded.
-func tableFromStore(s *resolver.Store) *table {
-	t := newTable()
+func tableFromStore(s *Store) *Table {
+	t := NewTable()
 	for id, r := range s.Sessions {
 		t.recs[id] = r
 	}
 	for id, at := range s.Ended {
-		t.ended[id] = at
+		t.Ended[id] = at
 	}
 	return t
 }
 
 // get returns a copy of the record for id, or nil. A record that no
 // longer decodes is an error; the caller may replace it.
-func (t *table) get(id string) (*resolver.Record, error) {
+func (t *Table) Get(id string) (*Record, error) {
 	if r, ok := t.recs[id]; ok {
 		c := *r
 		return &c, nil
@@ -58,7 +72,7 @@ func (t *table) get(id string) (*resolver.Record, error) {
 	if !ok {
 		return nil, nil
 	}
-	r, err := resolver.DecodeRecord(b)
+	r, err := DecodeRecord(b)
 	if err != nil {
 		return nil, fmt.Errorf("record %s: %w", id, err)
 	}
@@ -66,19 +80,19 @@ func (t *table) get(id string) (*resolver.Record, error) {
 }
 
 // put stores r under its session id.
-func (t *table) put(r *resolver.Record) {
+func (t *Table) Put(r *Record) {
 	delete(t.raw, r.SessionID)
 	t.recs[r.SessionID] = r
 }
 
 // remove deletes the record for id.
-func (t *table) remove(id string) {
+func (t *Table) Remove(id string) {
 	delete(t.raw, id)
 	delete(t.recs, id)
 }
 
 // ids returns every session id, sorted.
-func (t *table) ids() []string {
+func (t *Table) IDs() []string {
 	ids := make([]string, 0, len(t.raw)+len(t.recs))
 	for id := range t.raw {
 		ids = append(ids, id)
@@ -91,14 +105,14 @@ func (t *table) ids() []string {
 }
 
 // len is the number of records.
-func (t *table) len() int { return len(t.raw) + len(t.recs) }
+func (t *Table) Len() int { return len(t.raw) + len(t.recs) }
 
 // dropStale removes every record that cannot be a session of now: one
 // last updated before now-recordTTL, one dated more than maxFuture after
 // now (written under a clock that was wrong, it would never grow old),
 // and one without a readable updated_at (no age, so it would stay
 // forever). The store stays bounded whatever was written into it.
-func (t *table) dropStale(now time.Time) {
+func (t *Table) DropStale(now time.Time) {
 	oldest, newest := now.Add(-recordTTL), now.Add(maxFuture)
 	for id, r := range t.recs {
 		if !current(r.UpdatedAt.Time, oldest, newest) {
@@ -108,8 +122,8 @@ func (t *table) dropStale(now time.Time) {
 	// Untouched records are compared as text: the store's timestamps have
 	// one fixed width and are all UTC, so their order as strings is their
 	// order in time, and this runs for every record on every event.
-	low, _ := resolver.At(oldest).MarshalJSON()
-	high, _ := resolver.At(newest).MarshalJSON()
+	low, _ := At(oldest).MarshalJSON()
+	high, _ := At(newest).MarshalJSON()
 	for id, b := range t.raw {
 		v := topField(b, "updated_at")
 		if len(v) == len(low) && v[len(v)-2] == 'Z' && len(high) == len(low) {
@@ -118,7 +132,7 @@ func (t *table) dropStale(now time.Time) {
 			}
 			continue
 		}
-		var ts resolver.Timestamp // another writer's format, or none
+		var ts Timestamp // another writer's format, or none
 		if v == nil || ts.UnmarshalJSON(v) != nil || !current(ts.Time, oldest, newest) {
 			delete(t.raw, id)
 		}
@@ -132,7 +146,7 @@ func current(at, oldest, newest time.Time) bool {
 }
 
 // process returns the pid and proc_started recorded for id.
-func (t *table) process(id string) (pid int, started int64) {
+func (t *Table) Process(id string) (pid int, started int64) {
 	if r, found := t.recs[id]; found {
 		return r.PID, r.ProcStarted
 	}
@@ -162,69 +176,63 @@ func topField(rec []byte, name string) []byte {
 	return bytes.TrimSuffix(v, []byte(","))
 }
 
-// encode renders the table as resolver.EncodeStore would render the same
-// store: two-space indentation, keys sorted, a final newline. Untouched
-// records are not copied: the result is pieces of the file as read and of
-// the text written anew.
-func (t *table) encode() (*pieces, error) {
-	o := &pieces{gen: make([]byte, 0, 256+1024*len(t.recs)+64*len(t.ended))}
-	o.addText([]byte("{\n  \"version\": 3,\n  \"sessions\": {"))
-	var scratch []byte
-	ids := t.ids()
+// encode renders the table as Encode would render the same store:
+// two-space indentation, keys sorted, a final newline. Untouched records
+// are copied as they were read.
+func (t *Table) encode() ([]byte, error) {
+	size := 256 + 1024*len(t.recs) + 64*len(t.Ended)
+	for id, b := range t.raw {
+		size += len(id) + len(b) + 16
+	}
+	out := make([]byte, 0, size)
+	out = append(out, "{\n  \"version\": 3,\n  \"sessions\": {"...)
+	ids := t.IDs()
 	for i, id := range ids {
-		scratch = append(jsonfields.AppendString(append(scratch[:0], "\n    "...), id), ": "...)
-		o.addText(scratch)
+		out = append(jsonfields.AppendString(append(out, "\n    "...), id), ": "...)
 		if b, ok := t.raw[id]; ok {
-			o.addSrc(b)
+			out = append(out, b...)
 		} else {
-			rec, err := resolver.AppendRecord(nil, t.recs[id], "    ", "  ")
-			if err != nil {
+			var err error
+			if out, err = AppendRecord(out, t.recs[id], "    ", "  "); err != nil {
 				return nil, fmt.Errorf("encoding record %s: %w", id, err)
 			}
-			o.addText(rec)
 		}
 		if i < len(ids)-1 {
-			o.addText([]byte{','})
+			out = append(out, ',')
 		}
 	}
-	scratch = scratch[:0]
 	if len(ids) > 0 {
-		scratch = append(scratch, "\n  "...)
+		out = append(out, "\n  "...)
 	}
-	scratch = append(scratch, '}')
-	if len(t.ended) > 0 {
-		scratch = append(scratch, ",\n  \"ended\": {"...)
-		ended := make([]string, 0, len(t.ended))
-		for id := range t.ended {
-			ended = append(ended, id)
-		}
-		slices.Sort(ended)
+	out = append(out, '}')
+	if len(t.Ended) > 0 {
+		out = append(out, ",\n  \"ended\": {"...)
+		ended := slices.Sorted(maps.Keys(t.Ended))
 		for i, id := range ended {
-			scratch = append(jsonfields.AppendString(append(scratch, "\n    "...), id), ": "...)
-			ts, _ := t.ended[id].MarshalJSON()
-			scratch = append(scratch, ts...)
+			out = append(jsonfields.AppendString(append(out, "\n    "...), id), ": "...)
+			ts, _ := t.Ended[id].MarshalJSON()
+			out = append(out, ts...)
 			if i < len(ended)-1 {
-				scratch = append(scratch, ',')
+				out = append(out, ',')
 			}
 		}
-		scratch = append(scratch, "\n  }"...)
+		out = append(out, "\n  }"...)
 	}
-	o.addText(append(scratch, "\n}\n"...))
-	return o, nil
+	return append(out, "\n}\n"...), nil
 }
 
-// parseCanonical splits a store file that encode (or EncodeStore) wrote
+// parseCanonical splits a store file that encode (or Encode) wrote
 // into its records without decoding them. It reports false for anything
 // else, which the caller then decodes the slow, validating way. It relies
 // on the layout alone, so the caller must know the bytes are the hook's
 // own output (the checksum kept beside the lock says so).
-func parseCanonical(b []byte) (*table, bool) {
+func parseCanonical(b []byte) (*Table, bool) {
 	const head = "{\n  \"version\": 3,\n  \"sessions\": {"
 	rest, ok := bytes.CutPrefix(b, []byte(head))
 	if !ok {
 		return nil, false
 	}
-	t := newTable()
+	t := NewTable()
 	// A record takes about 800 bytes; sizing the map once spares the
 	// rehashing as it grows.
 	t.raw = make(map[string][]byte, len(b)/700+1)
@@ -264,7 +272,7 @@ func parseCanonical(b []byte) (*table, bool) {
 	}
 	if r, ok := bytes.CutPrefix(rest, []byte(",\n  \"ended\": ")); ok {
 		end := bytes.Index(r, []byte("\n  }"))
-		if end < 0 || readEnded(r[:end+len("\n  }")], t.ended) != nil {
+		if end < 0 || readEnded(r[:end+len("\n  }")], t.Ended) != nil {
 			return nil, false
 		}
 		rest = r[end+len("\n  }"):]
@@ -276,9 +284,9 @@ func parseCanonical(b []byte) (*table, bool) {
 }
 
 // readEnded reads the store's "ended" object into ended.
-func readEnded(b []byte, ended map[string]resolver.Timestamp) error {
+func readEnded(b []byte, ended map[string]Timestamp) error {
 	return jsonfields.Each(b, func(id string, v []byte) error {
-		var at resolver.Timestamp
+		var at Timestamp
 		if err := at.UnmarshalJSON(v); err != nil {
 			return err
 		}

@@ -1,67 +1,65 @@
-package hook
+package store
 
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"os"
 	"testing"
 	"time"
 
 	"github.com/capacitor-hud/hud/internal/paths"
-	"github.com/capacitor-hud/hud/resolver"
 )
 
 // sampleStore is a store with records of every shape the hook writes,
 // and ids that need JSON escaping.
-func sampleStore() *resolver.Store {
-	s := resolver.NewStore()
-	at := resolver.At(t0)
+func sampleStore() *Store {
+	s := New()
+	at := At(t0)
 	for i, id := range []string{"a", "b<&>", `q"uote`, "7261fbe8-c132-4197-8154-4b9c1e3e818d", "é"} {
-		s.Sessions[id] = &resolver.Record{
-			SessionID: id, State: resolver.StateWorking, CWD: "/p/" + id,
+		s.Sessions[id] = &Record{
+			SessionID: id, State: StateWorking, CWD: "/p/" + id,
 			UpdatedAt: at, StateChangedAt: at, WorkingOn: "task <b> & \"quotes\"\n",
-			LastEvent: &resolver.LastEvent{Event: "PreToolUse", Timestamp: at},
+			LastEvent: &LastEvent{Event: "PreToolUse", Timestamp: at},
 			PID:       100 + i, ToolsInFlight: i, TurnStartedAt: at,
 		}
 	}
-	s.Ended = map[string]resolver.Timestamp{"gone": at, "gone<2>": at}
+	s.Ended = map[string]Timestamp{"gone": at, "gone<2>": at}
 	return s
 }
 
 func TestEncodeMatchesEncodeStore(t *testing.T) {
-	for _, s := range []*resolver.Store{resolver.NewStore(), sampleStore(), func() *resolver.Store {
+	for _, s := range []*Store{New(), sampleStore(), func() *Store {
 		s := sampleStore()
 		s.Ended = nil
 		return s
 	}()} {
-		want, err := resolver.EncodeStore(s)
+		want, err := Encode(s)
 		if err != nil {
 			t.Fatal(err)
 		}
 		// Every record decoded...
-		got := encoded(t, tableFromStore(s)).bytes()
+		got := encoded(t, tableFromStore(s))
 		if !bytes.Equal(got, want) {
 			t.Fatalf("decoded table encodes as\n%s\nwant\n%s", got, want)
 		}
 		// ...and every record raw, split from the file.
 		tb, ok := parseCanonical(want)
 		if !ok {
-			t.Fatalf("EncodeStore output not taken as canonical:\n%s", want)
+			t.Fatalf("Encode output not taken as canonical:\n%s", want)
 		}
-		if tb.len() != len(s.Sessions) || len(tb.ended) != len(s.Ended) {
-			t.Fatalf("split %d records, %d ended; want %d, %d", tb.len(), len(tb.ended), len(s.Sessions), len(s.Ended))
+		if tb.Len() != len(s.Sessions) || len(tb.Ended) != len(s.Ended) {
+			t.Fatalf("split %d records, %d ended; want %d, %d", tb.Len(), len(tb.Ended), len(s.Sessions), len(s.Ended))
 		}
-		if got = encoded(t, tb).bytes(); !bytes.Equal(got, want) {
+		if got = encoded(t, tb); !bytes.Equal(got, want) {
 			t.Fatalf("raw table encodes as\n%s\nwant\n%s", got, want)
 		}
 		// A raw record decodes to what was stored.
 		for id, rec := range s.Sessions {
-			r, err := tb.get(id)
+			r, err := tb.Get(id)
 			if err != nil || r == nil || r.SessionID != rec.SessionID || r.ToolsInFlight != rec.ToolsInFlight || r.WorkingOn != rec.WorkingOn {
 				t.Errorf("get(%q) = %+v, %v", id, r, err)
 			}
-			if pid, _ := tb.process(id); pid != rec.PID {
+			if pid, _ := tb.Process(id); pid != rec.PID {
 				t.Errorf("process(%q) pid %d, want %d", id, pid, rec.PID)
 			}
 		}
@@ -69,7 +67,7 @@ func TestEncodeMatchesEncodeStore(t *testing.T) {
 }
 
 func TestParseCanonicalRejectsOtherLayouts(t *testing.T) {
-	canonical, _ := resolver.EncodeStore(sampleStore())
+	canonical, _ := Encode(sampleStore())
 	for name, b := range map[string]string{
 		"compact":          `{"version":3,"sessions":{}}`,
 		"version 2":        "{\n  \"version\": 2,\n  \"sessions\": {}\n}\n",
@@ -103,20 +101,20 @@ func TestDropStale(t *testing.T) {
 		{"years ahead", -20000 * time.Hour, false, false},
 		{"undated", 0, true, false},
 	}
-	s := resolver.NewStore()
+	s := New()
 	var want []string
 	for i, tt := range tests {
 		id := fmt.Sprint("s", i)
-		r := &resolver.Record{SessionID: id, State: resolver.StateReady, UpdatedAt: resolver.At(t0.Add(-tt.age))}
+		r := &Record{SessionID: id, State: StateReady, UpdatedAt: At(t0.Add(-tt.age))}
 		if tt.undated {
-			r.UpdatedAt = resolver.Timestamp{}
+			r.UpdatedAt = Timestamp{}
 		}
 		s.Sessions[id] = r
 		if tt.keep {
 			want = append(want, id)
 		}
 	}
-	b, _ := resolver.EncodeStore(s)
+	b, _ := Encode(s)
 	raw, _ := parseCanonical(b)
 	// Another writer's spellings, read through the slow path.
 	rec := func(id, updated string) []byte {
@@ -130,13 +128,13 @@ func TestDropStale(t *testing.T) {
 	raw.raw["s9"] = rec("s9", "")
 	raw.raw["s10"] = rec("s10", `"`+t0.Add(-time.Hour).UTC().Format(time.RFC3339)+`"`)
 	raw.raw["s11"] = rec("s11", `"`+t0.Add(time.Hour).UTC().Format(time.RFC3339)+`"`)
-	for name, tb := range map[string]*table{"decoded": tableFromStore(s), "raw": raw} {
-		tb.dropStale(t0)
+	for name, tb := range map[string]*Table{"decoded": tableFromStore(s), "raw": raw} {
+		tb.DropStale(t0)
 		wantHere := want
 		if name == "raw" {
 			wantHere = append([]string{"s0", "s1", "s10"}, want[2:]...)
 		}
-		if got := tb.ids(); fmt.Sprint(got) != fmt.Sprint(wantHere) {
+		if got := tb.IDs(); fmt.Sprint(got) != fmt.Sprint(wantHere) {
 			t.Errorf("%s: kept %v, want %v", name, got, wantHere)
 		}
 	}
@@ -146,24 +144,26 @@ func TestDropStale(t *testing.T) {
 // encode, replace) on a store of 200 sessions, the hook's own file.
 func BenchmarkUpdateStore(b *testing.B) {
 	l := paths.Layout{Home: b.TempDir()}
-	s := resolver.NewStore()
+	s := New()
 	now := time.Now()
-	at := resolver.At(now)
+	at := At(now)
 	for i := range 200 {
 		id := fmt.Sprintf("00000000-0000-4000-8000-%012d", i)
-		s.Sessions[id] = &resolver.Record{SessionID: id, State: resolver.StateReady, CWD: "/p/" + id, UpdatedAt: at, StateChangedAt: at,
+		s.Sessions[id] = &Record{SessionID: id, State: StateReady, CWD: "/p/" + id, UpdatedAt: at, StateChangedAt: at,
 			WorkingOn: "Refactor the session store so the hook decodes only what it touches", ProjectDir: "/p/" + id,
-			LastEvent: &resolver.LastEvent{Event: "Stop", Timestamp: at}, PID: 1000 + i, ProcStarted: now.Unix() - 3600, TurnStartedAt: at}
+			LastEvent: &LastEvent{Event: "Stop", Timestamp: at}, PID: 1000 + i, ProcStarted: now.Unix() - 3600, TurnStartedAt: at}
 	}
-	data, _ := resolver.EncodeStore(s)
+	data, _ := Encode(s)
 	os.MkdirAll(l.StoreDir(), 0o700)
 	os.WriteFile(l.StorePath(), data, 0o600)
-	log := newDebugLog(l, Env{Now: time.Now, Stderr: io.Discard})
-	ev := &Event{SessionID: "00000000-0000-4000-8000-000000000100", HookEventName: EventPreToolUse, ToolName: "Bash", CWD: "/p"}
+	const id = "00000000-0000-4000-8000-000000000100"
 	b.ReportAllocs()
 	for b.Loop() {
-		err := updateStore(l, now, log, func(t *table) bool {
-			return applyEvent(t, ev, claudeObs(1000, 500), now).Dropped == ""
+		err := Update(l, now, func(string, ...any) {}, func(t *Table) bool {
+			r, _ := t.Get(id)
+			r.LastTool = "Bash"
+			t.Put(r)
+			return true
 		})
 		if err != nil {
 			b.Fatal(err)
@@ -187,14 +187,14 @@ func TestParseCanonicalEnded(t *testing.T) {
 		{"{\n    \"a\": 5\n  }", false, 0},
 	} {
 		tb, ok := parseCanonical([]byte(head + c.ended + "\n}\n"))
-		if ok != c.ok || ok && len(tb.ended) != c.n {
+		if ok != c.ok || ok && len(tb.Ended) != c.n {
 			t.Errorf("%q: taken %v, want %v (%d entries)", c.ended, ok, c.ok, c.n)
 		}
 	}
 }
 
 // encoded is tb.encode(), which fails the test on an error.
-func encoded(t testing.TB, tb *table) *pieces {
+func encoded(t testing.TB, tb *Table) []byte {
 	t.Helper()
 	out, err := tb.encode()
 	if err != nil {
