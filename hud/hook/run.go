@@ -62,25 +62,9 @@ func OSEnv() Env {
 		Getenv:     os.Getenv,
 		Now:        time.Now,
 		Parent:     os.Getppid(),
-		Executable: executable,
+		Executable: os.Executable,
 		Getwd:      os.Getwd,
 	}
-}
-
-// executable is the path of the running binary. Claude Code runs the
-// command `hud install` wrote, an absolute path, through /bin/sh, so
-// argv[0] names the binary already, and the readlink of /proc/self/exe
-// that os.Executable makes is work every Stop would do for nothing (the
-// lock holder and the activity worker are started from this path). A
-// relative argv[0] (the hook run by hand from PATH) still goes to
-// os.Executable.
-func executable() (string, error) { return executableOf(os.Args, os.Executable) }
-
-func executableOf(args []string, lookup func() (string, error)) (string, error) {
-	if len(args) > 0 && filepath.IsAbs(args[0]) {
-		return args[0], nil
-	}
-	return lookup()
 }
 
 // followUps run, in order, after the store is written. An error or a

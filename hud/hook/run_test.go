@@ -153,22 +153,3 @@ func TestHelperModeDispatch(t *testing.T) {
 		t.Errorf("exit %d", code)
 	}
 }
-
-// The hook's own path is argv[0] when Claude Code ran it by an absolute
-// path, and the system's answer otherwise.
-func TestExecutableOf(t *testing.T) {
-	lookup := func() (string, error) { return "/proc/self/exe says", nil }
-	for _, tt := range []struct {
-		args []string
-		want string
-	}{
-		{[]string{"/home/p/.local/bin/hud-hook"}, "/home/p/.local/bin/hud-hook"},
-		{[]string{"hud-hook"}, "/proc/self/exe says"},
-		{[]string{"./bin/hud-hook"}, "/proc/self/exe says"},
-		{nil, "/proc/self/exe says"},
-	} {
-		if got, err := executableOf(tt.args, lookup); err != nil || got != tt.want {
-			t.Errorf("executableOf(%q) = %q, %v; want %q", tt.args, got, err, tt.want)
-		}
-	}
-}

@@ -226,39 +226,10 @@ func writeObject(e *jsontext.Encoder, fields []Field) error {
 	return e.WriteToken(jsontext.EndObject)
 }
 
-// AppendString appends s to dst as a JSON string, escaped as Append
-// escapes strings.
-func AppendString(dst []byte, s string) []byte {
-	if plain(s) { // the store's keys, written for every session on every event
-		return append(append(append(dst, '"'), s...), '"')
-	}
-	out := bytes.NewBuffer(dst)
-	if err := encoder(out).WriteToken(jsontext.String(s)); err != nil {
-		panic(fmt.Sprintf("jsonfields: writing a string: %v", err)) // with invalid UTF-8 allowed, any string writes
-	}
-	return bytes.TrimSuffix(out.Bytes(), []byte("\n"))
-}
-
 // Unquote returns the string the JSON string q holds.
 func Unquote(q []byte) (string, error) {
-	if len(q) >= 2 && q[0] == '"' && q[len(q)-1] == '"' && plain(q[1:len(q)-1]) {
-		return string(q[1 : len(q)-1]), nil
-	}
 	b, err := jsontext.AppendUnquote(nil, q)
 	return string(b), err
-}
-
-// plain reports whether s stands between quotes as it is, in JSON as
-// Append writes it: printable ASCII without '"', '\\' or the HTML
-// characters it escapes.
-func plain[T string | []byte](s T) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			return false
-		}
-	}
-	return true
 }
 
 // Each calls each with the name and value of every member of the JSON

@@ -179,20 +179,21 @@ func topField(rec []byte, name string) []byte {
 // encode renders the table as Encode would render the same store:
 // two-space indentation, keys sorted, a final newline. Untouched records
 // are copied as they were read.
-func (t *Table) encode() ([]byte, error) {
+func (t *Table) encode() (out []byte, err error) {
 	size := 256 + 1024*len(t.recs) + 64*len(t.Ended)
 	for id, b := range t.raw {
 		size += len(id) + len(b) + 16
 	}
-	out := make([]byte, 0, size)
+	out = make([]byte, 0, size)
 	out = append(out, "{\n  \"version\": 3,\n  \"sessions\": {"...)
 	ids := t.IDs()
 	for i, id := range ids {
-		out = append(jsonfields.AppendString(append(out, "\n    "...), id), ": "...)
+		if out, err = appendKey(out, id); err != nil {
+			return nil, err
+		}
 		if b, ok := t.raw[id]; ok {
 			out = append(out, b...)
 		} else {
-			var err error
 			if out, err = AppendRecord(out, t.recs[id], "    ", "  "); err != nil {
 				return nil, fmt.Errorf("encoding record %s: %w", id, err)
 			}
@@ -209,7 +210,9 @@ func (t *Table) encode() ([]byte, error) {
 		out = append(out, ",\n  \"ended\": {"...)
 		ended := slices.Sorted(maps.Keys(t.Ended))
 		for i, id := range ended {
-			out = append(jsonfields.AppendString(append(out, "\n    "...), id), ": "...)
+			if out, err = appendKey(out, id); err != nil {
+				return nil, err
+			}
 			ts, _ := t.Ended[id].MarshalJSON()
 			out = append(out, ts...)
 			if i < len(ended)-1 {
@@ -219,6 +222,17 @@ func (t *Table) encode() ([]byte, error) {
 		out = append(out, "\n  }"...)
 	}
 	return append(out, "\n}\n"...), nil
+}
+
+// appendKey appends a member's key, a session id, on a line of its own.
+// A session id (CheckSessionID) holds nothing JSON escapes, so it stands
+// between quotes as it is; the store has no other keys.
+func appendKey(out []byte, id string) ([]byte, error) {
+	if err := CheckSessionID(id); err != nil {
+		return nil, fmt.Errorf("encoding store: %w", err)
+	}
+	out = append(append(append(out, "\n    \""...), id...), "\": "...)
+	return out, nil
 }
 
 // parseCanonical splits a store file that encode (or Encode) wrote
@@ -249,8 +263,9 @@ func parseCanonical(b []byte) (*Table, bool) {
 			if keyEnd < 0 {
 				return nil, false
 			}
-			id, err := jsonfields.Unquote(r[:keyEnd+1])
-			if err != nil {
+			// A key is a session id, between quotes as it is (appendKey).
+			id := string(r[1:keyEnd])
+			if r[0] != '"' || !ValidSessionID(id) {
 				return nil, false
 			}
 			body := r[keyEnd+3:]

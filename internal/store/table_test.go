@@ -11,11 +11,11 @@ import (
 )
 
 // sampleStore is a store with records of every shape the hook writes,
-// and ids that need JSON escaping.
+// and text in them that needs JSON escaping.
 func sampleStore() *Store {
 	s := New()
 	at := At(t0)
-	for i, id := range []string{"a", "b<&>", `q"uote`, "7261fbe8-c132-4197-8154-4b9c1e3e818d", "é"} {
+	for i, id := range []string{"a", "b.c_d-e", "7261fbe8-c132-4197-8154-4b9c1e3e818d", "Z9"} {
 		s.Sessions[id] = &Record{
 			SessionID: id, State: StateWorking, CWD: "/p/" + id,
 			UpdatedAt: at, StateChangedAt: at, WorkingOn: "task <b> & \"quotes\"\n",
@@ -23,7 +23,7 @@ func sampleStore() *Store {
 			PID:       100 + i, ToolsInFlight: i, TurnStartedAt: at,
 		}
 	}
-	s.Ended = map[string]Timestamp{"gone": at, "gone<2>": at}
+	s.Ended = map[string]Timestamp{"gone": at, "gone-2": at}
 	return s
 }
 
@@ -63,6 +63,34 @@ func TestEncodeMatchesEncodeStore(t *testing.T) {
 				t.Errorf("process(%q) pid %d, want %d", id, pid, rec.PID)
 			}
 		}
+	}
+}
+
+// TestKeysAreSessionIDs: the store's keys are written and split as they
+// are, which only a session id allows: a table holding another key fails
+// to encode, and a file in the canonical layout with one is not split but
+// decoded in full (which drops that record).
+func TestKeysAreSessionIDs(t *testing.T) {
+	for _, id := range []string{`q"uote`, "b<&>", "é", "../x", ""} {
+		tb := NewTable()
+		tb.Put(&Record{SessionID: id, State: StateWorking, UpdatedAt: At(t0)})
+		if b, err := tb.encode(); err == nil {
+			t.Errorf("%q: encoded as\n%s", id, b)
+		}
+		tb = NewTable()
+		tb.Ended[id] = At(t0)
+		if b, err := tb.encode(); err == nil {
+			t.Errorf("%q ended: encoded as\n%s", id, b)
+		}
+	}
+	odd := sampleStore()
+	odd.Sessions[`q"uote`] = &Record{SessionID: `q"uote`, State: StateReady, UpdatedAt: At(t0), StateChangedAt: At(t0)}
+	b, err := Encode(odd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := parseCanonical(b); ok {
+		t.Errorf("a store with a key that is not a session id was split:\n%s", b)
 	}
 }
 

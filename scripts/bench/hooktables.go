@@ -40,8 +40,10 @@ func hookRow(cases []*hookCase, placeName, mode string, size int, name string) (
 
 // hookGuard is the most the hook's p50 may be, as a multiple of the empty
 // program's, for each store size, on every event, started as Claude Code
-// starts it: the line past which the hook's cost is felt.
-var hookGuard = map[int]float64{10: 1.6, 200: 2.0}
+// starts it. It is a guard, not a target: below it the simpler code wins,
+// and only a step that saves at least 5 % of the events it touches is
+// worth code of its own (docs/performance.md).
+var hookGuard = map[int]float64{10: 2.0, 200: 2.5}
 
 // printGuard checks every event, under a stand-in Claude with the store on
 // placeName, against hookGuard, and prints the worst ratio of each store
