@@ -12,8 +12,9 @@ import (
 // The holder takes jobs: work a hook hands it to start, so that the hook
 // sends one datagram and exits instead of waiting for a fork and exec,
 // which on a loaded machine waits for a CPU before the child can exec
-// (docs/performance.md has the figures). The holder is already running for the hook's Claude process,
-// asleep in its wait; the job socket is one more thing it waits on.
+// (docs/performance.md has the figures). The holder is already running
+// for the hook's Claude process, asleep in its wait; the job socket is
+// one more thing it waits on.
 //
 // The socket is a unix datagram socket in the lock directory, which is
 // 0700 and the person's own, so only they can reach it. A datagram is one

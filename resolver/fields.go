@@ -6,9 +6,10 @@ import (
 	"github.com/capacitor-hud/hud/internal/jsonfields"
 )
 
-// The store's and a lock's JSON is read and written through these lists,
-// not encoding/json's reflection: the hook decodes and encodes a record on
-// every event, in a fresh process each time (docs/performance.md).
+// A lock's meta.json is read and written through this list, not
+// encoding/json's reflection, as a store record is (internal/store): the
+// hook writes one for each new Claude process, in a fresh process each
+// time (docs/performance.md).
 
 func (m *LockMeta) fields() []jsonfields.Field {
 	return []jsonfields.Field{

@@ -6,6 +6,10 @@ import (
 	"github.com/capacitor-hud/hud/internal/jsonfields"
 )
 
+// A record is read and written through this list, not encoding/json's
+// reflection: the hook decodes and encodes one on every event, in a fresh
+// process each time (docs/performance.md).
+
 // fields lists a record's members, in the order they are written.
 func (r *Record) fields() []jsonfields.Field {
 	f := []jsonfields.Field{

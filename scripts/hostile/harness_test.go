@@ -21,7 +21,7 @@ const (
 	maxRSS      = 100 << 20
 )
 
-var bin struct{ hook, hud, measure string }
+var bin struct{ hook, hud, measure, claude string }
 
 func TestMain(m *testing.M) {
 	if runtime.GOOS != "linux" {
@@ -44,7 +44,7 @@ func TestMain(m *testing.M) {
 	}
 	code := func() int {
 		defer os.RemoveAll(dir)
-		pkgs := map[string]string{"measure": "./scripts/hostile/measure"}
+		pkgs := map[string]string{"measure": "./scripts/hostile/measure", "claude": "./scripts/desktop/claude"}
 		if bin.hook == "" {
 			pkgs["hud-hook"], pkgs["hud"] = "./cmd/hud-hook", "./cmd/hud"
 			bin.hook, bin.hud = filepath.Join(dir, "hud-hook"), filepath.Join(dir, "hud")
@@ -58,7 +58,7 @@ func TestMain(m *testing.M) {
 				return 1
 			}
 		}
-		bin.measure = filepath.Join(dir, "measure")
+		bin.measure, bin.claude = filepath.Join(dir, "measure"), filepath.Join(dir, "claude")
 		return m.Run()
 	}()
 	os.Exit(code)
