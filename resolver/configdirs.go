@@ -108,11 +108,20 @@ func ConfigDirFromEnv(l paths.Layout, value string) string {
 
 // FollowedConfigDirs lists the config directories whose sessions readers
 // follow, ~/.claude (or l's own) first, each once: l's, the default, the
-// wired ones (list) and those the store's records name that are the
-// person's (OwnConfigDir).
+// wired ones (list) and those the store's records name. Every one but the
+// default must be the person's (OwnConfigDir): CLAUDE_CONFIG_DIR, a wired
+// directory or a record may name a directory another user owns or can
+// write to, whose lock directories and session files would then pass for
+// the person's. A wired directory that does not exist yet is kept, with
+// nothing in it to read; a record's must exist.
 func FollowedConfigDirs(l paths.Layout, list ConfigDirList, st *store.Store) []string {
-	dirs := []string{l.ConfigDir(), l.DefaultConfigDir()}
+	def := l.DefaultConfigDir()
+	dirs := []string{l.ConfigDir(), def}
 	dirs = append(dirs, list.ConfigDirs...)
+	dirs = slices.DeleteFunc(dirs, func(d string) bool {
+		err := OwnConfigDir(d)
+		return d != def && err != nil && !errors.Is(err, fs.ErrNotExist)
+	})
 	if st != nil {
 		var named []string
 		for _, rec := range st.Sessions {

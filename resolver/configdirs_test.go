@@ -94,6 +94,11 @@ func TestFollowedConfigDirs(t *testing.T) {
 			[]string{"/home/ann/.claude", "/home/ann/.claude-work", "/home/ann/.claude-b"}},
 		{"the reader's own first", "/home/ann/.claude-b", nil, nil,
 			[]string{"/home/ann/.claude-b", "/home/ann/.claude"}},
+		// CLAUDE_CONFIG_DIR and a wired directory that anybody can write
+		// to are not the person's: left out, whoever names them.
+		{"the reader's own, anybody's", "/home/ann/shared", nil, nil, []string{"/home/ann/.claude"}},
+		{"wired, anybody's", "", []string{"/home/ann/shared", "/home/ann/.claude-b"}, nil,
+			[]string{"/home/ann/.claude", "/home/ann/.claude-b"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,13 +51,47 @@ func (f *settingsFlags) target(env *Env) (target, error) {
 	case f.settings != "":
 		return target{path: absPath(env, f.settings)}, nil
 	case f.project != "":
-		return target{path: filepath.Join(absPath(env, f.project), ".claude", "settings.json")}, nil
+		path, err := projectSettings(absPath(env, f.project))
+		return target{path: path}, err
 	}
 	l := env.Layout()
 	if f.configDir != "" {
 		l = l.WithConfig(resolver.ConfigDirFromEnv(l, absPath(env, f.configDir)))
 	}
 	return target{path: l.UserSettingsPath(), configDir: l.Config}, nil
+}
+
+// projectSettings is dir/.claude/settings.json, and an error when a link
+// on the way there (.claude, settings.json) leads out of the project: a
+// repository may carry a .claude that points at the person's own settings,
+// or anywhere else, and install would edit that file, and back it up
+// beside it, instead of the project's.
+func projectSettings(dir string) (string, error) {
+	root, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", fmt.Errorf("--project %s: %w", dir, err)
+	}
+	path := filepath.Join(dir, ".claude", "settings.json")
+	for _, p := range []string{filepath.Dir(path), path} {
+		fi, err := os.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			break // made by install, inside the project
+		}
+		if err != nil {
+			return "", fmt.Errorf("--project: %w", err)
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			continue
+		}
+		real, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			return "", fmt.Errorf("--project: %s is a link that leads nowhere: %w", p, err)
+		}
+		if rel, err := filepath.Rel(root, real); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return "", fmt.Errorf("--project: %s is a link out of the project (to %s); not followed. Edit the file it names with --settings %s if that is what you want", p, real, real)
+		}
+	}
+	return path, nil
 }
 
 // userSettingsPath is the user settings file of the config directory

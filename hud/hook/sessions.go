@@ -32,7 +32,9 @@ type update struct {
 func applyEvent(t *store.Table, ev *Event, obs observation, now time.Time) update {
 	at := store.At(now)
 	for id, ended := range t.Ended {
-		if now.Sub(ended.Time) >= endedMemory {
+		// One dated ahead by more than the memory itself was written under
+		// a wrong clock, or by hand: kept, it would silence the id for good.
+		if age := now.Sub(ended.Time); age >= endedMemory || age <= -endedMemory {
 			delete(t.Ended, id)
 		}
 	}

@@ -31,6 +31,27 @@ func TestEndedSessionStaysEnded(t *testing.T) {
 	}
 }
 
+// TestEndedInTheFutureIsForgotten: an ended id dated ahead of the clock
+// by more than the memory (a wrong clock, a hand edit: 2099) is dropped
+// at the next event, so it cannot silence the id for good; one a few
+// seconds ahead (a clock set back a little) still holds.
+func TestEndedInTheFutureIsForgotten(t *testing.T) {
+	tb := store.NewTable()
+	obs := claudeObs(1000, 500)
+	tb.Ended["far"] = store.At(time.Date(2099, 1, 1, 0, 0, 0, 0, time.UTC))
+	tb.Ended["near"] = store.At(t0.Add(5 * time.Second))
+	applyEvent(tb, &Event{SessionID: "other", HookEventName: EventSessionStart, Source: "startup"}, obs, t0)
+	if _, ok := tb.Ended["far"]; ok {
+		t.Error("an ended id dated 2099 is still remembered")
+	}
+	if u := applyEvent(tb, &Event{SessionID: "far", HookEventName: EventPostToolUse}, obs, t0); u.Dropped != "" {
+		t.Errorf("the 2099 id's event was dropped: %s", u.Dropped)
+	}
+	if u := applyEvent(tb, &Event{SessionID: "near", HookEventName: EventPostToolUse}, obs, t0); u.Dropped == "" {
+		t.Error("an id ended 5 s ahead of the clock took an event")
+	}
+}
+
 func TestClearInEitherOrderLeavesOneRecord(t *testing.T) {
 	obs := claudeObs(1000, 500)
 	start := func(id, source string) *Event {

@@ -175,3 +175,42 @@ func TestAnotherUsersRepository(t *testing.T) {
 		t.Errorf("git read a repository another user owns: %s", b)
 	}
 }
+
+// TestInstallProjectLinkOut: a repository whose .claude, or whose
+// .claude/settings.json, is a link out of the project (here to the
+// person's files): `hud install --project` refuses with a clear error and
+// edits nothing, and writes no backup, on the other side of the link. A
+// link that stays inside the project is followed.
+func TestInstallProjectLinkOut(t *testing.T) {
+	for _, link := range []string{".claude", ".claude/settings.json"} {
+		t.Run(strings.ReplaceAll(link, "/", "_"), func(t *testing.T) {
+			w := newWorld(t)
+			w.write(filepath.Join(w.victim, "settings.json"), "{\"model\": \"theirs\"}\n", 0o600)
+			target := w.victim
+			if link != ".claude" {
+				target = filepath.Join(w.victim, "settings.json")
+				os.MkdirAll(filepath.Join(w.project, ".claude"), 0o755)
+			}
+			if err := os.Symlink(target, filepath.Join(w.project, link)); err != nil {
+				t.Fatal(err)
+			}
+			w.mark()
+			r := w.run("", nil, bin.hud, "install", "--project", w.project, "--hook", bin.hook)
+			if r.code == 0 || !strings.Contains(r.stderr, "link out of the project") {
+				t.Errorf("install through %s: exit %d, stderr %q", link, r.code, r.stderr)
+			}
+			w.checkWrites()
+		})
+	}
+	w := newWorld(t)
+	os.MkdirAll(filepath.Join(w.project, "config"), 0o755)
+	if err := os.Symlink("config", filepath.Join(w.project, ".claude")); err != nil {
+		t.Fatal(err)
+	}
+	if r := w.run("", nil, bin.hud, "install", "--project", w.project, "--hook", bin.hook); r.code != 0 {
+		t.Fatalf("install through a link inside the project: exit %d, stderr %q", r.code, r.stderr)
+	}
+	if b, err := os.ReadFile(filepath.Join(w.project, "config", "settings.json")); err != nil || !strings.Contains(string(b), bin.hook) {
+		t.Errorf("the project's settings through its own link: %q, %v", b, err)
+	}
+}
