@@ -10,8 +10,8 @@ import (
 // Account is one Claude account's usage limits, as the newest status line
 // of a session of its config directory gave them: a login's 5-hour and
 // weekly windows. A window Claude did not give (an API-key login, a
-// config directory no status line has run in yet) is nil: unknown, never
-// a guess.
+// config directory no status line has run in yet), or gave out of bounds
+// (RateLimit.checked), is nil: unknown, never a guess.
 type Account struct {
 	// Agent is the agent whose account it is: "" for Claude Code,
 	// another agent's name for its home ("codex").

@@ -54,8 +54,50 @@ func (c Context) Percent() int {
 	if c.Window <= 0 {
 		return 0
 	}
-	p := int(math.Round(float64(c.Tokens) * 100 / float64(c.Window)))
-	return min(100, max(0, p))
+	p := math.Round(float64(c.Tokens) * 100 / float64(c.Window))
+	return int(min(100, max(0, p)))
+}
+
+// MaxTokens bounds every count of tokens and every context window hud
+// takes from outside (a transcript, the status line, an agent's log): a
+// hundred times the largest window a model has (LongWindow), so a model
+// with a larger one is still shown, while a count no model could have (a
+// garbled field, a sum that wrapped around) is not.
+const MaxTokens = 100_000_000
+
+// MaxContextPercent is the fullest a context may read and still be shown:
+// a window can be exceeded for a while (the answer's own tokens before a
+// compaction; Codex gives as its window the 95 % of the model's it lets a
+// conversation fill), and such a context shows as 100 %. Half as much
+// again as the window is more than any of that: the count and the window
+// cannot both be right.
+const MaxContextPercent = 150
+
+// SumTokens is the sum of counts of tokens read from outside hud, and
+// whether it is a count at all: every count and the sum within 0 to
+// MaxTokens. Each count is held to what the bound leaves before it is
+// added, so the sum never overflows.
+func SumTokens(counts ...int) (int, bool) {
+	sum := 0
+	for _, n := range counts {
+		if n < 0 || n > MaxTokens-sum {
+			return 0, false
+		}
+		sum += n
+	}
+	return sum, true
+}
+
+// Plausible reports whether c can be shown: its tokens a count
+// (SumTokens), its window above zero and within MaxTokens, and the share
+// in use at most MaxContextPercent. LoadContexts holds every context to
+// it, whichever file it came from; one that fails is unknown, never a
+// number.
+func (c Context) Plausible() bool {
+	if _, ok := SumTokens(c.Tokens); !ok || c.Window <= 0 || c.Window > MaxTokens {
+		return false
+	}
+	return float64(c.Tokens)*100 <= MaxContextPercent*float64(c.Window)
 }
 
 // Windows of Claude's models, as Claude Code's own table of models gives
@@ -135,7 +177,8 @@ type transcriptUsage struct {
 // transcript's tail and the context it was given. A subagent's answers
 // (isSidechain) are its own context, not the session's; Claude's
 // "<synthetic>" messages (an error, an interrupt) carry no usage of a
-// real request.
+// real request. A newest answer whose counts are no count (SumTokens)
+// leaves the context unknown rather than an older answer's.
 func lastContext(tail []byte) (Context, bool) {
 	lines := bytes.Split(tail, []byte{'\n'})
 	for i := len(lines) - 1; i >= 0; i-- {
@@ -151,7 +194,10 @@ func lastContext(tail []byte) (Context, bool) {
 		if usage == nil || u.Message.Model == "<synthetic>" {
 			continue
 		}
-		tokens := usage.InputTokens + usage.CacheCreationInputTokens + usage.CacheReadInputTokens
+		tokens, ok := SumTokens(usage.InputTokens, usage.CacheCreationInputTokens, usage.CacheReadInputTokens)
+		if !ok {
+			return Context{}, false
+		}
 		return Context{
 			Tokens: tokens, Window: ModelWindow(u.Message.Model, tokens), Model: u.Message.Model,
 			At: u.Timestamp.UTC(), From: ContextFromTranscript, WindowFrom: WindowFromModel,
@@ -172,7 +218,8 @@ var contextTails = [...]int64{maxTranscriptTail, 1 << 20}
 // it is as new or newer; another agent's from its own log when its
 // AgentLog is an AgentRunway (Codex's rollout), which may also give the
 // limits of the agent's home (accounts: the newest of each home). A
-// session with none is left out: unknown, never a guess.
+// session with none, or with one that is not Plausible, is left out:
+// unknown, never a guess.
 func LoadContexts(l paths.Layout, st *store.Store, lines map[string]StatusLine, logs AgentLogs) (contexts map[string]Context, accounts []Account) {
 	if st == nil {
 		return nil, nil
@@ -193,7 +240,7 @@ func LoadContexts(l paths.Layout, st *store.Store, lines map[string]StatusLine, 
 			c, a, ok = agentRunway(l, rec, runway)
 			accounts = newerAccount(accounts, a)
 		}
-		if !ok {
+		if !ok || !c.Plausible() {
 			continue
 		}
 		if contexts == nil {

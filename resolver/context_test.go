@@ -1,8 +1,10 @@
 package resolver
 
 import (
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -20,6 +22,14 @@ const (
 	userLine      = `{"isSidechain":false,"message":{"role":"user","content":"the usage of \"assistant\" tokens"},"type":"user","timestamp":"2026-11-26T14:13:13.000Z"}`
 )
 
+// usageOf is answerLine with other counts: input, cache creation, cache
+// read.
+func usageOf(input, creation, read string) string {
+	return strings.NewReplacer(`"input_tokens":23132`, `"input_tokens":`+input,
+		`"cache_creation_input_tokens":1000`, `"cache_creation_input_tokens":`+creation,
+		`"cache_read_input_tokens":20000`, `"cache_read_input_tokens":`+read).Replace(answerLine)
+}
+
 func TestLastContext(t *testing.T) {
 	at := time.Date(2026, 11, 26, 14, 13, 10, 408e6, time.UTC)
 	cases := []struct {
@@ -33,6 +43,10 @@ func TestLastContext(t *testing.T) {
 		{"a synthetic message has no usage of a request", []string{answerLine, syntheticLine}, true, 44132},
 		{"a cut line is skipped", []string{answerLine[40:]}, false, 0},
 		{"no answer yet", []string{userLine}, false, 0},
+		// The newest answer's count is none: unknown, not the older one's.
+		{"a negative count", []string{answerLine, usageOf("-5", "100", "0")}, false, 0},
+		{"a sum that overflows", []string{answerLine, usageOf(strconv.Itoa(math.MaxInt), strconv.Itoa(math.MaxInt), "4")}, false, 0},
+		{"a count past MaxTokens", []string{answerLine, usageOf("0", "0", "200000000")}, false, 0},
 	}
 	for _, c := range cases {
 		got, ok := lastContext([]byte(strings.Join(c.lines, "\n") + "\n"))
@@ -83,6 +97,53 @@ func TestContextPercent(t *testing.T) {
 	for _, c := range cases {
 		if got := c.c.Percent(); got != c.want {
 			t.Errorf("%+v: %d, want %d", c.c, got, c.want)
+		}
+	}
+}
+
+func TestSumTokens(t *testing.T) {
+	cases := []struct {
+		counts []int
+		want   int
+		ok     bool
+	}{
+		{[]int{10, 1000, 88990}, 90000, true},
+		{nil, 0, true},
+		{[]int{MaxTokens}, MaxTokens, true},
+		{[]int{MaxTokens, 1}, 0, false},
+		{[]int{-5, 100}, 0, false},
+		{[]int{math.MaxInt, math.MaxInt, 4}, 0, false},
+		{[]int{math.MaxInt / 2, math.MaxInt / 2, 2}, 0, false},
+		{[]int{math.MinInt}, 0, false},
+	}
+	for _, c := range cases {
+		if got, ok := SumTokens(c.counts...); got != c.want || ok != c.ok {
+			t.Errorf("SumTokens(%v) = %d, %v; want %d, %v", c.counts, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+func TestContextPlausible(t *testing.T) {
+	cases := []struct {
+		c    Context
+		want bool
+	}{
+		{Context{Tokens: 174_000, Window: 200_000}, true},
+		{Context{Tokens: 0, Window: 200_000}, true},
+		{Context{Tokens: 202_000, Window: 200_000}, true}, // a window exceeded before a compaction: 100 %
+		{Context{Tokens: 300_000, Window: 200_000}, true}, // MaxContextPercent itself
+		{Context{Tokens: 300_001, Window: 200_000}, false},
+		{Context{Tokens: 10}, false},
+		{Context{Tokens: 10, Window: -200_000}, false},
+		{Context{Tokens: -1, Window: 200_000}, false},
+		{Context{Tokens: math.MinInt, Window: 200_000}, false},
+		{Context{Tokens: MaxTokens + 1, Window: MaxTokens}, false},
+		{Context{Tokens: 10, Window: MaxTokens + 1}, false},
+		{Context{Tokens: 10, Window: math.MaxInt}, false},
+	}
+	for _, c := range cases {
+		if got := c.c.Plausible(); got != c.want {
+			t.Errorf("%+v: Plausible() = %v, want %v", c.c, got, c.want)
 		}
 	}
 }
@@ -165,6 +226,54 @@ func TestLoadContexts(t *testing.T) {
 	}
 	if c := got["s2"]; c.Tokens != 50_000 || c.Window != LongWindow || c.Percent() != 5 || c.From != ContextFromStatusLine {
 		t.Errorf("s2: %+v", c)
+	}
+}
+
+// TestLoadContextsOutOfBounds: a context no model could be in is
+// unknown, whichever file gave it: the transcript's counts, the status
+// line's figures, or the status line's window over the transcript's
+// tokens.
+func TestLoadContextsOutOfBounds(t *testing.T) {
+	home := t.TempDir()
+	l := paths.Layout{Home: home}
+	dir := filepath.Join(home, ".claude", "projects", "-p")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	answered := time.Date(2026, 11, 26, 14, 13, 10, 408e6, time.UTC)
+	recs := map[string]*store.Record{}
+	lines := map[string]StatusLine{}
+	transcript := func(id, line string) {
+		p := filepath.Join(dir, id+".jsonl")
+		if err := os.WriteFile(p, []byte(line+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		recs[id] = &store.Record{SessionID: id, TranscriptPath: p}
+	}
+	statusLine := func(id, in string) {
+		if recs[id] == nil {
+			recs[id] = &store.Record{SessionID: id}
+		}
+		if sl, err := ParseStatusLine([]byte(`{"session_id":"`+id+`",`+in+`}`), "", answered.Add(time.Second)); err == nil {
+			lines[id] = sl
+		}
+	}
+	maxInt := strconv.Itoa(math.MaxInt)
+	transcript("negative", usageOf("-5", "100", "0"))
+	transcript("overflow", usageOf(maxInt, maxInt, "4"))
+	transcript("huge", usageOf("0", "0", "1000000000"))
+	statusLine("share", `"context_window":{"context_window_size":1000,"current_usage":{"input_tokens":10000}}`)
+	statusLine("sl-overflow", `"context_window":{"context_window_size":200000,"current_usage":{"input_tokens":`+maxInt+`,"cache_creation_input_tokens":`+maxInt+`,"cache_read_input_tokens":4}}`)
+	statusLine("window", `"context_window":{"context_window_size":1000000000000000,"current_usage":{"input_tokens":5000}}`)
+	// The transcript's 44,132 tokens in a window Claude says is 1,000.
+	transcript("lent", answerLine)
+	lines["lent"] = StatusLine{SessionID: "lent", At: answered.Add(-time.Second), Model: "claude-sonnet-4-5", Window: 1000}
+	// A control: the transcript's answer as it is.
+	transcript("good", answerLine)
+
+	got, _ := LoadContexts(l, &store.Store{Version: store.Version, Sessions: recs}, lines, nil)
+	if len(got) != 1 || got["good"].Tokens != 44132 {
+		t.Errorf("contexts %+v, want only good's", got)
 	}
 }
 

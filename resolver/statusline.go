@@ -31,11 +31,13 @@ type StatusLine struct {
 	At    time.Time `json:"at"`
 	Model string    `json:"model,omitempty"`
 	// Tokens and Window are context_window's current usage (input, cache
-	// creation, cache read) and context_window_size; 0 when not given.
+	// creation, cache read) and context_window_size; 0 when not given, or
+	// not a count (SumTokens).
 	Tokens int `json:"tokens,omitempty"`
 	Window int `json:"window,omitempty"`
 	// FiveHour and SevenDay are rate_limits' windows; nil when Claude gave
-	// none (an API-key login has no such limits, and Claude says null).
+	// none (an API-key login has no such limits, and Claude says null), or
+	// one hud does not believe (RateLimit.checked).
 	FiveHour *RateLimit `json:"five_hour,omitempty"`
 	SevenDay *RateLimit `json:"seven_day,omitempty"`
 }
@@ -82,36 +84,86 @@ type rateLimitInput struct {
 	ResetsAt       *float64 `json:"resets_at"`
 }
 
-func (r *rateLimitInput) limit() (*RateLimit, error) {
+func (r *rateLimitInput) limit(length time.Duration, at time.Time) *RateLimit {
 	if r == nil {
-		return nil, nil
+		return nil
 	}
-	return NewRateLimit(r.UsedPercentage, r.ResetsAt)
+	return NewRateLimit(r.UsedPercentage, r.ResetsAt, length, at)
 }
+
+// The lengths of the usage windows Claude names (five_hour, seven_day),
+// which Codex gives as window_minutes.
+const (
+	FiveHourWindow = 5 * time.Hour
+	WeekWindow     = 7 * 24 * time.Hour
+)
+
+// Bounds of a usage window's figures, which come from the agent's API.
+const (
+	// MaxLimitPercent is the largest share of a window that is shown:
+	// the request that crosses a limit counts whole, so an account can
+	// stand a little past 100 %, never ten points past it.
+	MaxLimitPercent = 110
+	// maxWindow is the longest window believed: a month. One of unknown
+	// length is taken as this long.
+	maxWindow = 31 * 24 * time.Hour
+	// resetLate is how long before the figure was learnt its reset may
+	// lie: two clocks a little apart. Known hides the window from its
+	// reset on in any case.
+	resetLate = time.Minute
+)
 
 // NewRateLimit is a window of an agent's rate limits as its API gives
 // them: the share used, in percent, and when it resets in Unix seconds
-// (nil when not given). No share is no figure (nil, nil); a share out of
-// range is an error.
-func NewRateLimit(usedPercent, resetsAt *float64) (*RateLimit, error) {
+// (nil when not given), for a window of length (0 when not known) learnt
+// at at. No share is no figure, and a figure that fails checked is none
+// either: nil, unknown.
+func NewRateLimit(usedPercent, resetsAt *float64, length time.Duration, at time.Time) *RateLimit {
 	if usedPercent == nil {
-		return nil, nil
+		return nil
 	}
-	p := *usedPercent
-	if math.IsNaN(p) || p < 0 || p > 1000 {
-		return nil, fmt.Errorf("used_percentage %v out of range", p)
+	r := &RateLimit{UsedPercent: *usedPercent}
+	if resetsAt != nil {
+		s := *resetsAt
+		if !(math.Abs(s) < 1e11) {
+			return nil // NaN, or thousands of years from now: no time at all
+		}
+		r.ResetsAt = time.Unix(int64(s), 0).UTC()
 	}
-	out := &RateLimit{UsedPercent: p}
-	if resetsAt != nil && *resetsAt > 0 && *resetsAt < 1e11 {
-		out.ResetsAt = time.Unix(int64(*resetsAt), 0).UTC()
+	return r.checked(length, at)
+}
+
+// checked is r when its figures can be shown, nil (unknown) when not, for
+// a window of length (0, or longer than maxWindow: maxWindow) learnt at
+// at: the share within 0 to MaxLimitPercent (never NaN or infinite), and
+// the reset, when given, at most resetLate before at and at most the
+// window's length and a fifth more after it (a provider that rounds the
+// reset up to the hour or the day, a clock a little off): 6 hours for the
+// 5-hour window, 8.4 days for the week. A window whose reset is not
+// believed is unknown as a whole, share and all: Known expires a window
+// at its reset and the usage warnings tell its periods apart by it, so a
+// share kept without it could be shown, and warned of, long after its
+// window started afresh.
+func (r *RateLimit) checked(length time.Duration, at time.Time) *RateLimit {
+	if r == nil || !(r.UsedPercent >= 0 && r.UsedPercent <= MaxLimitPercent) {
+		return nil
 	}
-	return out, nil
+	if length <= 0 || length > maxWindow {
+		length = maxWindow
+	}
+	if !r.ResetsAt.IsZero() {
+		if ahead := r.ResetsAt.Sub(at); ahead < -resetLate || ahead > length+length/5 {
+			return nil
+		}
+	}
+	return r
 }
 
 // ParseStatusLine reads what Claude Code handed its status line command
 // (b) into the record hud keeps, for a session of config directory
-// configDir at now. Input with no valid session id, or with figures out
-// of range, is an error: nothing is recorded from it.
+// configDir at now. Input with no valid session id is an error: nothing
+// is recorded from it. A figure out of bounds (SumTokens, MaxTokens,
+// RateLimit.checked) is recorded as not given: unknown.
 func ParseStatusLine(b []byte, configDir string, now time.Time) (StatusLine, error) {
 	var in statusLineInput
 	if err := json.Unmarshal(b, &in); err != nil {
@@ -125,21 +177,18 @@ func ParseStatusLine(b []byte, configDir string, now time.Time) (StatusLine, err
 		return StatusLine{}, errors.New("status line input: model id too long")
 	}
 	if cw := in.ContextWindow; cw != nil {
-		sl.Window = cw.Size
-		if u := cw.CurrentUsage; u != nil {
-			sl.Tokens = u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens
+		if window, ok := SumTokens(cw.Size); ok {
+			sl.Window = window
 		}
-		if sl.Window < 0 || sl.Tokens < 0 {
-			return StatusLine{}, fmt.Errorf("status line input: context window %d, tokens %d", sl.Window, sl.Tokens)
+		if u := cw.CurrentUsage; u != nil {
+			if tokens, ok := SumTokens(u.InputTokens, u.CacheCreationInputTokens, u.CacheReadInputTokens); ok {
+				sl.Tokens = tokens
+			}
 		}
 	}
 	if rl := in.RateLimits; rl != nil {
-		var err5, err7 error
-		sl.FiveHour, err5 = rl.FiveHour.limit()
-		sl.SevenDay, err7 = rl.SevenDay.limit()
-		if err := errors.Join(err5, err7); err != nil {
-			return StatusLine{}, fmt.Errorf("status line input: rate limits: %w", err)
-		}
+		sl.FiveHour = rl.FiveHour.limit(FiveHourWindow, sl.At)
+		sl.SevenDay = rl.SevenDay.limit(WeekWindow, sl.At)
 	}
 	return sl, nil
 }
@@ -194,6 +243,11 @@ func readStatusLine(path string) (StatusLine, error) {
 	if filepath.Base(path) != sl.SessionID+".json" {
 		return StatusLine{}, fmt.Errorf("reading %s: it names session %q", path, sl.SessionID)
 	}
+	// The file is hud's, but its figures came from outside: the windows
+	// are held to their rule again (the context to its own in
+	// LoadContexts).
+	sl.FiveHour = sl.FiveHour.checked(FiveHourWindow, sl.At)
+	sl.SevenDay = sl.SevenDay.checked(WeekWindow, sl.At)
 	return sl, nil
 }
 

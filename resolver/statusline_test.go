@@ -1,8 +1,10 @@
 package resolver
 
 import (
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -18,7 +20,8 @@ const statusLineSubscription = `{"session_id":"s1","cwd":"/p","model":{"id":"cla
 "rate_limits":{"five_hour":{"used_percentage":42.5,"resets_at":1795000000},"seven_day":{"used_percentage":91,"resets_at":1795400000}}}`
 
 func TestParseStatusLine(t *testing.T) {
-	now := time.Date(2026, 11, 26, 15, 0, 0, 0, time.UTC)
+	// Two hours before the subscription shape's five-hour reset.
+	now := time.Unix(1795000000, 0).Add(-2 * time.Hour).UTC()
 	cases := []struct {
 		name    string
 		in      string
@@ -34,8 +37,6 @@ func TestParseStatusLine(t *testing.T) {
 			StatusLine{SessionID: "s1", ConfigDir: "/c", At: now, FiveHour: &RateLimit{UsedPercent: 3}}, ""},
 		{"no session", `{"model":{"id":"m"}}`, StatusLine{}, "no session_id"},
 		{"a session id that is a path", `{"session_id":"../x"}`, StatusLine{}, "not allowed"},
-		{"a share out of range", `{"session_id":"s1","rate_limits":{"seven_day":{"used_percentage":-4}}}`, StatusLine{}, "out of range"},
-		{"negative tokens", `{"session_id":"s1","context_window":{"context_window_size":-1}}`, StatusLine{}, "context window"},
 		{"not JSON", `hello`, StatusLine{}, "reading status line input"},
 	}
 	for _, c := range cases {
@@ -49,6 +50,83 @@ func TestParseStatusLine(t *testing.T) {
 		if err != nil || !got.sameFigures(c.want) || !got.At.Equal(now) {
 			t.Errorf("%s: %+v %v\nwant %+v", c.name, got, err, c.want)
 		}
+	}
+}
+
+// TestStatusLineFiguresOutOfBounds: a figure of the status line that
+// cannot be right is recorded as not given (unknown), and only that
+// figure: the others are recorded as they came.
+func TestStatusLineFiguresOutOfBounds(t *testing.T) {
+	now := time.Date(2026, 11, 26, 15, 0, 0, 0, time.UTC)
+	resets := func(in time.Duration) string { return strconv.FormatInt(now.Add(in).Unix(), 10) }
+	five := func(share, reset string) string {
+		return `{"session_id":"s1","rate_limits":{"five_hour":{"used_percentage":` + share + `,"resets_at":` + reset + `},` +
+			`"seven_day":{"used_percentage":12,"resets_at":` + resets(72*time.Hour) + `}}}`
+	}
+	week := &RateLimit{12, now.Add(72 * time.Hour)}
+	usage := func(input, creation, read string) string {
+		return `{"session_id":"s1","context_window":{"context_window_size":200000,"current_usage":` +
+			`{"input_tokens":` + input + `,"cache_creation_input_tokens":` + creation + `,"cache_read_input_tokens":` + read + `}}}`
+	}
+	maxInt := strconv.Itoa(math.MaxInt)
+	cases := []struct {
+		name string
+		in   string
+		want StatusLine
+	}{
+		// Shares.
+		{"1000 %", five("1000", resets(time.Hour)), StatusLine{SevenDay: week}},
+		{"a share no float can pass", five("1e308", resets(time.Hour)), StatusLine{SevenDay: week}},
+		{"a negative share", five("-4", resets(time.Hour)), StatusLine{SevenDay: week}},
+		{"just past the slack", five("110.5", resets(time.Hour)), StatusLine{SevenDay: week}},
+		{"a little over 100 %", five("104", resets(time.Hour)), StatusLine{FiveHour: &RateLimit{104, now.Add(time.Hour)}, SevenDay: week}},
+		// Resets.
+		{"a 5-hour window resetting in 106751 days", five("42", resets(106751*24*time.Hour)), StatusLine{SevenDay: week}},
+		{"a reset no time can hold", five("42", "1e300"), StatusLine{SevenDay: week}},
+		{"a 5-hour window resetting in 7 hours", five("42", resets(7*time.Hour)), StatusLine{SevenDay: week}},
+		{"a 5-hour window resetting in 5 hours 59", five("42", resets(5*time.Hour+59*time.Minute)),
+			StatusLine{FiveHour: &RateLimit{42, now.Add(5*time.Hour + 59*time.Minute)}, SevenDay: week}},
+		{"a reset a day ago", five("42", resets(-24*time.Hour)), StatusLine{SevenDay: week}},
+		{"a reset at 1970", five("42", "0"), StatusLine{SevenDay: week}},
+		{"a reset seconds ago (clocks apart)", five("42", resets(-30*time.Second)),
+			StatusLine{FiveHour: &RateLimit{42, now.Add(-30 * time.Second)}, SevenDay: week}},
+		{"a week resetting in 9 days", `{"session_id":"s1","rate_limits":{"seven_day":{"used_percentage":12,"resets_at":` + resets(9*24*time.Hour) + `}}}`,
+			StatusLine{}},
+		{"a week resetting in 8 days", `{"session_id":"s1","rate_limits":{"seven_day":{"used_percentage":12,"resets_at":` + resets(8*24*time.Hour) + `}}}`,
+			StatusLine{SevenDay: &RateLimit{12, now.Add(8 * 24 * time.Hour)}}},
+		// Counts and the window.
+		{"a negative count", usage("-5", "100", "0"), StatusLine{Window: 200000}},
+		{"a sum that overflows", usage(maxInt, maxInt, "4"), StatusLine{Window: 200000}},
+		{"a count past MaxTokens", usage("0", "0", "200000000"), StatusLine{Window: 200000}},
+		{"a negative window", `{"session_id":"s1","context_window":{"context_window_size":-1,"current_usage":{"input_tokens":5}}}`, StatusLine{Tokens: 5}},
+		{"a window past MaxTokens", `{"session_id":"s1","context_window":{"context_window_size":1000000000000000,"current_usage":{"input_tokens":5}}}`, StatusLine{Tokens: 5}},
+	}
+	for _, c := range cases {
+		got, err := ParseStatusLine([]byte(c.in), "", now)
+		c.want.SessionID, c.want.At = "s1", now
+		if err != nil || !got.sameFigures(c.want) {
+			t.Errorf("%s: %+v %v\nwant %+v", c.name, got, err, c.want)
+		}
+	}
+}
+
+// TestLoadStatusLinesChecksLimits: a recorded status line is hud's own
+// file, but its windows came from outside: held to the same bounds when
+// read.
+func TestLoadStatusLinesChecksLimits(t *testing.T) {
+	l := paths.Layout{Home: t.TempDir()}
+	if err := os.MkdirAll(l.StatusLineDir(), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	rec := `{"session_id":"s1","at":"2026-11-26T15:00:00Z","tokens":5,"window":10,` +
+		`"five_hour":{"used_percentage":1000,"resets_at":"2026-11-26T16:00:00Z"},` +
+		`"seven_day":{"used_percentage":12,"resets_at":"2319-03-01T00:00:00Z"}}`
+	if err := os.WriteFile(l.StatusLinePath("s1"), []byte(rec), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, ok := LoadStatusLines(l)["s1"]
+	if !ok || got.FiveHour != nil || got.SevenDay != nil || got.Tokens != 5 {
+		t.Errorf("loaded %+v %+v %+v", got, got.FiveHour, got.SevenDay)
 	}
 }
 

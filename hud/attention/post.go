@@ -8,6 +8,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -22,10 +23,19 @@ const postTimeout = 15 * time.Second
 // connection be reused).
 const maxAnswer = 64 << 10
 
+// client sends the push and follows no redirect: a redirect would send
+// the message again to a host the person never named (a 307 or 308 repeats
+// the body), and the person's URL is the one place the push may go. A 3xx
+// is then an answer like any other that is not 2xx: an error, retried.
+var client = &http.Client{
+	CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+}
+
 // PostNtfy POSTs m to rawURL the way ntfy reads it, which any webhook can
 // take too: the body as plain text, the title, priority and tags as
-// headers (RFC 2047-encoded where not ASCII, as ntfy accepts). Errors
-// never hold the URL: it may carry a token.
+// headers (RFC 2047-encoded where not ASCII, as ntfy accepts). It follows
+// no redirect (client). Errors never hold the URL (it may carry a token),
+// nor the server's own words: the status is named by its code.
 func PostNtfy(ctx context.Context, rawURL string, m Message) error {
 	ctx, cancel := context.WithTimeout(ctx, postTimeout)
 	defer cancel()
@@ -37,7 +47,7 @@ func PostNtfy(ctx context.Context, rawURL string, m Message) error {
 	req.Header.Set("Title", mime.BEncoding.Encode("utf-8", text.Line(m.Title, 0)))
 	req.Header.Set("Priority", "high")
 	req.Header.Set("Tags", "hourglass_flowing_sand")
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		var ue *url.Error
 		if errors.As(err, &ue) {
@@ -48,7 +58,11 @@ func PostNtfy(ctx context.Context, rawURL string, m Message) error {
 	defer resp.Body.Close()
 	_, _ = io.CopyN(io.Discard, resp.Body, maxAnswer)
 	if resp.StatusCode/100 != 2 {
-		return fmt.Errorf("POST %s: the server answered %s", config.RedactURL(rawURL), resp.Status)
+		status := strconv.Itoa(resp.StatusCode)
+		if t := http.StatusText(resp.StatusCode); t != "" {
+			status += " " + t
+		}
+		return fmt.Errorf("POST %s: the server answered %s", config.RedactURL(rawURL), status)
 	}
 	return nil
 }

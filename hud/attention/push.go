@@ -74,14 +74,15 @@ func NewPush(cfg config.Notifications, idle func(context.Context) (time.Duration
 
 // Configure takes the reloaded settings: a changed URL or delay starts
 // the waits being followed afresh (a wait already pushed is not pushed
-// again).
+// again); a changed push_detail applies to every push not yet sent.
 func (p *Push) Configure(cfg config.Notifications) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if cfg.PushURL == p.cfg.PushURL && cfg.PushAfter == p.cfg.PushAfter {
+	same := cfg.PushURL == p.cfg.PushURL && cfg.PushAfter == p.cfg.PushAfter
+	p.cfg = cfg
+	if same {
 		return
 	}
-	p.cfg = cfg
 	for key, w := range p.waits {
 		w.cancel()
 		delete(p.waits, key)
@@ -203,12 +204,20 @@ func (p *Push) follow(ctx context.Context, key string, w *wait, cfg config.Notif
 	}
 }
 
-// message says what the session waits for and since when.
+// message says which session waits, for what and since when; p.mu is
+// held. What it waits for is the kind of dialog alone (waitKind) unless
+// push_detail is "subject": only then does the dialog's subject (a
+// command, a path, a question) leave the machine. Any other value, the
+// zero one included, sends the kind.
 func (p *Push) message(w *wait) Message {
 	n := notify.Waiting(w.session)
+	what := waitKind(w.session)
+	if p.cfg.PushDetail == config.PushSubject {
+		what = n.Body
+	}
 	since := w.start.Local().Format("15:04")
 	waited := p.Now().Sub(w.start)
-	return Message{Title: n.Title, Body: n.Body + "\nWaiting since " + since + " (" + text.Duration(waited) + ")"}
+	return Message{Title: n.Title, Body: what + "\nWaiting since " + since + " (" + text.Duration(waited) + ")"}
 }
 
 // sleepUntil waits until t by the clock now; false when ctx ended first.

@@ -124,7 +124,7 @@ func TestPushOncePerWaitWhenAway(t *testing.T) {
 		t.Errorf("pushed after %v, before push_after (%v)", waited, after)
 	}
 	want := post{title: "api · auth refactor needs you", priority: "high", tags: "hourglass_flowing_sand",
-		body: "Bash: npm test\nWaiting since " + start.Format("15:04") + " ("}
+		body: "permission for Bash\nWaiting since " + start.Format("15:04") + " ("}
 	if g := got[0]; g.title != want.title || g.priority != want.priority || g.tags != want.tags || !strings.HasPrefix(g.body, want.body) {
 		t.Errorf("push = %+v\nwant %+v…", g, want)
 	}
@@ -286,5 +286,101 @@ func TestNoSecondPushForAWaitThatCameBack(t *testing.T) {
 	loop(push, 3*after, func() []view.Session { return []view.Session{s} })
 	if got := l.got(); len(got) != 1 {
 		t.Errorf("the wait that came back was pushed again: %d pushes", len(got))
+	}
+}
+
+// The push names the session and the kind of wait, never the dialog's
+// subject (a command with a token in it), unless push_detail is
+// "subject". A setting changed while the session waits applies to its
+// push.
+func TestPushSaysWhatTheSettingAllows(t *testing.T) {
+	const command = "curl -H 'Authorization: Bearer s3cr3t' https://api.example/v1/deploy"
+	kindOnly := []string{"curl", "Bearer", "s3cr3t", "api.example", "deploy"}
+	for _, tc := range []struct {
+		name   string
+		detail string
+		body   string   // the body's first line
+		never  []string // in neither the title nor the body
+	}{
+		{"default", config.Default().Notifications.PushDetail, "permission for Bash", kindOnly},
+		{"session", config.PushSession, "permission for Bash", kindOnly},
+		{"no value at all", "", "permission for Bash", kindOnly},
+		{"subject", config.PushSubject, "Bash: " + command, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			l := newListener(t)
+			p := &person{}
+			p.leftAgo(time.Hour)
+			log := &logs{}
+			push := newPush(t, l.URL, p, log)
+			cfg := config.Default().Notifications
+			cfg.PushURL, cfg.PushAfter, cfg.PushDetail = l.URL, after, tc.detail
+			s := waitingSession(time.Now())
+			s.WaitingFor = "Bash: " + command
+			// Set while the session waits, before its push is due.
+			push.Update(time.Now(), []view.Session{s})
+			push.Configure(cfg)
+			loop(push, 3*after, func() []view.Session { return []view.Session{s} })
+			got := l.got()
+			if len(got) != 1 {
+				t.Fatalf("got %d pushes, want 1\n%s", len(got), log)
+			}
+			g := got[0]
+			if g.title != "api · auth refactor needs you" {
+				t.Errorf("title %q, want the session's name", g.title)
+			}
+			if first, _, _ := strings.Cut(g.body, "\n"); first != tc.body {
+				t.Errorf("body %q, want it to start with %q", g.body, tc.body)
+			}
+			for _, word := range tc.never {
+				if strings.Contains(g.title+"\n"+g.body, word) || strings.Contains(log.String(), word) {
+					t.Errorf("%q left the machine or reached the log: title %q, body %q\n%s", word, g.title, g.body, log)
+				}
+			}
+		})
+	}
+}
+
+// A push server that answers with a redirect gets no second chance at the
+// message, nor does the host it names: the redirect is not followed, and
+// the push fails like any answer that is not 2xx, with the URL never in an
+// error or the log.
+func TestPushFollowsNoRedirect(t *testing.T) {
+	elsewhere := newListener(t)
+	var asked atomic.Int32
+	redirecting := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		asked.Add(1)
+		_, _ = io.Copy(io.Discard, r.Body)
+		http.Redirect(w, r, elsewhere.URL+"/collect", http.StatusTemporaryRedirect)
+	}))
+	t.Cleanup(redirecting.Close)
+	pushURL := redirecting.URL + "/hud?auth=tk_secret"
+
+	err := PostNtfy(context.Background(), pushURL, Message{Title: "api needs you", Body: "permission for Bash"})
+	if err == nil || !strings.Contains(err.Error(), "the server answered 307 Temporary Redirect") {
+		t.Errorf("PostNtfy = %v, want the 307 as an error", err)
+	} else if strings.Contains(err.Error(), "tk_secret") || strings.Contains(err.Error(), "/hud") {
+		t.Errorf("the error holds the URL: %v", err)
+	}
+
+	p := &person{}
+	p.leftAgo(time.Hour)
+	log := &logs{}
+	push := newPush(t, pushURL, p, log)
+	s := waitingSession(time.Now())
+	loop(push, 4*after, func() []view.Session { return []view.Session{s} })
+	push.Close()
+	if got := elsewhere.got(); len(got) != 0 {
+		t.Errorf("the redirect was followed: the other server got %+v", got)
+	}
+	if n := asked.Load(); n < 3 {
+		t.Errorf("the push server was asked %d times, want the first POST and its retries", n)
+	}
+	out := log.String()
+	if !strings.Contains(out, "away push failed (attempt 1") || !strings.Contains(out, "307") {
+		t.Errorf("the failure is not logged:\n%s", out)
+	}
+	if strings.Contains(out, "tk_secret") || strings.Contains(out, "/hud") || strings.Contains(out, "/collect") {
+		t.Errorf("the log holds a URL:\n%s", out)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -114,6 +115,27 @@ func Player(goos string, lookPath func(string) (string, error), dataDirs []strin
 		}, player + " with the freedesktop sound theme"
 	}
 	return nil, ""
+}
+
+// players are the programs Player looks for, in its order.
+func players(goos string) []string {
+	if goos == "darwin" {
+		return []string{"afplay"}
+	}
+	return []string{"canberra-gtk-play", "paplay", "pw-play"}
+}
+
+// RelativeOnly names the first player lookPath finds only through a
+// relative PATH entry (exec.ErrDot), "" for none: exec.LookPath refuses
+// such a find, since a relative entry names whatever directory hud runs
+// in, so Player finds no player there, and hud doctor says why.
+func RelativeOnly(goos string, lookPath func(string) (string, error)) string {
+	for _, p := range players(goos) {
+		if _, err := lookPath(p); errors.Is(err, exec.ErrDot) {
+			return p
+		}
+	}
+	return ""
 }
 
 // macSounds stands in for the freedesktop names with macOS's own sounds.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -67,5 +68,30 @@ func TestPlayer(t *testing.T) {
 				t.Errorf("the error does not say what to install: %v", err)
 			}
 		})
+	}
+}
+
+// TestPlayerOnARelativePathEntry: a player found only through a relative
+// PATH entry (PATH=bin) is not used, and RelativeOnly names it, for hud
+// doctor to say why no sound plays.
+func TestPlayerOnARelativePathEntry(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "bin", "paplay"), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	t.Setenv("PATH", "bin")
+	if play, desc := Player("linux", exec.LookPath, nil); play != nil {
+		t.Errorf("a player on a relative PATH entry is used: %s", desc)
+	}
+	if got := RelativeOnly("linux", exec.LookPath); got != "paplay" {
+		t.Errorf("RelativeOnly = %q, want paplay", got)
+	}
+	t.Setenv("PATH", filepath.Join(dir, "bin"))
+	if got := RelativeOnly("linux", exec.LookPath); got != "" {
+		t.Errorf("RelativeOnly with an absolute entry = %q, want none", got)
 	}
 }

@@ -21,6 +21,7 @@ func attentionOf(env *Env) *doctor.Attention {
 		Display:  display,
 		Idle: attention.FirstIdle(func(ctx context.Context) (time.Duration, error) { return focus.Idle(ctx, display) },
 			attention.BusIdle),
-		Player: player,
+		Player:         player,
+		RelativePlayer: attention.RelativeOnly(runtime.GOOS, exec.LookPath),
 	}
 }

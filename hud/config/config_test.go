@@ -163,6 +163,26 @@ checkpoint_every = "0s"
 			problems: []string{`config.toml:2: notifications.context_at: "101" is not a whole number from 0 to 100`, `config.toml:3: notifications.usage_at: "80%" is not a whole number from 0 to 100`},
 		},
 		{
+			name:   "the push may send the subject",
+			text:   "[notifications]\npush_detail = \"subject\"\n",
+			change: func(c *Config) { c.Notifications.PushDetail = PushSubject },
+		},
+		{
+			name:     "a push detail that is not one of its values keeps the default",
+			text:     "[notifications]\npush_detail = \"everything\"\n",
+			problems: []string{`config.toml:2: notifications.push_detail: "everything" is not "session" or "subject"; using the default "session"`},
+		},
+		{
+			name:     "values are written as the template writes them",
+			text:     "[notifications]\npush_detail = \"Subject\"\n",
+			problems: []string{`config.toml:2: notifications.push_detail: "Subject" is not "session" or "subject"`},
+		},
+		{
+			name:     "a list where a choice belongs",
+			text:     "[notifications]\npush_detail = [\"subject\"]\n",
+			problems: []string{`config.toml:2: notifications.push_detail: must be "session" or "subject"; using the default "session"`},
+		},
+		{
 			name:     "duration without unit",
 			text:     "[notifications]\n\nstill_waiting_after = 120\n",
 			problems: []string{`config.toml:3: notifications.still_waiting_after: "120" is not a duration`},
@@ -249,6 +269,22 @@ checkpoint_every = "0s"
 				}
 			}
 		})
+	}
+}
+
+// TestPushDetailDefault: the push sends only the kind of wait unless the
+// person writes otherwise, and the template says so.
+func TestPushDetailDefault(t *testing.T) {
+	if got := Default().Notifications.PushDetail; got != PushSession {
+		t.Errorf("default push_detail = %q, want %q", got, PushSession)
+	}
+	tmpl := Template()
+	if !strings.Contains(tmpl, "\npush_detail = \"session\"\n") {
+		t.Errorf("the template lacks push_detail = \"session\":\n%s", tmpl)
+	}
+	cfg, problems := Parse("config.toml", "[notifications]\npush_url = \"https://ntfy.sh/x\"\n")
+	if len(problems) != 0 || cfg.Notifications.PushDetail != PushSession {
+		t.Errorf("a file without push_detail: %q, %v; want %q", cfg.Notifications.PushDetail, problems, PushSession)
 	}
 }
 

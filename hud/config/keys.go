@@ -17,6 +17,8 @@ const (
 	kindQuietHours
 	kindURL
 	kindPercent
+	// kindChoice is a string that must be one of the setting's choices.
+	kindChoice
 )
 
 // setting is one key of the file. The list below is the single source of
@@ -27,6 +29,8 @@ type setting struct {
 	kind       kind
 	// zeroOK allows a zero duration (it means "off" for that key).
 	zeroOK bool
+	// choices are the values a kindChoice setting accepts, as written.
+	choices []string
 	// why is the one line the template prints above the key.
 	why string
 	// field points into a Config at the value this setting fills.
@@ -75,6 +79,9 @@ var keys = []setting{
 	{table: "notifications", key: "push_after", kind: kindDuration,
 		why:   "How long a session waits, and you are away, before the push.",
 		field: func(c *Config) any { return &c.Notifications.PushAfter }},
+	{table: "notifications", key: "push_detail", kind: kindChoice, choices: []string{PushSession, PushSubject},
+		why:   "What the push says: \"session\" only which session waits and for what kind of dialog (\"permission for Bash\", \"a question\"); \"subject\" also what it is about (the command, the file, the question), which then leaves your machine.",
+		field: func(c *Config) any { return &c.Notifications.PushDetail }},
 	{table: "notifications", key: "context_at", kind: kindPercent, zeroOK: true,
 		why:   "Warn once when a session's context window is this full (percent), before Claude compacts it; 0 turns it off.",
 		field: func(c *Config) any { return &c.Notifications.ContextAt }},
@@ -171,8 +178,23 @@ func (s setting) expected() string {
 		return `an http or https URL in quotes, or ""`
 	case kindPercent:
 		return "a whole number from 0 to 100"
+	case kindChoice:
+		return choiceList(s.choices)
 	}
 	return `a time range in quotes, like "22:00-08:00", or ""`
+}
+
+// choiceList names the choices as they are written: "a" or "b", "a", "b"
+// or "c".
+func choiceList(choices []string) string {
+	quoted := make([]string, len(choices))
+	for i, c := range choices {
+		quoted[i] = strconv.Quote(c)
+	}
+	if len(quoted) < 2 {
+		return strings.Join(quoted, "")
+	}
+	return strings.Join(quoted[:len(quoted)-1], ", ") + " or " + quoted[len(quoted)-1]
 }
 
 // formatValue writes a setting's value of c as TOML.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -196,6 +197,13 @@ func (v *value) UnmarshalText(text []byte) error {
 		}
 		*dst = q
 	case *string:
+		if v.s.kind == kindChoice {
+			if !slices.Contains(v.s.choices, t) {
+				return fmt.Errorf("%q is not %s", t, choiceList(v.s.choices))
+			}
+			*dst = t
+			break
+		}
 		if err := checkURL(t); err != nil {
 			return err
 		}

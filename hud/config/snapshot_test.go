@@ -25,6 +25,7 @@ func TestHookReadsWhatLoadRead(t *testing.T) {
 		"[activity]\nrestore_on_compact = true\ncheckpoint_every = \"5m\"\n",
 		"[breaks]\nenabled = false\nquiet_hours = \"22:00-07:30\"\n[work_session]\nstrict = true\n",
 		"[breaks]\nmicro_interval = \"-3m\"\nnot_a_key = 1\n",
+		"[notifications]\npush_detail = \"subject\"\n",
 		"this is not toml = = =",
 	} {
 		path := filepath.Join(t.TempDir(), "hud", "config.toml")

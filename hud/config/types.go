@@ -21,6 +21,12 @@ type (
 	Problem       = settings.Problem
 )
 
+// The values of notifications.push_detail.
+const (
+	PushSession = settings.PushSession
+	PushSubject = settings.PushSubject
+)
+
 // Default returns the settings used when the file says nothing.
 func Default() Config { return settings.Default() }
 

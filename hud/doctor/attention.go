@@ -24,6 +24,9 @@ type Attention struct {
 	// Player says how sounds are played (attention.Player), "" when
 	// nothing here plays them.
 	Player string
+	// RelativePlayer names a player found only through a relative PATH
+	// entry, which hud never runs (attention.RelativeOnly).
+	RelativePlayer string
 }
 
 // attentionTimeout bounds each question to the desktop.
@@ -71,6 +74,10 @@ func checkSounds(env *Env) []Finding {
 	n := cfg.Notifications
 	if !n.WaitingSound && !n.DoneSound {
 		return []Finding{ok("off: waiting_sound and done_sound are false")}
+	}
+	if a.Player == "" && a.RelativePlayer != "" {
+		return []Finding{warn("put the directory that holds "+a.RelativePlayer+" in PATH as an absolute path",
+			"waiting_sound or done_sound is on, but %s is found only through a relative PATH entry, and hud runs no program from one", a.RelativePlayer)}
 	}
 	if a.Player == "" {
 		return []Finding{warn("install canberra-gtk-play (gnome-session-canberra / libcanberra-gtk3-module), or paplay with sound-theme-freedesktop",

@@ -42,7 +42,8 @@ func TestDecodeContext(t *testing.T) {
 		{"none", `null`, nil},
 		{"negative", `{"tokens":-1,"window":200000}`, nil},
 		{"no window", `{"tokens":5,"window":0}`, nil},
-		{"no model could", `{"tokens":5,"window":99000000}`, nil},
+		{"no model could", `{"tokens":5,"window":999000000}`, nil},
+		{"more than the window could hold", `{"tokens":500,"window":100}`, nil},
 		{"hostile text, unknown sources, the future", `{"tokens":5,"window":100,"percent":99,"model":"m\u001b]0;x\u0007","from":"rm -rf","window_from":"model","at":"2099-01-01T00:00:00.000Z"}`,
 			&resolver.Context{Tokens: 5, Window: 100, Model: "m", At: now, WindowFrom: resolver.WindowFromModel}},
 	}

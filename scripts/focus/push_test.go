@@ -78,7 +78,7 @@ func TestAwayPushFromTheTray(t *testing.T) {
 	if gap := time.Since(left); gap < pushAfter {
 		t.Errorf("pushed %v after the person left, before push_after", gap)
 	}
-	want := "epsilon needs you | high | Bash: npm test\nWaiting since " + waited.Format("15:04")
+	want := "epsilon needs you | high | permission for Bash\nWaiting since " + waited.Format("15:04")
 	if !strings.HasPrefix(p[0], want) {
 		t.Errorf("push %q, want %q…", p[0], want)
 	}

@@ -72,26 +72,33 @@ type tokenCount struct {
 	} `json:"payload"`
 }
 
-// window is one of Codex's rate-limit windows: resets_at in Unix seconds.
+// window is one of Codex's rate-limit windows: its length in minutes,
+// resets_at in Unix seconds.
 type window struct {
 	UsedPercent *float64 `json:"used_percent"`
+	Minutes     *float64 `json:"window_minutes"`
 	ResetsAt    *float64 `json:"resets_at"`
 }
 
-func (w *window) limit() *resolver.RateLimit {
+// limit is the window learnt at at, nil when unknown
+// (resolver.NewRateLimit holds it to its bounds, its length too).
+func (w *window) limit(at time.Time) *resolver.RateLimit {
 	if w == nil {
 		return nil
 	}
-	l, err := resolver.NewRateLimit(w.UsedPercent, w.ResetsAt)
-	if err != nil {
-		return nil
+	var length time.Duration // unknown: the resolver takes it as its longest
+	if m := w.Minutes; m != nil && *m > 0 && *m <= 1e6 {
+		length = time.Duration(*m * float64(time.Minute))
 	}
-	return l
+	return resolver.NewRateLimit(w.UsedPercent, w.ResetsAt, length, at)
 }
 
 // Runway finds the newest token_count event in a rollout's tail: the
 // context in use (the last answer's total tokens, what Codex counts as in
-// its window), and the account's limits when the event carries them.
+// its window), and the account's limits when the event carries them. The
+// figures are handed on as read: the resolver holds the context to its
+// bounds (resolver.Context.Plausible), so a newest count out of them is
+// unknown, never an older event's.
 func (rollout) Runway(tail []byte) (resolver.Context, *resolver.Account, bool) {
 	lines := bytes.Split(tail, []byte{'\n'})
 	for i := len(lines) - 1; i >= 0; i-- {
@@ -104,14 +111,14 @@ func (rollout) Runway(tail []byte) (resolver.Context, *resolver.Account, bool) {
 			continue
 		}
 		info := e.Payload.Info
-		if info == nil || info.Last == nil || info.Window <= 0 || info.Last.TotalTokens < 0 {
-			continue
+		if info == nil || info.Last == nil {
+			continue // no count in this event
 		}
 		c := resolver.Context{Tokens: info.Last.TotalTokens, Window: info.Window, At: e.Timestamp.UTC(),
 			From: resolver.ContextFromRollout, WindowFrom: resolver.WindowFromRollout}
 		var a *resolver.Account
 		if rl := e.Payload.RateLimits; rl != nil {
-			a = &resolver.Account{Agent: Name, At: c.At, FiveHour: rl.Primary.limit(), SevenDay: rl.Secondary.limit()}
+			a = &resolver.Account{Agent: Name, At: c.At, FiveHour: rl.Primary.limit(c.At), SevenDay: rl.Secondary.limit(c.At)}
 			if a.FiveHour == nil && a.SevenDay == nil {
 				a = nil
 			}

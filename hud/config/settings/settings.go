@@ -40,12 +40,25 @@ type Notifications struct {
 	// is left out of the hook's copy of the settings, which never needs it.
 	PushURL   string `json:"-"`
 	PushAfter time.Duration
+	// PushDetail is what the push says of a wait: PushSession (the
+	// default) the session's name and the kind of wait alone,
+	// PushSubject also what the dialog is about (the command, the path,
+	// the question). The push leaves the machine, maybe for a public
+	// server, and a command may hold a secret: the subject goes only when
+	// the person chose it.
+	PushDetail string
 	// ContextAt warns once when a session's context window is this full,
 	// before Claude compacts it; UsageAt once when an account has used
 	// this much of its 5-hour or weekly limit. Zero turns each off.
 	ContextAt Percent
 	UsageAt   Percent
 }
+
+// The values of notifications.push_detail (Notifications.PushDetail).
+const (
+	PushSession = "session"
+	PushSubject = "subject"
+)
 
 // Percent is a share from 1 to 100; 0 means off.
 type Percent int
@@ -138,6 +151,7 @@ func Default() Config {
 			DoneSound:         false,
 			PushURL:           "",
 			PushAfter:         3 * time.Minute,
+			PushDetail:        PushSession,
 			ContextAt:         85,
 			UsageAt:           90,
 		},
