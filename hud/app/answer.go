@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"strings"
 	"sync"
 	"time"
@@ -42,10 +43,19 @@ type Answers struct {
 	// each.
 	Hold func(notify.Notification) string
 
+	// notesTimeout bounds each call to the notification daemon (0:
+	// notify.SendTimeout); tests shorten it.
+	notesTimeout time.Duration
+
 	mu      sync.Mutex
 	srv     *answer.Server
-	notes   *DialogNotes // nil: no daemon with buttons, the menu answers
+	notes   *DialogNotes // nil: no daemon with buttons (yet), the menu answers
 	enabled bool
+	// notesGen counts the times answering was turned off: a connection to
+	// the daemon made before is closed when it comes, not used.
+	notesGen int
+	// connecting waits for the connections to the daemon under way.
+	connecting sync.WaitGroup
 	// noted are the sessions (view keys) whose dialog a notification
 	// with buttons shows now.
 	noted   map[string]bool
@@ -73,29 +83,61 @@ func (x *Answers) Configure(cfg config.Answer) {
 		}
 		x.srv = srv
 		x.Logf("answering: serving %s", x.Path)
-		notes, err := NewDialogNotes(x.Answer, x.Hold, x.Logf)
-		if err != nil {
-			x.Logf("answering: no notification buttons (%v); the menu answers", err)
-		}
-		x.notes = notes
+		x.connecting.Add(1)
+		go x.connectNotes(x.notesGen)
 	case !cfg.Enabled && x.srv != nil:
 		x.closeLocked()
 		x.Logf("answering: off")
 	}
 }
 
-// Close stops serving; hooks waiting give up at once.
-func (x *Answers) Close() {
+// connectNotes connects to the notification daemon for the notifications
+// with buttons, off the loop: the daemon may take its time or never
+// answer (stopped, or a program that took its name), and the loop must go
+// on meanwhile. The menu answers until it is done; then the loop is told,
+// and the next Attach shows the dialogs waiting. gen is notesGen when
+// answering was turned on.
+func (x *Answers) connectNotes(gen int) {
+	defer x.connecting.Done()
+	notes, err := NewDialogNotes(cmp.Or(x.notesTimeout, notify.SendTimeout), x.Answer, x.Hold, x.Logf)
 	x.mu.Lock()
-	defer x.mu.Unlock()
-	x.closeLocked()
+	current := gen == x.notesGen
+	if current && err == nil {
+		x.notes = notes
+	}
+	x.mu.Unlock()
+	switch {
+	case err != nil:
+		x.Logf("answering: no notification buttons (%v); the menu answers", err)
+	case !current: // answering was turned off meanwhile
+		notes.Close()
+		<-notes.Done()
+	default:
+		x.signal()
+	}
 }
 
+// Close stops serving; hooks waiting give up at once. It returns once the
+// notifications with buttons are closed, within the daemon's deadline.
+func (x *Answers) Close() {
+	x.mu.Lock()
+	notes := x.notes
+	x.closeLocked()
+	x.mu.Unlock()
+	x.connecting.Wait()
+	if notes != nil {
+		<-notes.Done()
+	}
+}
+
+// closeLocked stops serving and closes the notifications with buttons
+// without waiting for the daemon: the loop calls it.
 func (x *Answers) closeLocked() {
 	if x.srv != nil {
 		x.srv.Close()
 		x.srv = nil
 	}
+	x.notesGen++
 	if x.notes != nil {
 		x.notes.Close()
 		x.notes = nil

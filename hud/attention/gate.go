@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/config"
@@ -12,12 +13,21 @@ import (
 	"github.com/capacitor-hud/hud/hud/view"
 )
 
-// DefaultTimeout bounds each question the Gate asks before a notification
-// (the desktop's DND, the terminal's focus): a bus or a terminal that does
-// not answer delays that one notification at most this long. As long as a
-// click's (focus.DefaultTimeout): `kitty @`, a Python program, can take
-// a second to start on a busy machine.
+// DefaultTimeout bounds the desktop's answer to "Do Not Disturb?": a bus
+// that does not answer delays that one notification at most this long. As
+// long as a click's (focus.DefaultTimeout).
 const DefaultTimeout = focus.DefaultTimeout
+
+// DefaultLookTimeout bounds the whole "is the person looking at it?"
+// decision for one notification, every server it asks included. The
+// notifications are decided one after another, so this is also what a
+// server that does not answer adds to each notification queued behind;
+// focus.Looking then skips that server for focus.SilentFor, so a burst
+// pays it once. A tmux server answers in milliseconds, `kitty @` (a
+// Python program) in a fraction of a second; what has not answered by
+// then counts as not looking, and the notification is shown: a bubble
+// too many costs less than one lost.
+const DefaultLookTimeout = 500 * time.Millisecond
 
 // Gate is a notify.Sender that holds back what the person should not be
 // interrupted with and gives what it lets through its sound. Its Send runs
@@ -28,13 +38,16 @@ type Gate struct {
 	// not); nil: never.
 	Quiet func(context.Context) (string, error)
 	// Looking says whether the person looks at a session's terminal; nil:
-	// never.
+	// never. It is asked about the notification's session only.
 	Looking func(context.Context, view.Place) (bool, error)
 	// Sounds plays a shown notification's sound; nil: none.
 	Sounds *Sounds
-	// Timeout bounds each question; 0 means DefaultTimeout.
+	// Timeout bounds Quiet; 0 means DefaultTimeout.
 	Timeout time.Duration
-	Logf    func(format string, args ...any)
+	// LookTimeout bounds Looking, which counts as "not looking" when it
+	// has not answered by then; 0 means DefaultLookTimeout.
+	LookTimeout time.Duration
+	Logf        func(format string, args ...any)
 }
 
 // Send shows n unless the desktop says Do Not Disturb or n is about a
@@ -60,9 +73,8 @@ func (g *Gate) Send(n notify.Notification) error {
 // desktop's Do Not Disturb, or the person looking at the terminal of n's
 // session. The notifications with buttons ask it too.
 func (g *Gate) HoldBack(n notify.Notification) string {
-	timeout := cmp.Or(g.Timeout, DefaultTimeout)
 	if g.Quiet != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		ctx, cancel := context.WithTimeout(context.Background(), cmp.Or(g.Timeout, DefaultTimeout))
 		why, err := g.Quiet(ctx)
 		cancel()
 		if err != nil {
@@ -75,9 +87,7 @@ func (g *Gate) HoldBack(n notify.Notification) string {
 	if g.Looking == nil || n.Where == (view.Place{}) {
 		return ""
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
-	defer cancel()
-	looking, err := g.Looking(ctx, n.Where)
+	looking, err := g.looking(n.Where)
 	if err != nil && !errors.Is(err, focus.ErrSkip) {
 		g.logf("asking whether you look at the session's terminal: %v", err)
 	}
@@ -85,6 +95,37 @@ func (g *Gate) HoldBack(n notify.Notification) string {
 		return "you are looking at its terminal"
 	}
 	return ""
+}
+
+// looking asks Looking about where, and returns by the LookTimeout
+// deadline whether Looking has returned or not: a Looking that does not
+// keep its deadline (a program that outlives its kill, a socket dial)
+// holds no notification past it. Given up on, it ends on its own, its
+// context cancelled.
+func (g *Gate) looking(where view.Place) (bool, error) {
+	timeout := cmp.Or(g.LookTimeout, DefaultLookTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	type answer struct {
+		looking bool
+		err     error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		looking, err := g.Looking(ctx, where)
+		done <- answer{looking, err}
+	}()
+	select {
+	case a := <-done:
+		return a.looking, a.err
+	case <-ctx.Done():
+		select {
+		case a := <-done: // came with the deadline
+			return a.looking, a.err
+		default:
+			return false, fmt.Errorf("no answer within %v: %w", timeout, ctx.Err())
+		}
+	}
 }
 
 // Configure takes the reloaded settings: the sounds to play, and the

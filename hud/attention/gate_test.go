@@ -3,6 +3,10 @@ package attention
 import (
 	"context"
 	"errors"
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +15,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/focus"
 	"github.com/capacitor-hud/hud/hud/notify"
 	"github.com/capacitor-hud/hud/hud/view"
+	"github.com/capacitor-hud/hud/internal/terminal"
 )
 
 func TestGate(t *testing.T) {
@@ -71,6 +76,95 @@ func TestGate(t *testing.T) {
 				t.Errorf("log %q does not say %q", out, tt.log)
 			}
 		})
+	}
+}
+
+// A tmux server that never answers (stopped with SIGSTOP, or a program on
+// its socket that never replies) with twelve sessions on it, each with a
+// notification due: they and an unrelated notification behind them are
+// decided, one after another as the app sends them, within a second, all
+// shown; the next decision about that server does not wait for it again.
+// The tmux run is a stand-in first on PATH that never answers.
+func TestGateSilentTmuxServer(t *testing.T) {
+	bin := t.TempDir()
+	calls := filepath.Join(bin, "calls")
+	script := "#!/bin/sh\necho \"$*\" >>" + calls + "\nexec sleep 10\n"
+	if err := os.WriteFile(filepath.Join(bin, "tmux"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Setenv("DISPLAY", "")
+	dir, err := os.MkdirTemp("", "gate") // short: a socket's path must fit sockaddr_un
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	dir, _ = filepath.EvalSymlinks(dir)
+	sock := filepath.Join(dir, "tmux")
+	ln, err := net.Listen("unix", sock) // the person's own socket, as hud requires
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+
+	rec := &notify.Recorder{}
+	g := &Gate{Next: rec, Looking: focus.Looking{Run: focus.Exec}.At, Logf: t.Logf}
+	inTmux := func(pane int) notify.Notification {
+		return notify.Notification{Kind: notify.KindWaiting, Title: fmt.Sprintf("session %d needs you", pane),
+			Where: view.Place{Terminal: terminal.Terminal{TmuxPane: fmt.Sprintf("%%%d", pane), TmuxSocket: sock}}}
+	}
+	start := time.Now()
+	for pane := 1; pane <= 12; pane++ {
+		if err := g.Send(inTmux(pane)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	unrelated := notify.Notification{Kind: notify.KindDone, Title: "elsewhere is done", Where: view.Place{PID: os.Getpid()}}
+	if err := g.Send(unrelated); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("the unrelated notification was decided after %v", d)
+	}
+	if sent := rec.Sent(); len(sent) != 13 {
+		t.Errorf("%d notifications shown, want all 13", len(sent))
+	}
+	start = time.Now()
+	if why := g.HoldBack(inTmux(1)); why != "" {
+		t.Errorf("held back: %s", why)
+	}
+	if d := time.Since(start); d > 250*time.Millisecond {
+		t.Errorf("the next decision took %v: the silent server was waited for again", d)
+	}
+	if out, _ := os.ReadFile(calls); strings.Count(string(out), "\n") > 1 {
+		t.Errorf("tmux ran %d times, want once:\n%s", strings.Count(string(out), "\n"), out)
+	}
+}
+
+// A Looking that keeps no deadline holds no notification past the Gate's:
+// the notification is shown, and the log says why.
+func TestGateGivesUpOnLooking(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	rec := &notify.Recorder{}
+	log := &logs{}
+	g := &Gate{Next: rec, Logf: log.logf,
+		Looking: func(context.Context, view.Place) (bool, error) { <-release; return true, nil }}
+	sent := make(chan error, 1)
+	go func() { sent <- g.Send(notify.Notification{Kind: notify.KindWaiting, Where: view.Place{PID: 42}}) }()
+	select {
+	case err := <-sent:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(time.Second):
+		t.Fatal("the notification still waits for Looking after 1s")
+	}
+	if len(rec.Sent()) != 1 {
+		t.Error("not shown")
+	}
+	if !strings.Contains(log.String(), "no answer within") {
+		t.Errorf("log %q", log.String())
 	}
 }
 

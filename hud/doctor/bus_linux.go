@@ -10,7 +10,7 @@ import (
 )
 
 // dbusSession is the real session bus, on a private connection so closing
-// it does not close one the process shares with systray or beeep.
+// it does not close the one the process shares with systray.
 type dbusSession struct{ conn *dbus.Conn }
 
 // SessionBus connects to the session bus named by the environment; close

@@ -2,6 +2,7 @@ package focus
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -25,7 +26,9 @@ import (
 //
 // Anything it cannot tell (no display, a WezTerm pane, a remote session,
 // a terminal that does not answer) counts as not looking: a notification
-// the person did not need costs less than one they missed.
+// the person did not need costs less than one they missed. A server that
+// did not answer by the caller's deadline is not asked again for
+// SilentFor: its sessions count as not looked at meanwhile, at no cost.
 type Looking struct {
 	Run Runner
 	// Display overrides $DISPLAY (tests).
@@ -40,6 +43,9 @@ type Looking struct {
 	// is asked about them, as a click does (Focuser.Sockets); nil means
 	// OwnSockets for this process's uid.
 	Sockets func(terminal.Terminal) (terminal.Terminal, error)
+	// known remembers the servers that did not answer; nil: the memory
+	// the whole program shares (shared).
+	known *servers
 }
 
 // At reports whether the person looks at t's terminal. The error says why
@@ -70,20 +76,25 @@ func (l Looking) At(ctx context.Context, t view.Place) (bool, error) {
 }
 
 // tmux: the pane must be the one its session shows, and a client showing
-// that session must be in the active window.
+// that session must be in the active window. The server is asked for the
+// shown panes of all its sessions, one question the same for every
+// session on it: sessions asked about at the same moment share one call.
 func (l Looking) tmux(ctx context.Context, t view.Place) (bool, error) {
 	b := Tmux{Run: l.Run}
-	out, err := l.Run(ctx, b.command(t, "display-message", "-p", "-t", t.Terminal.TmuxPane, "#{pane_active}#{window_active}"))
+	pane := t.Terminal.TmuxPane
+	name := "the tmux server at " + cmp.Or(t.Terminal.TmuxSocket, "the default socket")
+	out, err := l.memory().run(ctx, name, b.command(t, "list-panes", "-a", "-F", "#{pane_id} #{pane_active}#{window_active}"), l.Run)
 	if err != nil {
-		return false, fmt.Errorf("asking tmux about pane %s: %w", t.Terminal.TmuxPane, err)
+		return false, fmt.Errorf("asking tmux about pane %s: %w", pane, err)
 	}
-	if string(bytes.TrimSpace(out)) != "11" {
+	if !paneShown(out, pane) {
 		return false, nil
 	}
-	clients, err := b.clients(ctx, t)
+	out, err = l.memory().run(ctx, name, b.clientsCommand(t), l.Run)
 	if err != nil {
-		return false, fmt.Errorf("listing the tmux clients of pane %s: %w", t.Terminal.TmuxPane, err)
+		return false, fmt.Errorf("listing the tmux clients of pane %s: %w", pane, err)
 	}
+	clients := parseClients(out)
 	if len(clients) == 0 {
 		return false, nil
 	}
@@ -111,11 +122,25 @@ type kittyOSWindow struct {
 
 func (l Looking) kitty(ctx context.Context, t view.Place) (bool, error) {
 	// The whole list: kitty before 0.27 takes no --match for ls.
-	out, err := l.Run(ctx, Command{Name: "kitty", Args: []string{"@", "--to", t.Terminal.KittyListenOn, "ls"}})
+	out, err := l.memory().run(ctx, "kitty at "+t.Terminal.KittyListenOn,
+		Command{Name: "kitty", Args: []string{"@", "--to", t.Terminal.KittyListenOn, "ls"}}, l.Run)
 	if err != nil {
 		return false, fmt.Errorf("asking kitty about window %s: %w", t.Terminal.KittyWindow, err)
 	}
 	return kittyFocused(out, t.Terminal.KittyWindow)
+}
+
+// paneShown reads `list-panes -a -F '#{pane_id} #{pane_active}#{window_active}'`:
+// pane is the active pane of its window, and that window the current one
+// of its session. A pane not listed is not shown.
+func paneShown(out []byte, pane string) bool {
+	for line := range bytes.Lines(out) {
+		id, flags, ok := bytes.Cut(bytes.TrimSpace(line), []byte(" "))
+		if ok && string(id) == pane {
+			return string(flags) == "11"
+		}
+	}
+	return false
 }
 
 // kittyFocused reads `kitty @ ls`: window id is focused when its OS window
@@ -152,6 +177,16 @@ func (l Looking) activeIs(ctx context.Context, lines [][]int, hint string) (bool
 	if display == "" {
 		return false, fmt.Errorf("%w: no X display", ErrSkip)
 	}
+	answer, err := l.memory().ask(ctx, "X display "+display, fmt.Sprint(lines, hint), func(ctx context.Context) (any, error) {
+		looking, err := l.activeOn(ctx, display, lines, hint)
+		return looking, err
+	})
+	looking, _ := answer.(bool)
+	return looking, err
+}
+
+// activeIs's question, put to the X server of display.
+func (l Looking) activeOn(ctx context.Context, display string, lines [][]int, hint string) (bool, error) {
 	var looking bool
 	err := withDisplay(ctx, display, func(c *xgb.Conn) error {
 		root := xproto.Setup(c).DefaultScreen(c).Root
@@ -196,6 +231,13 @@ func (l Looking) alone(owner int) bool {
 		children = Children
 	}
 	return children(owner) <= 1
+}
+
+func (l Looking) memory() *servers {
+	if l.known != nil {
+		return l.known
+	}
+	return shared
 }
 
 func (l Looking) ancestry(pid int) []int {

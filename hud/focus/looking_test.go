@@ -15,7 +15,7 @@ import (
 func TestLookingAt(t *testing.T) {
 	pane := terminal.Terminal{TmuxPane: "%3", TmuxSocket: "/tmp/tmux-1000/work"}
 	kitty := terminal.Terminal{KittyWindow: "7", KittyListenOn: "unix:/tmp/kitty-1"}
-	const display = "tmux -S /tmp/tmux-1000/work display-message -p -t %3 #{pane_active}#{window_active}"
+	const panes = "tmux -S /tmp/tmux-1000/work list-panes -a -F #{pane_id} #{pane_active}#{window_active}"
 	const clients = "tmux -S /tmp/tmux-1000/work list-clients"
 	const kittyLs = "kitty @ --to unix:/tmp/kitty-1 ls"
 	tests := []struct {
@@ -32,13 +32,15 @@ func TestLookingAt(t *testing.T) {
 		{name: "a WezTerm pane cannot be told", target: view.Place{PID: 9, Terminal: terminal.Terminal{WeztermPane: "2"}}, skip: true},
 		{name: "nothing recorded", target: view.Place{}, skip: true},
 		{name: "tmux pane not the active one", target: view.Place{Terminal: pane},
-			outputs: map[string]string{display: "01\n"}, ran: 1},
+			outputs: map[string]string{panes: "%1 11\n%3 01\n"}, ran: 1},
 		{name: "tmux window not the current one", target: view.Place{Terminal: pane},
-			outputs: map[string]string{display: "10\n"}, ran: 1},
+			outputs: map[string]string{panes: "%3 10\n"}, ran: 1},
+		{name: "tmux lists no such pane", target: view.Place{Terminal: pane},
+			outputs: map[string]string{panes: "%1 11\n%30 11\n"}, ran: 1},
 		{name: "tmux pane shown but no client attached", target: view.Place{Terminal: pane},
-			outputs: map[string]string{display: "11\n", clients: ""}, ran: 2},
+			outputs: map[string]string{panes: "%2 01\n%3 11\n", clients: ""}, ran: 2},
 		{name: "tmux that does not answer", target: view.Place{Terminal: pane},
-			fail: map[string]bool{display: true}, err: true, ran: 1},
+			fail: map[string]bool{panes: true}, err: true, ran: 1},
 		{name: "kitty window focused in the focused OS window", target: view.Place{Terminal: kitty},
 			outputs: map[string]string{kittyLs: `[{"is_focused":true,"tabs":[{"is_focused":true,"windows":[{"id":7,"is_focused":true}]}]}]`},
 			want:    true, ran: 1},
@@ -64,7 +66,7 @@ func TestLookingAt(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Setenv("DISPLAY", "")
 			run := &fakeRun{outputs: tt.outputs, fail: tt.fail}
-			got, err := Looking{Run: run.run, Sockets: trusted}.At(context.Background(), tt.target)
+			got, err := Looking{Run: run.run, Sockets: trusted, known: &servers{}}.At(context.Background(), tt.target)
 			if got != tt.want {
 				t.Errorf("looking = %v, want %v", got, tt.want)
 			}

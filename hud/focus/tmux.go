@@ -63,11 +63,17 @@ func (b Tmux) command(t view.Place, args ...string) Command {
 // clients returns the pids of the tmux clients attached to the pane's
 // session, most recently active first.
 func (b Tmux) clients(ctx context.Context, t view.Place) ([]int, error) {
-	out, err := b.Run(ctx, b.command(t, "list-clients", "-t", t.Terminal.TmuxPane, "-F", "#{client_activity} #{client_pid}"))
+	out, err := b.Run(ctx, b.clientsCommand(t))
 	if err != nil {
 		return nil, err
 	}
 	return parseClients(out), nil
+}
+
+// clientsCommand lists the clients of the pane's session, for
+// parseClients.
+func (b Tmux) clientsCommand(t view.Place) Command {
+	return b.command(t, "list-clients", "-t", t.Terminal.TmuxPane, "-F", "#{client_activity} #{client_pid}")
 }
 
 // parseClients reads "activity pid" lines, newest activity first; lines

@@ -16,7 +16,9 @@
 // Each is switched in the settings file ([config.Notifications]).
 //
 // Sending goes through the small [Sender] interface so the rules and the
-// app are testable with a [Recorder]. [Desktop] sends through beeep and
-// makes text that came from prompts and paths safe for the daemon that
-// shows it: some Linux daemons render a subset of HTML in the body.
+// app are testable with a [Recorder]. [Desktop] sends over the session
+// bus on Linux (under a deadline, subscribed to no signal) and through
+// beeep on macOS, and makes text that came from prompts and paths safe for
+// the daemon that shows it: some Linux daemons render a subset of HTML in
+// the body.
 package notify

@@ -4,35 +4,42 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-
-	"github.com/gen2brain/beeep"
+	"time"
 )
 
 // Sender shows notifications. Send may block for a while (a D-Bus round
-// trip, or a command when it falls back to one): call it off the event
-// loop.
+// trip, or a command on macOS): call it off the event loop.
 type Sender interface {
 	Send(Notification) error
 }
 
-// appName is how the HUD names itself to the notification daemon; beeep's
-// default is "DefaultAppName".
+// appName is how the HUD names itself to the notification daemon.
 const appName = "hud"
 
-// Desktop sends notifications to the desktop through beeep: on Linux
-// org.freedesktop.Notifications over D-Bus (then notify-send, then
-// kdialog), on macOS terminal-notifier if installed, else osascript.
+// SendTimeout bounds one notification's trip to the daemon on Linux, and
+// each call the tray makes to the notification daemon there (the
+// notifications with buttons too). A daemon that never answers (stopped,
+// or a program that took its name and stays silent) costs that long and a
+// log line, never the tray.
+const SendTimeout = 3 * time.Second
+
+// Desktop sends notifications to the desktop: on Linux
+// org.freedesktop.Notifications over the session bus (sender_linux.go),
+// on macOS through beeep (terminal-notifier if installed, else
+// osascript).
 type Desktop struct {
-	icon  any // PNG bytes or a file path; beeep rejects nil
+	icon  any // PNG bytes or a file path
 	sound bool
-	// mu serialises sends: beeep opens a notifier per call, and two
-	// bubbles racing each other arrive in any order.
+	// timeout bounds one send on Linux (SendTimeout; tests shorten it).
+	timeout time.Duration
+	// mu serialises sends: two bubbles racing each other arrive in any
+	// order.
 	mu sync.Mutex
 }
 
 // NewDesktop returns a Desktop sender. icon is a PNG as []byte or the path
-// of a PNG file; sound plays the system's notification sound with each
-// (on Linux beeep marks such notifications critical, which most daemons
+// of a PNG file; sound asks for the daemon's alert sound with each (on
+// Linux such notifications are also marked critical, which some daemons
 // keep on screen until dismissed).
 func NewDesktop(icon any, sound bool) (*Desktop, error) {
 	switch v := icon.(type) {
@@ -47,8 +54,7 @@ func NewDesktop(icon any, sound bool) (*Desktop, error) {
 	default:
 		return nil, fmt.Errorf("notification icon: want PNG bytes or a path, got %T", icon)
 	}
-	beeep.AppName = appName
-	return &Desktop{icon: icon, sound: sound}, nil
+	return &Desktop{icon: icon, sound: sound, timeout: SendTimeout}, nil
 }
 
 // SetSound turns the sound on or off (after the settings were reloaded).
@@ -63,11 +69,7 @@ func (d *Desktop) Send(n Notification) error {
 	title, body := Title(n.Title), Body(n.Body)
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	send := beeep.Notify
-	if d.sound {
-		send = beeep.Alert
-	}
-	if err := send(title, body, d.icon); err != nil {
+	if err := d.show(title, body); err != nil {
 		return fmt.Errorf("showing the %s notification for %s: %w", n.Kind, n.Project, err)
 	}
 	return nil

@@ -17,7 +17,7 @@ const (
 // may hold newlines, tabs, escape sequences) and cuts it to max runes.
 func plain(s string, max int) string {
 	s = text.Line(s, max)
-	// Text passed as a command argument (notify-send, terminal-notifier)
+	// Text passed as a command argument (terminal-notifier on macOS)
 	// must not read as an option. A NON-BREAKING HYPHEN looks the same and
 	// is printable, so osascript's quoting leaves it alone.
 	if rest, ok := strings.CutPrefix(s, "-"); ok {
@@ -30,8 +30,8 @@ func plain(s string, max int) string {
 // The freedesktop spec makes the summary plain text, so it is not escaped.
 func Title(s string) string { return plain(s, maxTitle) }
 
-// Body is a notification's body as hud sends it, whatever sends it (beeep
-// for the plain notifications, the tray's own D-Bus call for those with
+// Body is a notification's body as hud sends it, whatever sends it (the
+// Desktop for the plain notifications, the tray's notes for those with
 // buttons): one line, bounded and, where the daemon renders markup,
 // escaped (text.Markup).
 func Body(s string) string {

@@ -6,6 +6,8 @@
 package tmux
 
 import (
+	"cmp"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -14,20 +16,46 @@ import (
 	"time"
 )
 
+// DefaultTimeout bounds one tmux command: a server that stopped
+// answering (stopped, wedged) fails the suite's step instead of hanging
+// it. Generous: a busy machine running agents can be slow to start tmux.
+const DefaultTimeout = 10 * time.Second
+
+// waitDelay bounds the wait for the command's output once it is killed or
+// has exited: the tmux client hands its stdout to the server, so a server
+// that never reads its socket holds the pipe open after the client is
+// gone.
+const waitDelay = 500 * time.Millisecond
+
 // Server is one tmux server, on its own socket.
 type Server struct {
 	Socket string
 	// Session is the session that holds the windows.
 	Session string
+	// Timeout bounds each command; 0 means DefaultTimeout.
+	Timeout time.Duration
 }
 
-// Run runs a tmux command against the server.
+// Run runs a tmux command against the server, killed when it has not
+// finished within the server's Timeout.
 func (s Server) Run(args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), cmp.Or(s.Timeout, DefaultTimeout))
+	defer cancel()
+	return s.RunContext(ctx, args...)
+}
+
+// RunContext runs a tmux command against the server, killed when ctx is
+// done.
+func (s Server) RunContext(ctx context.Context, args ...string) (string, error) {
 	full := append([]string{"-L", s.Socket, "-f", "/dev/null"}, args...)
-	cmd := exec.Command("tmux", full...)
+	cmd := exec.CommandContext(ctx, "tmux", full...)
 	cmd.Env = personEnv(os.Environ())
+	cmd.WaitDelay = waitDelay
 	out, err := cmd.CombinedOutput()
 	if err != nil {
+		if ctx.Err() != nil {
+			err = fmt.Errorf("%w (%w)", err, ctx.Err())
+		}
 		return string(out), fmt.Errorf("tmux %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(string(out)))
 	}
 	return string(out), nil
