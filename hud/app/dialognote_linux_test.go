@@ -1,12 +1,10 @@
 package app
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"reflect"
 	"strings"
 	"sync"
@@ -21,6 +19,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/notify"
 	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/hud/watch"
+	"github.com/capacitor-hud/hud/internal/bustest"
 	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/store"
 	"github.com/capacitor-hud/hud/internal/terminal"
@@ -115,33 +114,10 @@ func (n *notifier) CloseNotification(id uint32) *dbus.Error {
 	return nil
 }
 
-// privateBus starts a session bus of the test's own and points
-// DBUS_SESSION_BUS_ADDRESS at it.
-func privateBus(t *testing.T) {
-	t.Helper()
-	if _, err := exec.LookPath("dbus-daemon"); err != nil {
-		t.Skip("no dbus-daemon")
-	}
-	cmd := exec.Command("dbus-daemon", "--session", "--nofork", "--print-address=1", "--address=unix:dir="+t.TempDir())
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	addr, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatalf("dbus-daemon: %v", err)
-	}
-	t.Setenv("DBUS_SESSION_BUS_ADDRESS", strings.TrimSpace(addr))
-}
-
 // daemon owns the notification daemon's name on a private bus.
 func daemon(t *testing.T) *notifier {
 	t.Helper()
-	privateBus(t)
+	bustest.Use(t)
 	conn, err := dbus.ConnectSessionBus()
 	if err != nil {
 		t.Fatal(err)

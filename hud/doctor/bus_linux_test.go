@@ -1,51 +1,19 @@
 package doctor
 
 import (
-	"bufio"
-	"os/exec"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/godbus/dbus/v5"
-)
 
-// privateBus starts a dbus-daemon of the test's own and returns its
-// address; the test is skipped where dbus-daemon is not installed.
-func privateBus(t *testing.T) string {
-	t.Helper()
-	daemon, err := exec.LookPath("dbus-daemon")
-	if err != nil {
-		t.Skip("dbus-daemon is not installed")
-	}
-	cmd := exec.Command(daemon, "--session", "--nofork", "--print-address=1")
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	line := make(chan string, 1)
-	go func() {
-		s, _ := bufio.NewReader(out).ReadString('\n')
-		line <- strings.TrimSpace(s)
-	}()
-	select {
-	case addr := <-line:
-		return addr
-	case <-time.After(5 * time.Second):
-		t.Fatal("dbus-daemon printed no address")
-	}
-	return ""
-}
+	"github.com/capacitor-hud/hud/internal/bustest"
+)
 
 // TestSessionBusAnswersNameHasOwner runs the two desktop checks against a
 // real bus: nothing owns the names, then a stand-in tray host and
 // notification daemon take them.
 func TestSessionBusAnswersNameHasOwner(t *testing.T) {
-	addr := privateBus(t)
+	addr := bustest.Start(t)
 	getenv := func(k string) string {
 		if k == "DBUS_SESSION_BUS_ADDRESS" {
 			return addr

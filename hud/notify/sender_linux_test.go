@@ -1,18 +1,16 @@
 package notify
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
 	"image"
 	"image/png"
 	"os"
-	"os/exec"
-	"strings"
 	"testing"
 	"time"
 
+	"github.com/capacitor-hud/hud/internal/bustest"
 	"github.com/godbus/dbus/v5"
 )
 
@@ -22,29 +20,6 @@ var testPNG = func() string {
 	png.Encode(&b, image.NewNRGBA(image.Rect(0, 0, 2, 2)))
 	return b.String()
 }()
-
-// privateBus starts a session bus of the test's own and points
-// DBUS_SESSION_BUS_ADDRESS at it.
-func privateBus(t *testing.T) {
-	t.Helper()
-	if _, err := exec.LookPath("dbus-daemon"); err != nil {
-		t.Skip("no dbus-daemon")
-	}
-	cmd := exec.Command("dbus-daemon", "--session", "--nofork", "--print-address=1", "--address=unix:dir="+t.TempDir())
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	addr, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatalf("dbus-daemon: %v", err)
-	}
-	t.Setenv("DBUS_SESSION_BUS_ADDRESS", strings.TrimSpace(addr))
-}
 
 // connect opens a connection of the test's to its private bus.
 func connect(t *testing.T) *dbus.Conn {
@@ -148,7 +123,7 @@ func emitMalformed(t *testing.T, conn *dbus.Conn, n int) {
 // the daemon's signals through github.com/esiqveland/notify (beeep's)
 // panics on the first of them.
 func TestSendSurvivesMalformedSignals(t *testing.T) {
-	privateBus(t)
+	bustest.Use(t)
 	attacker := connect(t)
 	d := &fakeDaemon{got: make(chan received, 8), before: func() { emitMalformed(t, attacker, 100) }}
 	startDaemon(t, d)
@@ -183,7 +158,7 @@ func TestSendSurvivesMalformedSignals(t *testing.T) {
 // daemon's bell and critical urgency; an icon given as a path goes as the
 // app icon.
 func TestSendNote(t *testing.T) {
-	privateBus(t)
+	bustest.Use(t)
 	d := &fakeDaemon{got: make(chan received, 2)}
 	startDaemon(t, d)
 	desktop, err := NewDesktop([]byte(testPNG), false)
@@ -242,7 +217,7 @@ func TestSendNote(t *testing.T) {
 // TestSendSilentDaemon: a daemon that owns the name and never answers
 // costs one send its deadline and an error, never longer.
 func TestSendSilentDaemon(t *testing.T) {
-	privateBus(t)
+	bustest.Use(t)
 	startDaemon(t, &fakeDaemon{silent: make(chan struct{})})
 	desktop, err := NewDesktop([]byte(testPNG), false)
 	if err != nil {
