@@ -10,8 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/capacitor-hud/hud/internal/bustest"
 	"github.com/godbus/dbus/v5"
+
+	"github.com/capacitor-hud/hud/internal/bustest"
 )
 
 // testPNG is an icon: a PNG of 2×2 pixels.
