@@ -9,10 +9,11 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/proc"
 	"github.com/capacitor-hud/hud/resolver"
-	"golang.org/x/sys/unix"
 )
 
 // deadPID returns the pid of a process that has exited and been reaped.

@@ -10,8 +10,9 @@ import (
 	"strconv"
 	"syscall"
 
-	"github.com/capacitor-hud/hud/internal/proc"
 	"golang.org/x/sys/unix"
+
+	"github.com/capacitor-hud/hud/internal/proc"
 )
 
 // handedLockFD is where Ensure puts the lock's pid file, flock held, for

@@ -10,8 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/capacitor-hud/hud/internal/proc"
 	"golang.org/x/sys/unix"
+
+	"github.com/capacitor-hud/hud/internal/proc"
 )
 
 // TestHolderTakesJobs: a hook's job reaches the holder of its Claude

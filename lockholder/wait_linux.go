@@ -6,8 +6,9 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/capacitor-hud/hud/internal/proc"
 	"golang.org/x/sys/unix"
+
+	"github.com/capacitor-hud/hud/internal/proc"
 )
 
 // linuxWatch waits in one poll(2) on a pidfd, readable once the process

@@ -7,10 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/proc"
 	"github.com/capacitor-hud/hud/resolver"
-	"golang.org/x/sys/unix"
 )
 
 // watchers builds each lockWatch this OS has: its notifying one and the

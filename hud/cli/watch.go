@@ -11,18 +11,17 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/capacitor-hud/hud/hud/agent/registry"
-	"github.com/capacitor-hud/hud/hud/text"
-	"github.com/capacitor-hud/hud/internal/paths"
-	"github.com/capacitor-hud/hud/internal/proc"
-
 	"golang.org/x/sys/unix"
 
+	"github.com/capacitor-hud/hud/hud/agent/registry"
 	"github.com/capacitor-hud/hud/hud/app"
 	"github.com/capacitor-hud/hud/hud/present"
 	"github.com/capacitor-hud/hud/hud/status"
+	"github.com/capacitor-hud/hud/hud/text"
 	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/hud/watch"
+	"github.com/capacitor-hud/hud/internal/paths"
+	"github.com/capacitor-hud/hud/internal/proc"
 	"github.com/capacitor-hud/hud/resolver"
 )
 

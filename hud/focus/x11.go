@@ -10,9 +10,10 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/capacitor-hud/hud/internal/proc"
 	"github.com/jezek/xgb"
 	"github.com/jezek/xgb/xproto"
+
+	"github.com/capacitor-hud/hud/internal/proc"
 )
 
 func init() {

@@ -1,8 +1,6 @@
 package install
 
 import (
-	"github.com/capacitor-hud/hud/hud/hookevents"
-
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -17,6 +15,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/diff"
 	"golang.org/x/sys/unix"
+
+	"github.com/capacitor-hud/hud/hud/hookevents"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")

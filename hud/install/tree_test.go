@@ -1,8 +1,6 @@
 package install
 
 import (
-	"github.com/capacitor-hud/hud/hud/hookevents"
-
 	"bytes"
 	"encoding/json"
 	"os"
@@ -10,6 +8,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/capacitor-hud/hud/hud/hookevents"
 )
 
 // TestUnchangedTreeIsByteIdentical parses and re-renders files without

@@ -9,8 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/capacitor-hud/hud/internal/paths"
 	"golang.org/x/sys/unix"
+
+	"github.com/capacitor-hud/hud/internal/paths"
 )
 
 // TestFullDisk fills a tiny file system holding the home: the write

@@ -11,10 +11,11 @@ import (
 	"syscall"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/proc"
 	"github.com/capacitor-hud/hud/lockholder"
-	"golang.org/x/sys/unix"
 )
 
 // lockRuns is how many Claude exits the lock figure times: each costs a
