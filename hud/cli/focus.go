@@ -22,7 +22,8 @@ import (
 func runFocus(env *Env, args []string) error {
 	fs := newFlagSet(env, "focus", "focus [session-id | project-path]\n\n"+
 		"Bring a session's terminal forward (its tmux pane, terminal tab or window),\n"+
-		"else open its folder; with no argument, the session that needs you most.\n")
+		"else open its folder and exit 1, since nothing of the session's own was\n"+
+		"raised; with no argument, the session that needs you most.\n")
 	if err := parseFlags(env, fs, args); err != nil {
 		return err
 	}

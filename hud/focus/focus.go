@@ -23,6 +23,13 @@ import (
 // failure is not worth a log line.
 var ErrSkip = errors.New("not this terminal")
 
+// ErrOnlyFolder is what Focus returns when no backend brought the
+// session's terminal forward and its folder was opened instead: nothing of
+// the session's own was raised, and the caller says so (hud focus exits
+// non-zero, the tray logs it) rather than pass a folder off as the
+// session.
+var ErrOnlyFolder = errors.New("nothing brought the session's terminal forward: its folder was opened instead")
+
 // Backend is one way of bringing a session's terminal forward.
 type Backend interface {
 	// Name names the backend in the log ("tmux", "x11").
@@ -138,8 +145,9 @@ func (f *Focuser) Start(t view.Place) {
 }
 
 // Focus brings t forward: the first backend that succeeds wins; when none
-// does, the folder opens. Failures along the way are logged; the error
-// says why nothing at all could be shown.
+// does, the folder opens, and the error is ErrOnlyFolder (with why each
+// way failed). Failures along the way are logged; any other error says
+// why nothing at all could be shown.
 func (f *Focuser) Focus(ctx context.Context, t view.Place) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -177,7 +185,7 @@ func (f *Focuser) Focus(ctx context.Context, t view.Place) error {
 	if err != nil {
 		return errors.Join(append(errs, err)...)
 	}
-	return nil
+	return errors.Join(append(errs, ErrOnlyFolder)...)
 }
 
 // folder checks that path, a session's recorded cwd, names a directory,

@@ -170,7 +170,12 @@ func TestFocus(t *testing.T) {
 				Sockets: func(t terminal.Terminal) (terminal.Terminal, error) { return t, nil },
 			}
 			err := f.Focus(context.Background(), tt.target)
-			if tt.wantErr == "" && err != nil || tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
+			// A folder opened in the session's place is said, never
+			// passed off as the session's terminal.
+			if onlyFolder := len(tt.opened) > 0; onlyFolder != errors.Is(err, ErrOnlyFolder) {
+				t.Errorf("err = %v; folder opened %v, so ErrOnlyFolder %v", err, tt.opened, onlyFolder)
+			}
+			if tt.wantErr == "" && err != nil && !errors.Is(err, ErrOnlyFolder) || tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
 				t.Errorf("err = %v, want %q", err, tt.wantErr)
 			}
 			check := func(what string, got, want []string) {
@@ -195,7 +200,7 @@ func TestFocusTimeout(t *testing.T) {
 	f := &Focuser{Backends: []Backend{hang}, Timeout: 10 * time.Millisecond, Open: func(p string) error { opened = append(opened, p); return nil },
 		Sockets: func(t terminal.Terminal) (terminal.Terminal, error) { return t, nil }}
 	err := f.Focus(context.Background(), view.Place{Terminal: terminal.Terminal{KittyWindow: "1", KittyListenOn: "unix:@k"}, Dir: t.TempDir()})
-	if err != nil || len(opened) != 1 {
+	if !errors.Is(err, ErrOnlyFolder) || len(opened) != 1 {
 		t.Errorf("err %v, opened %q", err, opened)
 	}
 }
@@ -271,7 +276,7 @@ func TestFolderIsAFolder(t *testing.T) {
 				}
 				return
 			}
-			if err != nil || len(opened) != 1 || opened[0] != tt.opened {
+			if !errors.Is(err, ErrOnlyFolder) || len(opened) != 1 || opened[0] != tt.opened {
 				t.Errorf("opened %q (err %v), want %q", opened, err, tt.opened)
 			}
 		})
