@@ -28,7 +28,10 @@ const SendTimeout = 3 * time.Second
 // on macOS through beeep (terminal-notifier if installed, else
 // osascript).
 type Desktop struct {
-	icon  any // PNG bytes or a file path
+	icon any // PNG bytes or a file path
+	// image is icon's PNG decoded for the daemon (Linux), at the first
+	// send: the icon does not change, so it is decoded once.
+	image *ImageData
 	sound bool
 	// timeout bounds one send on Linux (SendTimeout; tests shorten it).
 	timeout time.Duration

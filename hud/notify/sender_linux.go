@@ -38,7 +38,7 @@ func (d *Desktop) show(title, body string) error {
 	return err
 }
 
-// note is the notification as beeep.Notify and beeep.Alert make it on the
+// note is the notification (d.mu is held) as beeep.Notify and beeep.Alert make it on the
 // bus, but for the icon's pixels: app name "hud", the icon as image-data
 // (PNG bytes, not premultiplied) or as the app icon (a path, made
 // absolute), and with the sound on the daemon's "bell" and critical
@@ -53,8 +53,11 @@ func (d *Desktop) note(title, body string) fdnotify.Notification {
 	}
 	switch icon := d.icon.(type) {
 	case []byte:
-		if img := ImageDataOf(icon); img != nil {
-			n.AddHint(ImageHint(img))
+		if d.image == nil {
+			d.image = ImageDataOf(icon)
+		}
+		if d.image != nil {
+			n.AddHint(ImageHint(d.image))
 		}
 	case string:
 		n.AppIcon = icon
