@@ -1,7 +1,6 @@
 package app
 
 import (
-	"context"
 	"os/exec"
 	"runtime"
 	"time"
@@ -18,23 +17,29 @@ import (
 // what is shown.
 func attentionGate(s Setup, cfg config.Notifications, next notify.Sender, logf func(string, ...any)) *attention.Gate {
 	player, _ := attention.Player(runtime.GOOS, exec.LookPath, attention.DataDirs(s.Getenv))
-	looking := focus.Looking{Run: focus.Exec}
+	looking := focus.Looking{Run: focus.Exec, Compositor: focus.DetectCompositor(s.Getenv)}
 	return &attention.Gate{
 		Next:    next,
-		Quiet:   attention.DND{Property: attention.BusProperty, Run: focus.Exec, Getenv: s.Getenv}.Reason,
+		Quiet:   desktopDND(s).Reason,
 		Looking: looking.At,
 		Sounds:  attention.NewSounds(cfg, player),
 		Logf:    logf,
 	}
 }
 
-// awayPush is the away push (notifications.push_url), with the X server's
-// idle time, else the session bus's.
+// awayPush is the away push (notifications.push_url), with the desktop's
+// idle time (attention.DesktopIdle).
 func awayPush(s Setup, cfg config.Notifications, logf func(string, ...any)) *attention.Push {
 	now := s.Now
 	if now == nil {
 		now = time.Now
 	}
-	x := func(ctx context.Context) (time.Duration, error) { return focus.Idle(ctx, "") }
-	return attention.NewPush(cfg, attention.FirstIdle(x, attention.BusIdle), attention.PostNtfy, now, logf)
+	p := attention.NewPush(cfg, attention.DesktopIdle(s.Getenv, "").Idle, attention.PostNtfy, now, logf)
+	p.Quiet = desktopDND(s).Reason
+	return p
+}
+
+// desktopDND reads the desktop's Do Not Disturb where it keeps it.
+func desktopDND(s Setup) attention.DND {
+	return attention.DND{Property: attention.BusProperty, Modes: attention.MakoModes, Run: focus.Exec, Getenv: s.Getenv}
 }

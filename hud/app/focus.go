@@ -1,10 +1,14 @@
 package app
 
 import (
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/capacitor-hud/hud/hud/config"
+	"github.com/capacitor-hud/hud/hud/focus"
 	"github.com/capacitor-hud/hud/hud/remote"
+	"github.com/capacitor-hud/hud/hud/view"
 )
 
 // remoteMachine finds, at the click, the machine a remote session's host
@@ -22,4 +26,35 @@ func remoteMachine(s Setup) func(name string) (config.Remote, string, error) {
 		}
 		return rs.Remotes[i], remote.SSHCommand(s.Getenv, rs), nil
 	}
+}
+
+// focuser brings a clicked session forward, and says so when it could
+// not: the folder that opened instead is not the session.
+func focuser(s Setup, logf func(string, ...any), say func(title, body string)) *focus.Focuser {
+	f := focus.New(logf, OpenPath, remoteMachine(s))
+	f.Failed = func(p view.Place, err error) {
+		title, body := clickFailed(p, err)
+		say(title, body)
+	}
+	return f
+}
+
+// clickFailed is what the person is told of a click that brought nothing
+// of the session's own forward.
+func clickFailed(p view.Place, err error) (title, body string) {
+	where := "this desktop"
+	if p.Host != "" {
+		where = p.Host
+	}
+	if errors.Is(err, focus.ErrOnlyFolder) {
+		return "The session's terminal could not be brought forward",
+			"Its folder opened instead: hud cannot raise that terminal on " + where + ". 'hud doctor' says what works here."
+	}
+	return "The session could not be shown", firstLine(err.Error()) + "\n'hud doctor' says what works here."
+}
+
+// firstLine is the first line of s, for a notification's body.
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
 }

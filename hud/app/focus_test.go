@@ -1,11 +1,14 @@
 package app
 
 import (
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/capacitor-hud/hud/hud/config"
+	"github.com/capacitor-hud/hud/hud/focus"
+	"github.com/capacitor-hud/hud/hud/view"
 )
 
 func TestRemoteMachine(t *testing.T) {
@@ -28,5 +31,16 @@ func TestRemoteMachine(t *testing.T) {
 	}
 	if _, _, err := machine("laptop2"); err == nil || !strings.Contains(err.Error(), "laptop2") {
 		t.Errorf("a machine no longer listed: %v", err)
+	}
+}
+
+func TestClickFailedSaysWhy(t *testing.T) {
+	title, body := clickFailed(view.Place{PID: 7, Dir: "/p"}, errors.Join(errors.New("sway: no window"), focus.ErrOnlyFolder))
+	if !strings.Contains(title, "could not be brought forward") || !strings.Contains(body, "Its folder opened instead") {
+		t.Errorf("only the folder: %q / %q", title, body)
+	}
+	title, body = clickFailed(view.Place{Host: "devbox"}, errors.New("nothing brings a session on devbox forward\nmore"))
+	if title != "The session could not be shown" || !strings.HasPrefix(body, "nothing brings a session on devbox forward\n'hud doctor'") {
+		t.Errorf("remote: %q / %q", title, body)
 	}
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/capacitor-hud/hud/hud/answer"
 	"github.com/capacitor-hud/hud/hud/breaks"
 	"github.com/capacitor-hud/hud/hud/config"
-	"github.com/capacitor-hud/hud/hud/focus"
 	"github.com/capacitor-hud/hud/hud/install"
 	"github.com/capacitor-hud/hud/hud/notify"
 	"github.com/capacitor-hud/hud/hud/view"
@@ -182,7 +181,7 @@ func loopOptions(s Setup, cfg config.Config, watcher *watch.Watcher, lockDirs []
 			Work:   worksession.NewSection(cfg.WorkSession, notifications.Say, logf),
 		},
 		Activity: func(id string) *activity.Facts { return view.ActivityOf(layout, id) },
-		Focus:    focus.New(logf, OpenPath, remoteMachine(s)).Start,
+		Focus:    focuser(s, logf, notifications.Say).Start,
 		Open:     OpenPath,
 	}
 }

@@ -2,6 +2,7 @@ package attention
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/capacitor-hud/hud/hud/focus"
@@ -18,6 +19,9 @@ type DND struct {
 	// (/org/freedesktop/Notifications) on the session bus; an error (no
 	// such property, no server) means that server keeps none.
 	Property func(ctx context.Context, iface, name string) (any, error)
+	// Modes lists mako's active modes (fr.emersion.Mako.ListModes); an
+	// error means the server is not mako. nil: not asked.
+	Modes func(ctx context.Context) ([]string, error)
 	// Run runs a command and returns its output (focus.Exec); nil: none.
 	Run focus.Runner
 	// Getenv reads XDG_CURRENT_DESKTOP.
@@ -48,6 +52,15 @@ func (d DND) Reason(ctx context.Context) (string, error) {
 			}
 		}
 	}
+	if d.Modes != nil {
+		modes, err := d.Modes(ctx)
+		if err != nil && ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		if slices.ContainsFunc(modes, isDNDMode) {
+			return "mako is in its do-not-disturb mode (makoctl mode -r do-not-disturb leaves it)", nil
+		}
+	}
 	if d.Run != nil && d.Getenv != nil && onGNOME(d.Getenv("XDG_CURRENT_DESKTOP")) {
 		out, err := d.Run(ctx, focus.Command{Name: "gsettings", Args: []string{"get", "org.gnome.desktop.notifications", "show-banners"}})
 		if err != nil {
@@ -58,6 +71,12 @@ func (d DND) Reason(ctx context.Context) (string, error) {
 		}
 	}
 	return "", nil
+}
+
+// isDNDMode reports whether a mako mode is the person's do-not-disturb:
+// the name mako's documentation gives it, or its usual short form.
+func isDNDMode(mode string) bool {
+	return strings.EqualFold(mode, "do-not-disturb") || strings.EqualFold(mode, "dnd")
 }
 
 // onGNOME reads XDG_CURRENT_DESKTOP, a colon-separated list ("ubuntu:GNOME").

@@ -25,6 +25,22 @@ func BusProperty(ctx context.Context, iface, name string) (any, error) {
 	return v.Value(), nil
 }
 
+// MakoModes lists mako's active modes, for DND.Modes; an error where the
+// notification server is not mako (or a mako before modes were listed).
+func MakoModes(ctx context.Context) ([]string, error) {
+	conn, err := dbus.SessionBus()
+	if err != nil {
+		return nil, fmt.Errorf("the session bus: %w", err)
+	}
+	var modes []string
+	err = conn.Object("org.freedesktop.Notifications", "/fr/emersion/Mako").
+		CallWithContext(ctx, "fr.emersion.Mako.ListModes", 0).Store(&modes)
+	if err != nil {
+		return nil, fmt.Errorf("mako's modes: %w", err)
+	}
+	return modes, nil
+}
+
 // BusIdle reads the idle time from the desktop's session bus where the X
 // server cannot tell it (a Wayland session): the freedesktop ScreenSaver's
 // GetSessionIdleTime (KDE Plasma, Xfce), else GNOME Mutter's idle monitor.

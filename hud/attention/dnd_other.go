@@ -17,3 +17,8 @@ func BusProperty(context.Context, string, string) (any, error) {
 func BusIdle(context.Context) (time.Duration, error) {
 	return 0, errors.New("no idle time without an X display on this system")
 }
+
+// MakoModes: no mako here.
+func MakoModes(context.Context) ([]string, error) {
+	return nil, errors.New("no mako on this system")
+}

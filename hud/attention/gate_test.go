@@ -219,6 +219,9 @@ func TestDND(t *testing.T) {
 			return []byte(out), nil
 		}
 	}
+	modes := func(m ...string) func(context.Context) ([]string, error) {
+		return func(context.Context) ([]string, error) { return m, nil }
+	}
 	env := func(desktop string) func(string) string {
 		return func(k string) string {
 			if k == "XDG_CURRENT_DESKTOP" {
@@ -240,6 +243,9 @@ func TestDND(t *testing.T) {
 		{"a property of another type", DND{Property: props(map[string]any{"org.dunstproject.cmd0.paused": "yes"})}, ""},
 		{"GNOME's banners off", DND{Property: props(nil), Run: gsettings("false\n"), Getenv: env("ubuntu:GNOME")}, "GNOME"},
 		{"GNOME's banners on", DND{Property: props(nil), Run: gsettings("true\n"), Getenv: env("GNOME")}, ""},
+		{"mako in do-not-disturb", DND{Property: props(nil), Modes: modes("default", "do-not-disturb")}, "mako"},
+		{"mako in its other modes", DND{Property: props(nil), Modes: modes("default", "away")}, ""},
+		{"not mako", DND{Property: props(nil), Modes: func(context.Context) ([]string, error) { return nil, errors.New("UnknownObject") }}, ""},
 		{"the GNOME key is not read elsewhere", DND{Property: props(nil), Run: gsettings("false\n"), Getenv: env("XFCE")}, ""},
 	}
 	for _, tt := range tests {
@@ -255,28 +261,46 @@ func TestDND(t *testing.T) {
 	}
 }
 
-func TestFirstIdle(t *testing.T) {
-	answer := func(d time.Duration, err error) func(context.Context) (time.Duration, error) {
-		return func(context.Context) (time.Duration, error) { return d, err }
+func TestIdleSources(t *testing.T) {
+	answer := func(name string, d time.Duration, err error) IdleSource {
+		return IdleSource{Name: name, Read: func(context.Context) (time.Duration, error) { return d, err }}
 	}
-	noX := answer(0, focus.ErrSkip)
+	noX := answer("x", 0, focus.ErrSkip)
 	tests := []struct {
-		name    string
-		sources []func(context.Context) (time.Duration, error)
-		want    time.Duration
-		err     string
+		name      string
+		sources   IdleSources
+		want      time.Duration
+		from, err string
 	}{
-		{"the X server answers", []func(context.Context) (time.Duration, error){answer(time.Minute, nil), answer(time.Hour, nil)}, time.Minute, ""},
-		{"no display: the bus", []func(context.Context) (time.Duration, error){noX, answer(time.Hour, nil)}, time.Hour, ""},
-		{"nobody", []func(context.Context) (time.Duration, error){noX, answer(0, errors.New("no ScreenSaver"))}, 0, "not this terminal; no ScreenSaver"},
-		{"no source", nil, 0, "no source"},
+		{"the first answers", IdleSources{answer("x", time.Minute, nil), answer("bus", time.Hour, nil)}, time.Minute, "x", ""},
+		{"no display: the bus", IdleSources{noX, answer("bus", time.Hour, nil)}, time.Hour, "bus", ""},
+		{"nobody", IdleSources{noX, answer("bus", 0, errors.New("no ScreenSaver"))}, 0, "", "x: not this terminal; bus: no ScreenSaver"},
+		{"no source", nil, 0, "", "no source"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := FirstIdle(tt.sources...)(context.Background())
-			if got != tt.want || (err == nil) != (tt.err == "") || (err != nil && !strings.Contains(err.Error(), tt.err)) {
-				t.Errorf("got %v, %v; want %v, %q", got, err, tt.want, tt.err)
+			from, got, err := tt.sources.Which(context.Background())
+			if got != tt.want || from != tt.from || (err == nil) != (tt.err == "") || (err != nil && !strings.Contains(err.Error(), tt.err)) {
+				t.Errorf("got %q %v, %v; want %q %v, %q", from, got, err, tt.from, tt.want, tt.err)
 			}
 		})
+	}
+}
+
+func TestDesktopIdleOrder(t *testing.T) {
+	names := func(s IdleSources) (out []string) {
+		for _, src := range s {
+			out = append(out, strings.Fields(src.Name)[1])
+		}
+		return out
+	}
+	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	x11 := DesktopIdle(env(map[string]string{"DISPLAY": ":0"}), "")
+	if got := names(x11); strings.Join(got, ",") != "X,session" {
+		t.Errorf("an X11 session asks %q", got)
+	}
+	way := DesktopIdle(env(map[string]string{"DISPLAY": ":0", "WAYLAND_DISPLAY": "wayland-1", "XDG_RUNTIME_DIR": t.TempDir()}), "")
+	if got := names(way); strings.Join(got, ",") != "compositor,session,X" {
+		t.Errorf("a Wayland session asks %q", got)
 	}
 }

@@ -41,6 +41,10 @@ type Push struct {
 	// mouse (focus.Idle); an error means it cannot be told, and then no
 	// push is sent: nobody is known to be away.
 	Idle func(ctx context.Context) (time.Duration, error)
+	// Quiet says why the desktop holds notifications back now (DND.Reason),
+	// "" when it does not; nil: never. Do Not Disturb holds the push back
+	// too: it reaches the person wherever they are.
+	Quiet func(ctx context.Context) (string, error)
 	// Post sends a message to url (PostNtfy).
 	Post func(ctx context.Context, url string, m Message) error
 	Now  func() time.Time
@@ -170,6 +174,10 @@ func (p *Push) follow(ctx context.Context, key string, w *wait, cfg config.Notif
 			return
 		}
 		if idle >= cfg.PushAfter {
+			if why := p.quiet(ctx); why != "" {
+				p.logf("away push held back: %s", why)
+				return
+			}
 			break
 		}
 		// At the keyboard: the push comes if the person leaves and stays
@@ -202,6 +210,19 @@ func (p *Push) follow(ctx context.Context, key string, w *wait, cfg config.Notif
 		}
 		delay = min(2*delay, maxRetryWait)
 	}
+}
+
+// quiet says why Do Not Disturb holds the push back, "" when it does not
+// or cannot be told (a notification the person did not need costs less
+// than one they missed).
+func (p *Push) quiet(ctx context.Context) string {
+	if p.Quiet == nil {
+		return ""
+	}
+	ctx, cancel := context.WithTimeout(ctx, idleTimeout)
+	defer cancel()
+	why, _ := p.Quiet(ctx)
+	return why
 }
 
 // message says which session waits, for what and since when; p.mu is

@@ -202,6 +202,23 @@ func TestNoPushWithoutIdleTime(t *testing.T) {
 	}
 }
 
+func TestNoPushUnderDoNotDisturb(t *testing.T) {
+	l := newListener(t)
+	p := &person{}
+	p.leftAgo(time.Hour)
+	log := &logs{}
+	push := newPush(t, l.URL, p, log)
+	push.Quiet = func(context.Context) (string, error) { return "mako is in its do-not-disturb mode", nil }
+	s := waitingSession(time.Now())
+	loop(push, 3*after, func() []view.Session { return []view.Session{s} })
+	if got := l.got(); len(got) != 0 {
+		t.Fatalf("pushed under Do Not Disturb: %+v", got)
+	}
+	if !strings.Contains(log.String(), "away push held back: mako is in its do-not-disturb mode") {
+		t.Errorf("log does not say why no push came:\n%s", log)
+	}
+}
+
 // A URL that refuses connections: the push is retried and logged, the
 // token in the URL never, and the loop's Update costs what it costs
 // without a push URL.

@@ -1,10 +1,8 @@
 package cli
 
 import (
-	"context"
 	"os/exec"
 	"runtime"
-	"time"
 
 	"github.com/capacitor-hud/hud/hud/attention"
 	"github.com/capacitor-hud/hud/hud/doctor"
@@ -16,12 +14,16 @@ import (
 func attentionOf(env *Env) *doctor.Attention {
 	_, player := attention.Player(runtime.GOOS, exec.LookPath, attention.DataDirs(env.Getenv))
 	display := env.Getenv("DISPLAY")
-	return &doctor.Attention{
-		HeldBack: attention.DND{Property: attention.BusProperty, Run: focus.Exec, Getenv: env.Getenv}.Reason,
-		Display:  display,
-		Idle: attention.FirstIdle(func(ctx context.Context) (time.Duration, error) { return focus.Idle(ctx, display) },
-			attention.BusIdle),
+	a := &doctor.Attention{
+		HeldBack:       attention.DND{Property: attention.BusProperty, Modes: attention.MakoModes, Run: focus.Exec, Getenv: env.Getenv}.Reason,
+		Display:        display,
+		Idle:           attention.DesktopIdle(env.Getenv, display).Which,
 		Player:         player,
 		RelativePlayer: attention.RelativeOnly(runtime.GOOS, exec.LookPath),
+		Wayland:        env.Getenv("WAYLAND_DISPLAY") != "",
 	}
+	if c := focus.DetectCompositor(env.Getenv); c != nil {
+		a.Compositor, a.Focused = c.Name(), c.Focused
+	}
+	return a
 }

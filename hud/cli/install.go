@@ -160,9 +160,34 @@ func runInstall(env *Env, args []string) error {
 		}
 	}
 	if o.dryRun {
-		return printDryRun(env, res)
+		err = printDryRun(env, res)
+	} else {
+		printInstalled(env, tgt, opts, res)
 	}
-	printInstalled(env, tgt, opts, res)
+	return errors.Join(err, gnomeExtension(env, true, o.dryRun))
+}
+
+// gnomeExtension puts hud's GNOME Shell extension in place on GNOME
+// (installing), or removes it, and says so: on stdout, for a dry run on
+// stderr, where the diff on stdout stays a patch.
+func gnomeExtension(env *Env, installing, dryRun bool) error {
+	var res install.GNOMEResult
+	var err error
+	if installing {
+		res, err = install.InstallGNOME(context.Background(), agentEnv(env), dryRun)
+	} else {
+		res, err = install.UninstallGNOME(agentEnv(env), dryRun)
+	}
+	if err != nil {
+		return installError(err)
+	}
+	out := env.Stdout
+	if dryRun {
+		out = env.Stderr
+	}
+	if line := res.Report(installing, dryRun); line != "" {
+		fmt.Fprintln(out, line)
+	}
 	return nil
 }
 
@@ -250,7 +275,7 @@ func runUninstall(env *Env, args []string) error {
 	}
 	switch {
 	case sf.dryRun:
-		return printDryRun(env, res)
+		err = printDryRun(env, res)
 	case !res.Changed:
 		fmt.Fprintf(env.Stdout, "No hud-hook entries in %s; nothing changed.\n", res.Path)
 	default:
@@ -262,7 +287,12 @@ func runUninstall(env *Env, args []string) error {
 			fmt.Fprintf(env.Stdout, "Backup of the previous file: %s\n", res.Backup)
 		}
 	}
-	return nil
+	// The extension serves hud whichever settings it was wired into: only
+	// a plain uninstall, of the user settings, takes it away.
+	if sf.settings == "" && sf.project == "" && sf.configDir == "" {
+		err = errors.Join(err, gnomeExtension(env, false, sf.dryRun))
+	}
+	return err
 }
 
 func printDryRun(env *Env, res install.Result) error {

@@ -18,9 +18,16 @@ type Attention struct {
 	// Display is the X display the tray reads the active window and the
 	// idle time from; "" for none.
 	Display string
+	// Wayland says the session is a Wayland one ($WAYLAND_DISPLAY).
+	Wayland bool
+	// Compositor names the compositor hud asks about windows
+	// (focus.DetectCompositor), "" where it knows none; Focused asks it
+	// which process owns the focused window.
+	Compositor string
+	Focused    func(ctx context.Context) (int, error)
 	// Idle reads how long the person has not touched the keyboard or the
-	// mouse (focus.Idle, else attention.BusIdle).
-	Idle func(ctx context.Context) (time.Duration, error)
+	// mouse, and says from where (attention.IdleSources.Which).
+	Idle func(ctx context.Context) (string, time.Duration, error)
 	// Player says how sounds are played (attention.Player), "" when
 	// nothing here plays them.
 	Player string
@@ -51,17 +58,46 @@ func checkDND(env *Env) []Finding {
 	return []Finding{ok("the desktop does not say Do Not Disturb: notifications are shown")}
 }
 
-// checkFocusAware says whether hud can tell the terminal in front, to
-// spare the person notifications about the session they look at.
+// checkFocusAware says whether hud can bring a session's terminal forward
+// and tell the terminal in front (to spare the person notifications about
+// the session they look at), and through what: the compositor where there
+// is one hud knows, else the X server.
 func checkFocusAware(env *Env) []Finding {
 	a := env.Attention
 	if a == nil {
 		return nil
 	}
+	if a.Compositor != "" && a.Focused != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), attentionTimeout)
+		defer cancel()
+		if _, err := a.Focused(ctx); err != nil {
+			return []Finding{warn(compositorHint(a.Compositor),
+				"cannot ask %s about its windows (%v): a click opens the session's folder, and every notification is shown", a.Compositor, err)}
+		}
+		return []Finding{ok("%s: a click focuses the session's terminal, and no notification comes for the terminal in front (Wayland and XWayland windows; tmux and kitty panes too)", a.Compositor)}
+	}
+	if a.Wayland {
+		msg := "a Wayland compositor hud cannot ask about windows (it asks sway, Hyprland, KWin and GNOME Shell): a click on a session in a Wayland terminal opens its folder, and every notification is shown"
+		if a.Display != "" {
+			msg += "; XWayland terminals (X display " + a.Display + ") work"
+		}
+		return []Finding{warn("run Claude Code in tmux or kitty (their panes are found on any desktop), or in an XWayland terminal", "%s", msg)}
+	}
 	if a.Display == "" {
 		return []Finding{ok("no X display: hud cannot tell which terminal is in front, so every notification is shown")}
 	}
 	return []Finding{ok("no notification for a session whose terminal is in front (X display %s; tmux and kitty panes too)", a.Display)}
+}
+
+// compositorHint says what makes the compositor answer.
+func compositorHint(name string) string {
+	switch name {
+	case "gnome-shell":
+		return "run hud install (it puts hud's GNOME Shell extension in place), then gnome-extensions enable hud@capacitor-hud.github.io, and log out and in"
+	case "kwin":
+		return "KWin answers over the session bus (org.kde.KWin): run hud inside the Plasma session"
+	}
+	return "run hud inside the " + name + " session: its IPC socket comes from the environment ($SWAYSOCK, $HYPRLAND_INSTANCE_SIGNATURE)"
 }
 
 // checkSounds says how the waiting and done sounds are played.
@@ -106,10 +142,13 @@ func checkAwayPush(env *Env) []Finding {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), attentionTimeout)
 	defer cancel()
-	idle, err := a.Idle(ctx)
+	from, idle, err := a.Idle(ctx)
 	if err != nil {
-		return append(out, warn("run the tray in an X11 session, or on a desktop whose session bus tells the idle time (org.freedesktop.ScreenSaver, GNOME's Mutter)",
+		return append(out, warn("run the tray on a desktop that tells the idle time: a Wayland compositor with ext-idle-notify-v1 or org_kde_kwin_idle (sway, KWin, Hyprland), GNOME (Mutter's idle monitor), or an X11 session",
 			"cannot tell how long you have been away (%v): no push is sent", err))
 	}
-	return append(out, ok("the idle time can be read (you have been idle %s)", text.Duration(idle)))
+	if idle < time.Second {
+		return append(out, ok("the idle time comes from %s", from))
+	}
+	return append(out, ok("the idle time comes from %s (you have been idle %s)", from, text.Duration(idle)))
 }

@@ -97,6 +97,10 @@ type Focuser struct {
 	Logf func(format string, args ...any)
 	// Timeout bounds each backend; 0 means DefaultTimeout.
 	Timeout time.Duration
+	// Failed hears of a click that brought nothing of the session's own
+	// forward (Start's): the person should learn why a folder opened, or
+	// nothing did. nil: the log only.
+	Failed func(t view.Place, err error)
 	// Sockets checks the terminal's control sockets before any backend
 	// talks to them, and returns the terminal with the checked paths and
 	// without what failed; nil means OwnSockets for this process's uid.
@@ -123,12 +127,12 @@ func Backends(run Runner, goos string, machine func(name string) (config.Remote,
 	case "darwin":
 		window = MacTerminal{Run: run}
 	default:
-		window = X11{}
+		window = Desktop{Compositor: DetectCompositor(os.Getenv)}
 	}
 	return []Backend{
 		Remote{GOOS: goos, Machine: machine},
 		Tmux{Run: run, Window: window},
-		Kitty{Run: run},
+		Kitty{Run: run, Window: window},
 		WezTerm{Run: run, Window: window},
 		Window{Raiser: window},
 	}
@@ -140,6 +144,9 @@ func (f *Focuser) Start(t view.Place) {
 	go func() {
 		if err := f.Focus(context.Background(), t); err != nil {
 			f.logf("bringing the session forward: %v", err)
+			if f.Failed != nil {
+				f.Failed(t, err)
+			}
 		}
 	}()
 }

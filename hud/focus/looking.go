@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 
@@ -31,6 +32,9 @@ import (
 // SilentFor: its sessions count as not looked at meanwhile, at no cost.
 type Looking struct {
 	Run Runner
+	// Compositor, where the desktop has one, names the focused window's
+	// process: the only way to tell on Wayland. nil: X11 only.
+	Compositor Compositor
 	// Display overrides $DISPLAY (tests).
 	Display string
 	// Ancestry lists pid and its ancestors, nearest first; nil: the
@@ -170,6 +174,43 @@ func kittyFocused(out []byte, id string) (bool, error) {
 // one of lines, each a process and its ancestors, nearest first (as
 // X11.Raise picks it). hint is the terminal's word for its window.
 func (l Looking) activeIs(ctx context.Context, lines [][]int, hint string) (bool, error) {
+	var cerr error
+	if l.Compositor != nil {
+		looking, err := l.focusedIs(ctx, lines)
+		if err == nil || ctx.Err() != nil {
+			return looking, err
+		}
+		// A compositor that cannot tell (GNOME without hud's extension)
+		// leaves the X server, which still knows its XWayland windows.
+		cerr = err
+	}
+	looking, err := l.activeX11(ctx, lines, hint)
+	if err != nil && cerr != nil {
+		return false, errors.Join(cerr, err)
+	}
+	return looking, err
+}
+
+// focusedIs asks the compositor which process owns the focused window:
+// the person looks at one of lines when it is among its processes, and
+// that terminal runs nothing else.
+func (l Looking) focusedIs(ctx context.Context, lines [][]int) (bool, error) {
+	name := l.Compositor.Name()
+	answer, err := l.memory().ask(ctx, name, "focused", func(ctx context.Context) (any, error) {
+		return l.Compositor.Focused(ctx)
+	})
+	if err != nil {
+		return false, fmt.Errorf("asking %s which window has the focus: %w", name, err)
+	}
+	focused, _ := answer.(int)
+	if focusedIn(lines, focused) < 0 {
+		return false, nil
+	}
+	return l.alone(focused), nil
+}
+
+// activeX11 is activeIs asked of the X server.
+func (l Looking) activeX11(ctx context.Context, lines [][]int, hint string) (bool, error) {
 	display := l.Display
 	if display == "" {
 		display = os.Getenv("DISPLAY")
