@@ -23,6 +23,11 @@
 // not installed") for the tray, `hud status` and `hud doctor`, and Checker
 // caches it for the tray, which asks on every redraw.
 //
+// On GNOME it also puts hud's GNOME Shell extension in place (InstallGNOME,
+// the format for the running GNOME Shell), the one way hud can raise and
+// see windows there; the person switches it on once, and a plain
+// uninstall takes it away (UninstallGNOME).
+//
 // The other coding agents are wired with the same care by their own
 // packages (hud/agent/<name>), each describing its files as a Setup built
 // from what this package offers: a hooks file in Claude Code's shape

@@ -142,11 +142,13 @@ func TestWatcherFollowsIdledAndResumed(t *testing.T) {
 				t.Fatalf("Idle before any event = %v, %v", d, err)
 			}
 			f.sendEvent(0)
-			waitIdle(t, w, 5*time.Second)
+			// Idle since the latest moment it can have begun: a
+			// coarse timer may say idled up to 5 % early.
+			waitIdle(t, w, 4750*time.Millisecond)
 			mu.Lock()
 			now = now.Add(10 * time.Second)
 			mu.Unlock()
-			waitIdle(t, w, 15*time.Second)
+			waitIdle(t, w, 14750*time.Millisecond)
 			f.sendEvent(1)
 			waitIdle(t, w, 0)
 		})
