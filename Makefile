@@ -99,10 +99,10 @@ agents-e2e: build
 desktop-test: build
 	./scripts/desktop/run.sh
 
-## focus-test: a click brings the exact terminal forward, and no notification comes for the terminal in front, under Xvfb + xfwm4 with xterm and kitty windows
+## focus-test: a click brings the exact terminal forward, no notification comes for the terminal in front, the away push fires when you left: on X11 (Xvfb + xfwm4) and on sway, KWin and GNOME Shell headless
 focus-test: build
 	HUD_FOCUS=1 HUD_BIN=$(CURDIR)/$(BIN)/hud HUD_HOOK_BIN=$(CURDIR)/$(BIN)/hud-hook \
-	  $(GO) test -count=1 -v ./scripts/focus/
+	  $(GO) test -count=1 -v -timeout 20m -parallel 4 ./scripts/focus/
 
 ## remote-test: remote machines against a real sshd on the loopback
 remote-test: build

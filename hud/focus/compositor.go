@@ -85,11 +85,7 @@ func (d Desktop) Raise(ctx context.Context, pid int, hint string) error {
 	if d.Compositor == nil {
 		return d.X11.Raise(ctx, pid, hint)
 	}
-	ancestry := d.Ancestry
-	if ancestry == nil {
-		ancestry = Ancestry
-	}
-	pids := ancestry(pid)
+	pids := lineage(d.Ancestry, pid)
 	if len(pids) == 0 {
 		return fmt.Errorf("process %d is gone", pid)
 	}

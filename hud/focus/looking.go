@@ -281,9 +281,4 @@ func (l Looking) memory() *servers {
 	return shared
 }
 
-func (l Looking) ancestry(pid int) []int {
-	if l.Ancestry != nil {
-		return l.Ancestry(pid)
-	}
-	return Ancestry(pid)
-}
+func (l Looking) ancestry(pid int) []int { return lineage(l.Ancestry, pid) }

@@ -58,6 +58,15 @@ func Ancestry(pid int) []int {
 	return pids
 }
 
+// lineage is pid and its ancestors through ancestry, or through the
+// running system's (Ancestry) when it is nil (tests set it).
+func lineage(ancestry func(int) []int, pid int) []int {
+	if ancestry == nil {
+		return Ancestry(pid)
+	}
+	return ancestry(pid)
+}
+
 // Raise activates the window of pid's nearest ancestor that has one.
 func (x X11) Raise(ctx context.Context, pid int, hint string) error {
 	display := x.Display
@@ -67,11 +76,7 @@ func (x X11) Raise(ctx context.Context, pid int, hint string) error {
 	if display == "" {
 		return fmt.Errorf("%w: no X display", ErrSkip)
 	}
-	ancestry := x.Ancestry
-	if ancestry == nil {
-		ancestry = Ancestry
-	}
-	pids := ancestry(pid)
+	pids := lineage(x.Ancestry, pid)
 	if len(pids) == 0 {
 		return fmt.Errorf("process %d is gone", pid)
 	}

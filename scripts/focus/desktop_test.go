@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -180,4 +181,23 @@ func (d *desktop) waitActive(t *testing.T, w xproto.Window) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// fakeOpener puts first on env's PATH (changed in place) an xdg-open that
+// writes the path it was asked to open, one a line, to a file in home,
+// rather than start a file manager on the desktop; it returns that file.
+func fakeOpener(t *testing.T, home string, env []string) string {
+	t.Helper()
+	bin := filepath.Join(home, "bin")
+	opened := filepath.Join(home, "opened")
+	writeFile(t, filepath.Join(bin, "xdg-open"), "#!/bin/sh\nprintf '%s\\n' \"$1\" >> "+opened+"\n")
+	if err := os.Chmod(filepath.Join(bin, "xdg-open"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			env[i] = "PATH=" + bin + ":" + v
+		}
+	}
+	return opened
 }

@@ -19,5 +19,19 @@
 // tray to a loopback listener, none while the mouse moves (XTEST), one
 // push_after after it stopped (the X server's idle time).
 //
+// The same on Wayland, headless, each compositor asked for what has the
+// focus: sway (in a user namespace, since it refuses root) with waybar
+// hosting the tray and mako the notifications, a stand-in Claude in foot
+// (native Wayland) and another in an XWayland xterm: hud focus and a
+// click in the menu focus each, a tmux pane in a foot too; a session
+// without a window says so; no notification for the focused terminal,
+// none under mako's do-not-disturb mode; the away push from the
+// compositor's idle notifications while wtype types, after, and under
+// do-not-disturb. KWin (a copy of kwin_wayland --virtual) with Konsole and
+// xterm, keys typed through KDE's fake input, and GNOME Shell (--headless
+// in a mount namespace of its own, so root only, with hud's extension
+// installed by hud install), keys typed through Mutter's RemoteDesktop,
+// the same way. The away pushes run in parallel: they mostly wait.
+//
 // make focus-test runs it (HUD_FOCUS=1); without that the tests skip.
 package focus

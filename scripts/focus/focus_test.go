@@ -215,9 +215,15 @@ func personEnv(home, display string) []string {
 
 func run(t *testing.T, home, display, name string, args ...string) string {
 	t.Helper()
+	return runIn(t, personEnv(home, display), home, name, args...)
+}
+
+// runIn runs a program with env in dir and returns its output; its
+// failure fails the test.
+func runIn(t *testing.T, env []string, dir, name string, args ...string) string {
+	t.Helper()
 	cmd := exec.Command(name, args...)
-	cmd.Env = personEnv(home, display)
-	cmd.Dir = home
+	cmd.Env, cmd.Dir = env, dir
 	out, err := cmd.Output()
 	if err != nil {
 		msg := ""
@@ -230,8 +236,8 @@ func run(t *testing.T, home, display, name string, args ...string) string {
 }
 
 // waitSession waits until hud status lists session id live, with its
-// process.
-func waitSession(t *testing.T, hud, home, id string) {
+// process, and returns that process (the stand-in Claude).
+func waitSession(t *testing.T, hud, home, id string) int {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
@@ -245,7 +251,7 @@ func waitSession(t *testing.T, hud, home, id string) {
 		if json.Unmarshal([]byte(out), &v) == nil {
 			for _, s := range v.Sessions {
 				if s.SessionID == id && s.PID != 0 {
-					return
+					return s.PID
 				}
 			}
 		}

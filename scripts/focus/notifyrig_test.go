@@ -45,12 +45,19 @@ func startNotifying(t *testing.T) *notifying {
 	t.Cleanup(func() { conn.Close() })
 	r.conn = conn
 	startPanel(t, r.home, r.env, conn)
-	dunst := exec.Command("dunst")
-	dunst.Env = r.env
-	start(t, dunst)
-	waitName(t, conn, "org.freedesktop.Notifications")
+	startDunst(t, r.env, conn)
 	r.notes = monitor(t, bus)
 	return r
+}
+
+// startDunst starts dunst as the notification daemon of the desktop env
+// names, and waits until it serves on the bus conn is on.
+func startDunst(t *testing.T, env []string, conn *dbus.Conn) {
+	t.Helper()
+	dunst := exec.Command("dunst")
+	dunst.Env = env
+	start(t, dunst)
+	waitName(t, conn, "org.freedesktop.Notifications")
 }
 
 // startTray starts the tray and returns its item and the path of its log,
@@ -85,6 +92,8 @@ type terminalSession struct {
 	id, dir, fifo, start string
 	// win is its xterm, when it has one of its own.
 	win xproto.Window
+	// pid is its terminal's process, on a Wayland desktop.
+	pid int
 }
 
 func newTerminalSession(t *testing.T, home, name, id string) *terminalSession {
@@ -148,11 +157,14 @@ type notifications struct {
 }
 
 // monitor starts dbus-monitor on the bus for calls of Notify and keeps
-// each call's summary (its fourth argument).
+// each call's summary (its fourth argument). Only calls to the daemon's
+// well-known name count, which is where hud sends them: GNOME's daemon
+// passes each call on to the shell (org.gnome.Shell.Notifications) under
+// the same interface, and would be counted twice.
 func monitor(t *testing.T, bus string) *notifications {
 	t.Helper()
-	cmd := exec.Command("dbus-monitor", "--address", bus,
-		"type='method_call',interface='org.freedesktop.Notifications',member='Notify'")
+	cmd := exec.Command("dbus-monitor", "--address", bus, "type='method_call',destination='org.freedesktop.Notifications',"+
+		"interface='org.freedesktop.Notifications',member='Notify'")
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

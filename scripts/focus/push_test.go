@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/capacitor-hud/hud/scripts/desktop/sni"
 	"github.com/jezek/xgb/xproto"
 	"github.com/jezek/xgb/xtest"
 )
@@ -23,26 +24,8 @@ import (
 // one for the same wait.
 func TestAwayPushFromTheTray(t *testing.T) {
 	r := startNotifying(t)
-	var (
-		mu    sync.Mutex
-		posts []string
-	)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
-		body, _ := io.ReadAll(req.Body)
-		title, _ := new(mime.WordDecoder).DecodeHeader(req.Header.Get("Title"))
-		mu.Lock()
-		posts = append(posts, title+" | "+req.Header.Get("Priority")+" | "+string(body))
-		mu.Unlock()
-	}))
-	t.Cleanup(srv.Close)
-	got := func() []string {
-		mu.Lock()
-		defer mu.Unlock()
-		return append([]string(nil), posts...)
-	}
 	const pushAfter = 2 * time.Second
-	writeFile(t, filepath.Join(r.home, ".config", "hud", "config.toml"),
-		fmt.Sprintf("[notifications]\npush_url = %q\npush_after = %q\n", srv.URL+"/hud-topic", pushAfter.String()))
+	got := listenForPushes(t, r.home, pushAfter)
 	s := newTerminalSession(t, r.home, "epsilon", "f0c05e55-0000-4000-8000-0000000000e1")
 	s.win = r.d.terminal(t, r.home, "claude-epsilon", "sh", "-c", s.command(r.hook))
 	waitSession(t, r.hud, r.home, s.id)
@@ -85,5 +68,86 @@ func TestAwayPushFromTheTray(t *testing.T) {
 	time.Sleep(pushAfter)
 	if p := got(); len(p) != 1 {
 		t.Errorf("the same wait pushed again: %q", p)
+	}
+}
+
+// listenForPushes starts a loopback listener, has the person's hud push
+// to it after pushAfter away (their config.toml in home), and returns
+// what it was sent so far: each push as "title | priority | body".
+func listenForPushes(t *testing.T, home string, pushAfter time.Duration) func() []string {
+	t.Helper()
+	var (
+		mu    sync.Mutex
+		posts []string
+	)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		body, _ := io.ReadAll(req.Body)
+		title, _ := new(mime.WordDecoder).DecodeHeader(req.Header.Get("Title"))
+		mu.Lock()
+		posts = append(posts, title+" | "+req.Header.Get("Priority")+" | "+string(body))
+		mu.Unlock()
+	}))
+	t.Cleanup(srv.Close)
+	writeFile(t, filepath.Join(home, ".config", "hud", "config.toml"),
+		fmt.Sprintf("[notifications]\npush_url = %q\npush_after = %q\n", srv.URL+"/hud-topic", pushAfter.String()))
+	return func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]string(nil), posts...)
+	}
+}
+
+// waylandPushAfter is push_after on a Wayland desktop: well beyond the
+// shortest idle period the compositor reports to hud
+// (wayland.DefaultTimeout), which it counts from the last input.
+const waylandPushAfter = 20 * time.Second
+
+// awayPushOnWayland plays the away push where the compositor tells the
+// idle time, the tray running with pushes to got (listenForPushes, after
+// waylandPushAfter) and s's terminal in front: while the person types
+// there (typeKey, once a second) no push; once they stop, one, no sooner
+// than push_after after the last key, and no second one; with Do Not
+// Disturb on (dnd), none for the next wait.
+func awayPushOnWayland(t *testing.T, item *sni.Item, s *terminalSession, got func() []string, typeKey, dnd func()) {
+	t.Helper()
+	name := filepath.Base(s.dir) // the menu names a session by its folder
+	s.send(t, "PermissionRequest")
+	waitRow(t, item, name+" — waiting")
+	waited := time.Now()
+	var left time.Time // the last input
+	for time.Since(waited) < waylandPushAfter+5*time.Second {
+		typeKey()
+		left = time.Now()
+		time.Sleep(time.Second)
+	}
+	if p := got(); len(p) != 0 {
+		t.Fatalf("pushed while the person typed: %q", p)
+	}
+	deadline := left.Add(waylandPushAfter + 10*time.Second)
+	for len(got()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(100 * time.Millisecond)
+	}
+	if p := got(); len(p) != 1 {
+		t.Fatalf("pushes after the person left: %q, want one", p)
+	}
+	gap := time.Since(left)
+	if gap < waylandPushAfter {
+		t.Errorf("pushed %v after the person left, before push_after", gap)
+	}
+	t.Logf("pushed %v after the last key", gap.Round(time.Millisecond))
+	time.Sleep(3 * time.Second)
+	if p := got(); len(p) != 1 {
+		t.Errorf("the same wait pushed again: %q", p)
+	}
+
+	// Do Not Disturb, and a new wait while away: no push.
+	dnd()
+	s.send(t, "UserPromptSubmit")
+	waitRow(t, item, name+" — working")
+	s.send(t, "PermissionRequest")
+	waitRow(t, item, name+" — waiting")
+	time.Sleep(waylandPushAfter + 5*time.Second)
+	if p := got(); len(p) != 1 {
+		t.Errorf("pushed under do-not-disturb: %q", p)
 	}
 }

@@ -41,10 +41,10 @@ func FindItem(conn *dbus.Conn, pid int, timeout time.Duration) (*Item, error) {
 		items, err := Registered(conn)
 		if err == nil {
 			for _, it := range items {
-				bus, path, _ := strings.Cut(it, "/")
+				bus, path := splitItem(it)
 				var owner uint32
 				if conn.BusObject().Call(busInterface+".GetConnectionUnixProcessID", 0, bus).Store(&owner) == nil && int(owner) == pid {
-					return &Item{conn: conn, Bus: bus, Path: dbus.ObjectPath("/" + path)}, nil
+					return &Item{conn: conn, Bus: bus, Path: path}, nil
 				}
 			}
 		}
@@ -58,8 +58,19 @@ func FindItem(conn *dbus.Conn, pid int, timeout time.Duration) (*Item, error) {
 	}
 }
 
+// splitItem splits a registered item into its bus name and object path.
+// Watchers write it "<bus name>/<object path>", except GNOME's (the
+// AppIndicator extension), which writes "<bus name>@<object path>". A bus
+// name holds neither character.
+func splitItem(item string) (string, dbus.ObjectPath) {
+	if i := strings.IndexAny(item, "/@"); i >= 0 {
+		return item[:i], dbus.ObjectPath("/" + strings.TrimPrefix(item[i+1:], "/"))
+	}
+	return item, defaultPath
+}
+
 // Registered lists the watcher's RegisteredStatusNotifierItems
-// ("<bus name>/<object path>").
+// ("<bus name>/<object path>", or "<bus name>@<object path>" on GNOME).
 func Registered(conn *dbus.Conn) ([]string, error) {
 	v, err := conn.Object(watcherName, watcherPath).GetProperty(watcherName + ".RegisteredStatusNotifierItems")
 	if err != nil {
