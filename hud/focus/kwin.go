@@ -27,8 +27,7 @@ import (
 // file removed afterwards, whatever came of the call.
 //
 // The scripts run on KWin 5 (workspace.clientList, activeClient) and
-// KWin 6 (windowList, activeWindow), which also moved a loaded script's
-// object from /<id> to /Scripting/Script<id>: both are tried.
+// KWin 6 (windowList, activeWindow).
 type KWin struct {
 	// Bus returns the connection to the session bus KWin is on, which the
 	// caller keeps open; nil: the process's shared session bus
@@ -245,7 +244,7 @@ func kwinRun(ctx context.Context, conn *dbus.Conn, plugin, script string, answer
 	if id < 0 {
 		return "", fmt.Errorf("kwin did not load the script (id %d)", id)
 	}
-	if err := kwinStart(ctx, conn, id); err != nil {
+	if err := kwinStart(ctx, conn); err != nil {
 		return "", err
 	}
 	select {
@@ -256,23 +255,18 @@ func kwinRun(ctx context.Context, conn *dbus.Conn, plugin, script string, answer
 	}
 }
 
-// kwinStart runs loaded script id, at its object's path on KWin 6, else
-// at KWin 5's: a path KWin answers with an error (it has no such object)
-// leads to the next; a call that got no answer at all does not.
-func kwinStart(ctx context.Context, conn *dbus.Conn, id int32) error {
-	var errs []error
-	for _, path := range []string{fmt.Sprintf("/Scripting/Script%d", id), fmt.Sprintf("/%d", id)} {
-		err := conn.Object(kwinService, dbus.ObjectPath(path)).CallWithContext(ctx, kwinScript+".run", 0).Err
-		if err == nil {
-			return nil
-		}
-		errs = append(errs, fmt.Errorf("%s: %w", path, err))
-		var refused dbus.Error
-		if !errors.As(err, &refused) {
-			break
-		}
+// kwinStart has KWin run the scripts it has loaded and not yet run, this
+// one among them (/Scripting's start), rather than the one script at its
+// object's path: KWin 5 numbers a script by how many it holds, so a
+// script loaded while another program's is being unloaded can take a
+// number still in use, and then that path runs the other program's
+// script, or none. Another program's script that start runs was loaded to
+// be run.
+func kwinStart(ctx context.Context, conn *dbus.Conn) error {
+	if err := conn.Object(kwinService, "/Scripting").CallWithContext(ctx, kwinScripting+".start", 0).Err; err != nil {
+		return fmt.Errorf("running the script: %w", err)
 	}
-	return fmt.Errorf("running the script: %w", errors.Join(errs...))
+	return nil
 }
 
 // kwinUnload unloads plugin, past ctx's end if need be (bounded by

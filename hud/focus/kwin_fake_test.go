@@ -26,10 +26,14 @@ type fakeKWin struct {
 	answer func(pids []int) (string, bool)
 	// refuse makes loadScript fail as KWin does, with id -1.
 	refuse bool
+	// collide gives a loaded script no object of its own, as KWin 5 does
+	// when it numbers it over another's still loaded.
+	collide bool
 
 	mu       sync.Mutex
 	next     int32
 	loaded   map[string]dbus.ObjectPath // plugin → its script object
+	waiting  []string                   // files loaded without an object, not yet run
 	files    []string
 	tokens   []string
 	problems []string
@@ -47,7 +51,7 @@ func startFakeKWin(t *testing.T, kwin6 bool, answer func(pids []int) (string, bo
 	if reply, err := f.conn.RequestName(kwinService, dbus.NameFlagDoNotQueue); err != nil || reply != dbus.RequestNameReplyPrimaryOwner {
 		t.Fatalf("owning %s: %v %v", kwinService, reply, err)
 	}
-	methods := map[string]string{"LoadScript": "loadScript", "UnloadScript": "unloadScript"}
+	methods := map[string]string{"LoadScript": "loadScript", "UnloadScript": "unloadScript", "Start": "start"}
 	if err := f.conn.ExportWithMap(f, methods, "/Scripting", kwinScripting); err != nil {
 		t.Fatal(err)
 	}
@@ -81,10 +85,29 @@ func (f *fakeKWin) LoadScript(file, plugin string) (int32, *dbus.Error) {
 		path = dbus.ObjectPath(fmt.Sprintf("/Scripting/Script%d", id))
 	}
 	f.loaded[plugin] = path
+	f.waiting = append(f.waiting, file)
+	if f.collide {
+		return id, nil
+	}
 	if err := f.conn.ExportWithMap(fakeKWinScript{f, file}, map[string]string{"Run": "run"}, path, kwinScript); err != nil {
 		return 0, dbus.MakeFailedError(err)
 	}
 	return id, nil
+}
+
+// Start is org.kde.kwin.Scripting.start: it runs every loaded script not
+// yet running.
+func (f *fakeKWin) Start() *dbus.Error {
+	f.mu.Lock()
+	waiting := f.waiting
+	f.waiting = nil
+	f.mu.Unlock()
+	for _, file := range waiting {
+		if err := (fakeKWinScript{f, file}).Run(); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // UnloadScript is org.kde.kwin.Scripting.unloadScript.

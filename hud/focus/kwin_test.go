@@ -231,7 +231,8 @@ func kwinScriptFile(path string) error {
 	return nil
 }
 
-// KWin 5 and KWin 6 keep a loaded script at different paths: both run.
+// KWin 5 and KWin 6 keep a loaded script at different paths; /Scripting's
+// start runs it on both.
 func TestKWinScriptPaths(t *testing.T) {
 	for _, kwin6 := range []bool{false, true} {
 		t.Run(kwinVersion(kwin6), func(t *testing.T) {
@@ -242,6 +243,19 @@ func TestKWinScriptPaths(t *testing.T) {
 			k.checkCleanedUp(t)
 		})
 	}
+}
+
+// A script KWin 5 numbered over another's still loaded has no object of
+// its own: /Scripting's start runs it.
+func TestKWinScriptWithoutItsObject(t *testing.T) {
+	k := startFakeKWin(t, false, func(pids []int) (string, bool) { return fmt.Sprint(pids[0]), true })
+	k.mu.Lock()
+	k.collide = true
+	k.mu.Unlock()
+	if err := k.client.Activate(context.Background(), []int{500, 300}); err != nil {
+		t.Fatal(err)
+	}
+	k.checkCleanedUp(t)
 }
 
 // A script that never answers holds the call until the caller's

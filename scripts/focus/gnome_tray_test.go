@@ -44,7 +44,8 @@ func onGNOME(t *testing.T) (*gnomeDesk, *notifying, *terminalSession, *terminalS
 }
 
 // On GNOME under Wayland, notifications fit where the person looks: hud's
-// icon shows in the top bar; a session turning waiting while its terminal
+// icon shows in the top bar, a click on a session's row in its menu
+// focuses the session's terminal; a session turning waiting while its terminal
 // has the focus (foot, native Wayland; xterm, XWayland) sends no
 // notification, the same while another window has it sends one, whose
 // banner the shell shows; and with GNOME's banners off (its Do Not
@@ -56,7 +57,13 @@ func TestGNOMENotificationsFitWhereThePersonLooks(t *testing.T) {
 
 	for _, s := range []*terminalSession{alpha, beta} {
 		name := filepath.Base(s.dir)
-		d.click(t, r.hud, d.env, s)
+		// The person clicks its row in the top bar's menu: its terminal
+		// comes forward.
+		d.activate(t, other)
+		if err := item.Click(waitRow(t, item, name)); err != nil {
+			t.Fatal(err)
+		}
+		d.waitFocused(t, s.pid, withinClick)
 		before := len(r.notes.summaries())
 		s.send(t, "PermissionRequest")
 		waitRow(t, item, name+" — waiting")

@@ -150,8 +150,12 @@ func TestKWinNoNotificationForTheFocusedTerminal(t *testing.T) {
 	waitRow(t, item, "alpha")
 	waitRow(t, item, "beta")
 
-	// The person looks at alpha's Konsole when its dialog comes.
-	k.click(t, r, alpha)
+	// The person clicks alpha's row in the menu (waybar hosts the tray)
+	// and looks at its Konsole when its dialog comes.
+	if err := item.Click(waitRow(t, item, "alpha")); err != nil {
+		t.Fatal(err)
+	}
+	k.waitFocused(t, alpha.pid, withinClick)
 	alpha.send(t, "PermissionRequest")
 	waitRow(t, item, "alpha — waiting")
 	time.Sleep(1500 * time.Millisecond) // the notification would be out by now
@@ -159,13 +163,12 @@ func TestKWinNoNotificationForTheFocusedTerminal(t *testing.T) {
 		t.Fatalf("notified about the session in front: %q", got)
 	}
 
-	// They click beta's row in the menu (waybar hosts the tray) and look
-	// at its xterm: its dialog is held back too; alpha's next one, behind
-	// now, is shown.
+	// They click beta's row and look at its xterm: its dialog is held
+	// back too; alpha's next one, behind now, is shown.
 	if err := item.Click(waitRow(t, item, "beta")); err != nil {
 		t.Fatal(err)
 	}
-	k.waitFocused(t, beta.pid, withinClick+time.Second) // the menu's click reaches hud through the bus first
+	k.waitFocused(t, beta.pid, withinClick)
 	beta.send(t, "PermissionRequest")
 	waitRow(t, item, "beta — waiting")
 	alpha.send(t, "UserPromptSubmit")
