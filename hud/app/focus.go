@@ -8,7 +8,6 @@ import (
 	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/focus"
 	"github.com/capacitor-hud/hud/hud/remote"
-	"github.com/capacitor-hud/hud/hud/view"
 )
 
 // remoteMachine finds, at the click, the machine a remote session's host
@@ -32,8 +31,8 @@ func remoteMachine(s Setup) func(name string) (config.Remote, string, error) {
 // not: the folder that opened instead is not the session.
 func focuser(s Setup, logf func(string, ...any), say func(title, body string)) *focus.Focuser {
 	f := focus.New(logf, OpenPath, remoteMachine(s))
-	f.Failed = func(p view.Place, err error) {
-		title, body := clickFailed(p, err)
+	f.Failed = func(err error) {
+		title, body := clickFailed(err)
 		say(title, body)
 	}
 	return f
@@ -41,14 +40,11 @@ func focuser(s Setup, logf func(string, ...any), say func(title, body string)) *
 
 // clickFailed is what the person is told of a click that brought nothing
 // of the session's own forward.
-func clickFailed(p view.Place, err error) (title, body string) {
-	where := "this desktop"
-	if p.Host != "" {
-		where = p.Host
-	}
+func clickFailed(err error) (title, body string) {
+	// Only a session on this machine has a folder to open.
 	if errors.Is(err, focus.ErrOnlyFolder) {
 		return "The session's terminal could not be brought forward",
-			"Its folder opened instead: hud cannot raise that terminal on " + where + ". 'hud doctor' says what works here."
+			"Its folder opened instead: hud cannot raise that terminal on this desktop. 'hud doctor' says what works here."
 	}
 	return "The session could not be shown", firstLine(err.Error()) + "\n'hud doctor' says what works here."
 }

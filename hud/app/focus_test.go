@@ -8,7 +8,6 @@ import (
 
 	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/focus"
-	"github.com/capacitor-hud/hud/hud/view"
 )
 
 func TestRemoteMachine(t *testing.T) {
@@ -35,11 +34,11 @@ func TestRemoteMachine(t *testing.T) {
 }
 
 func TestClickFailedSaysWhy(t *testing.T) {
-	title, body := clickFailed(view.Place{PID: 7, Dir: "/p"}, errors.Join(errors.New("sway: no window"), focus.ErrOnlyFolder))
+	title, body := clickFailed(errors.Join(errors.New("sway: no window"), focus.ErrOnlyFolder))
 	if !strings.Contains(title, "could not be brought forward") || !strings.Contains(body, "Its folder opened instead") {
 		t.Errorf("only the folder: %q / %q", title, body)
 	}
-	title, body = clickFailed(view.Place{Host: "devbox"}, errors.New("nothing brings a session on devbox forward\nmore"))
+	title, body = clickFailed(errors.New("nothing brings a session on devbox forward\nmore"))
 	if title != "The session could not be shown" || !strings.HasPrefix(body, "nothing brings a session on devbox forward\n'hud doctor'") {
 		t.Errorf("remote: %q / %q", title, body)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/capacitor-hud/hud/hud/focus"
+	"github.com/capacitor-hud/hud/internal/xdg"
 )
 
 // DND reads the desktop's Do Not Disturb from wherever it keeps it: the
@@ -61,7 +62,7 @@ func (d DND) Reason(ctx context.Context) (string, error) {
 			return "mako is in its do-not-disturb mode (makoctl mode -r do-not-disturb leaves it)", nil
 		}
 	}
-	if d.Run != nil && d.Getenv != nil && onGNOME(d.Getenv("XDG_CURRENT_DESKTOP")) {
+	if d.Run != nil && d.Getenv != nil && xdg.DesktopIs(d.Getenv("XDG_CURRENT_DESKTOP"), "GNOME") {
 		out, err := d.Run(ctx, focus.Command{Name: "gsettings", Args: []string{"get", "org.gnome.desktop.notifications", "show-banners"}})
 		if err != nil {
 			return "", err
@@ -77,14 +78,4 @@ func (d DND) Reason(ctx context.Context) (string, error) {
 // the name mako's documentation gives it, or its usual short form.
 func isDNDMode(mode string) bool {
 	return strings.EqualFold(mode, "do-not-disturb") || strings.EqualFold(mode, "dnd")
-}
-
-// onGNOME reads XDG_CURRENT_DESKTOP, a colon-separated list ("ubuntu:GNOME").
-func onGNOME(desktops string) bool {
-	for d := range strings.SplitSeq(desktops, ":") {
-		if strings.EqualFold(d, "GNOME") {
-			return true
-		}
-	}
-	return false
 }

@@ -303,4 +303,11 @@ func TestDesktopIdleOrder(t *testing.T) {
 	if got := names(way); strings.Join(got, ",") != "compositor,session,X" {
 		t.Errorf("a Wayland session asks %q", got)
 	}
+	// A path that is no socket of the person's is never connected to.
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "wayland-9"), nil, 0o600)
+	notOwn := DesktopIdle(env(map[string]string{"WAYLAND_DISPLAY": "wayland-9", "XDG_RUNTIME_DIR": dir}), "")
+	if _, err := notOwn[0].Read(context.Background()); err == nil || !strings.Contains(err.Error(), "not asking") {
+		t.Errorf("the compositor's source read a file that is no socket: %v", err)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -45,7 +46,15 @@ func DesktopIdle(getenv func(string) string, display string) IdleSources {
 		return IdleSources{x, bus}
 	}
 	w := &wayland.Source{Path: path}
-	compositor := IdleSource{Name: "the compositor", Read: w.Idle, Detail: w.Protocol}
+	uid := os.Getuid()
+	compositor := IdleSource{Name: "the compositor", Detail: w.Protocol, Read: func(ctx context.Context) (time.Duration, error) {
+		// Only the person's own compositor says when they are away: the
+		// path comes from the environment.
+		if _, err := focus.OwnSocket(path, uid); err != nil {
+			return 0, fmt.Errorf("not asking %s: %w", path, err)
+		}
+		return w.Idle(ctx)
+	}}
 	return IdleSources{compositor, bus, x}
 }
 

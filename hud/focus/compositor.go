@@ -6,7 +6,8 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"strings"
+
+	"github.com/capacitor-hud/hud/internal/xdg"
 )
 
 // Compositor is the desktop's own view of its windows. On Wayland it is
@@ -49,23 +50,12 @@ func DetectCompositor(getenv func(string) string) Compositor {
 		return Hyprland{Socket: HyprlandSocket(getenv), UID: uid}
 	case getenv("I3SOCK") != "":
 		return Sway{Socket: getenv("I3SOCK"), UID: uid}
-	case desktopIs(getenv("XDG_CURRENT_DESKTOP"), "KDE"):
+	case xdg.DesktopIs(getenv("XDG_CURRENT_DESKTOP"), "KDE"):
 		return KWin{}
-	case desktopIs(getenv("XDG_CURRENT_DESKTOP"), "GNOME"):
+	case xdg.DesktopIs(getenv("XDG_CURRENT_DESKTOP"), "GNOME"):
 		return GNOMEShell{}
 	}
 	return nil
-}
-
-// desktopIs reads XDG_CURRENT_DESKTOP, a colon-separated list
-// ("ubuntu:GNOME"), for name.
-func desktopIs(desktops, name string) bool {
-	for d := range strings.SplitSeq(desktops, ":") {
-		if strings.EqualFold(d, name) {
-			return true
-		}
-	}
-	return false
 }
 
 // Desktop raises the window of a process's terminal the ways this desktop

@@ -100,7 +100,7 @@ type Focuser struct {
 	// Failed hears of a click that brought nothing of the session's own
 	// forward (Start's): the person should learn why a folder opened, or
 	// nothing did. nil: the log only.
-	Failed func(t view.Place, err error)
+	Failed func(err error)
 	// Sockets checks the terminal's control sockets before any backend
 	// talks to them, and returns the terminal with the checked paths and
 	// without what failed; nil means OwnSockets for this process's uid.
@@ -145,7 +145,7 @@ func (f *Focuser) Start(t view.Place) {
 		if err := f.Focus(context.Background(), t); err != nil {
 			f.logf("bringing the session forward: %v", err)
 			if f.Failed != nil {
-				f.Failed(t, err)
+				f.Failed(err)
 			}
 		}
 	}()

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"path/filepath"
 	"slices"
@@ -119,18 +118,11 @@ func isHexAddress(s string) bool {
 
 // request sends one request and reads the answer to the end, within ctx.
 func (h Hyprland) request(ctx context.Context, req string) ([]byte, error) {
-	path, err := OwnSocket(h.Socket, h.UID)
+	c, err := dialCompositor(ctx, "Hyprland", h.Socket, h.UID)
 	if err != nil {
-		return nil, fmt.Errorf("not talking to the compositor's socket %s: %w", h.Socket, err)
-	}
-	var d net.Dialer
-	c, err := d.DialContext(ctx, "unix", path)
-	if err != nil {
-		return nil, fmt.Errorf("connecting to Hyprland: %w", err)
+		return nil, err
 	}
 	defer c.Close()
-	stop := context.AfterFunc(ctx, func() { c.Close() })
-	defer stop()
 	if _, err := io.WriteString(c, req); err != nil {
 		return nil, socketErr(ctx, "asking Hyprland", err)
 	}

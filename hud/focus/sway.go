@@ -91,18 +91,11 @@ func (s Sway) tree(ctx context.Context) (swayNode, error) {
 
 // call sends one message and reads its reply, within ctx.
 func (s Sway) call(ctx context.Context, kind uint32, payload string) ([]byte, error) {
-	path, err := OwnSocket(s.Socket, s.UID)
+	c, err := dialCompositor(ctx, "sway", s.Socket, s.UID)
 	if err != nil {
-		return nil, fmt.Errorf("not talking to the compositor's socket %s: %w", s.Socket, err)
-	}
-	var d net.Dialer
-	c, err := d.DialContext(ctx, "unix", path)
-	if err != nil {
-		return nil, fmt.Errorf("connecting to sway: %w", err)
+		return nil, err
 	}
 	defer c.Close()
-	stop := context.AfterFunc(ctx, func() { c.Close() })
-	defer stop()
 	msg := make([]byte, 0, len(swayMagic)+8+len(payload))
 	msg = append(msg, swayMagic...)
 	msg = binary.NativeEndian.AppendUint32(msg, uint32(len(payload)))
@@ -116,6 +109,35 @@ func (s Sway) call(ctx context.Context, kind uint32, payload string) ([]byte, er
 		return nil, socketErr(ctx, "reading sway's answer", err)
 	}
 	return out, nil
+}
+
+// dialCompositor connects to a compositor's IPC socket, which must be
+// the person's own (the path comes from the environment, and a compositor
+// runs what it is sent), for one exchange within ctx: the connection is
+// closed when ctx ends, so a compositor that does not answer holds no
+// read past the deadline. The caller closes it.
+func dialCompositor(ctx context.Context, name, socket string, uid int) (net.Conn, error) {
+	path, err := OwnSocket(socket, uid)
+	if err != nil {
+		return nil, fmt.Errorf("not talking to the compositor's socket %s: %w", socket, err)
+	}
+	var d net.Dialer
+	c, err := d.DialContext(ctx, "unix", path)
+	if err != nil {
+		return nil, fmt.Errorf("connecting to %s: %w", name, err)
+	}
+	return &ctxConn{Conn: c, stop: context.AfterFunc(ctx, func() { c.Close() })}, nil
+}
+
+// ctxConn is a connection closed at its context's end, or by Close.
+type ctxConn struct {
+	net.Conn
+	stop func() bool
+}
+
+func (c *ctxConn) Close() error {
+	c.stop()
+	return c.Conn.Close()
 }
 
 // socketErr names the deadline when it was what cut the connection.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/capacitor-hud/hud/assets"
 	"github.com/capacitor-hud/hud/internal/safefile"
+	"github.com/capacitor-hud/hud/internal/xdg"
 )
 
 // GNOMEResult says what InstallGNOME or UninstallGNOME did (or, for a dry
@@ -41,12 +42,7 @@ const EnableHint = "enable it with 'gnome-extensions enable " + assets.GNOMEExte
 // OnGNOME reports whether env's desktop is GNOME: XDG_CURRENT_DESKTOP, a
 // colon-separated list ("ubuntu:GNOME"), names it.
 func OnGNOME(env Env) bool {
-	for d := range strings.SplitSeq(env.getenv("XDG_CURRENT_DESKTOP"), ":") {
-		if strings.EqualFold(d, "GNOME") {
-			return true
-		}
-	}
-	return false
+	return xdg.DesktopIs(env.getenv("XDG_CURRENT_DESKTOP"), "GNOME")
 }
 
 // GNOMEExtensionDir is where GNOME Shell looks for the extension:
