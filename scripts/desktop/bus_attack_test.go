@@ -2,6 +2,7 @@ package desktop
 
 import (
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -32,6 +33,9 @@ func TestMalformedSignalsOnDesktop(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer attacker.Close()
+	// sent counts the signals emitted so far: the tray's run must see at
+	// least 100 of them, however fast it goes.
+	var sent atomic.Int64
 	stop, emitted := make(chan struct{}), make(chan int)
 	go func() {
 		n := 0
@@ -44,6 +48,7 @@ func TestMalformedSignalsOnDesktop(t *testing.T) {
 			}
 			if attacker.Emit("/org/freedesktop/Notifications", "org.freedesktop.Notifications.ActionInvoked", "x", int32(7)) == nil {
 				n++
+				sent.Store(int64(n))
 			}
 		}
 	}()
@@ -86,6 +91,9 @@ func TestMalformedSignalsOnDesktop(t *testing.T) {
 	waitFor(t, item, "api approved and done", func(s seen) bool {
 		return s.icon == "ready/1" && hasLabels(s, "api — ready now")
 	})
+	for deadline := time.Now().Add(10 * time.Second); sent.Load() < 100 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond) // the tray goes on taking them meanwhile
+	}
 	select {
 	case <-hud.done:
 		t.Fatalf("the tray exited: %v\n%s", hud.err, hud.stderr.String())
