@@ -56,14 +56,14 @@ func Ensure(l paths.Layout, claude proc.Process, path, sessionID, holderExe stri
 		case err != nil:
 			// Left half-made by a hook that died: adopt it.
 			meta = resolver.LockMeta{Path: path, Created: time.Now().Unix()}
-			return keepLock(dir, meta, claude, sessionID, holderExe, true)
+			return keepLock(l.Home, dir, meta, claude, sessionID, holderExe, true)
 		case meta.ProcStarted != 0 && !proc.SameStart(meta.ProcStarted, claude.Started):
 			// An earlier process that had the same pid: stale.
 			if err := removeLock(dir); err != nil {
 				return fmt.Errorf("ensuring lock: %w", err)
 			}
 		default:
-			return keepLock(dir, meta, claude, sessionID, holderExe, false)
+			return keepLock(l.Home, dir, meta, claude, sessionID, holderExe, false)
 		}
 	}
 	return createLock(l, claude, path, sessionID, holderExe)
@@ -94,14 +94,14 @@ func createLock(l paths.Layout, claude proc.Process, path, sessionID, holderExe 
 		Path:    path,
 		Created: time.Now().Unix(),
 	}
-	return keepLock(dir, meta, claude, sessionID, holderExe, true)
+	return keepLock(l.Home, dir, meta, claude, sessionID, holderExe, true)
 }
 
 // keepLock brings an existing lock's files up to date and starts a holder
 // when none holds it. fresh says the directory was just made (or found
 // without meta.json): every file is written, the pid file first, so a lock
 // is complete once its meta.json exists.
-func keepLock(dir string, meta resolver.LockMeta, claude proc.Process, sessionID, holderExe string, fresh bool) error {
+func keepLock(home, dir string, meta resolver.LockMeta, claude proc.Process, sessionID, holderExe string, fresh bool) error {
 	rewrite := fresh
 	if sessionID != "" && meta.SessionID != sessionID {
 		meta.SessionID = sessionID
@@ -120,7 +120,7 @@ func keepLock(dir string, meta resolver.LockMeta, claude proc.Process, sessionID
 			return fmt.Errorf("writing lock: %w", err)
 		}
 	}
-	return startHolder(dir, claude, holderExe)
+	return startHolder(home, dir, claude, holderExe)
 }
 
 // Sweep removes stale lock directories (dead pid, or pid reused by another

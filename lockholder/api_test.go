@@ -280,7 +280,7 @@ func TestHoldMainArgs(t *testing.T) {
 		{"/tmp/x.lock", "-3", "1"},
 		{"/tmp/x.lock", "12", "1", "extra"},
 	} {
-		if got := holdMain(args, nil, io.Discard); got != 2 {
+		if got := holdMain(args, nil, nil, io.Discard); got != 2 {
 			t.Errorf("HoldMain(%q) = %d, want 2", args, got)
 		}
 	}
@@ -299,7 +299,7 @@ func TestHolderRemovesLockOfGoneProcess(t *testing.T) {
 		dir := makeLock(t, l, "/"+name, p.PID, &resolver.LockMeta{PID: p.PID, Path: "/" + name, ProcStarted: p.Started})
 		done := make(chan int, 1)
 		go func() {
-			done <- holdMain([]string{dir, strconv.Itoa(p.PID), strconv.FormatInt(p.Started, 10)}, nil, io.Discard)
+			done <- holdMain([]string{dir, strconv.Itoa(p.PID), strconv.FormatInt(p.Started, 10)}, nil, nil, io.Discard)
 		}()
 		select {
 		case code := <-done:

@@ -1,6 +1,7 @@
 package lockholder
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -45,10 +46,14 @@ var errNoNotification = errors.New("exit notification unavailable")
 // removes it; it exits early, leaving everything as it is, when the lock
 // directory is removed or another holder holds it. Meanwhile it hands each
 // job a hook sends it (SendJob) to jobs, which may start processes; jobs
-// nil takes none.
-func HoldMain(args []string, jobs func(job []byte)) int { return holdMain(args, jobs, os.Stderr) }
+// nil takes none. beside, when set, runs while the holder holds (the
+// ledger's recorder); its context ends once the lock is gone, and the
+// holder waits for it to return.
+func HoldMain(args []string, jobs func(job []byte), beside func(ctx context.Context)) int {
+	return holdMain(args, jobs, beside, os.Stderr)
+}
 
-func holdMain(args []string, jobs func(job []byte), stderr io.Writer) int {
+func holdMain(args []string, jobs func(job []byte), beside func(ctx context.Context), stderr io.Writer) int {
 	if len(args) != 3 {
 		fmt.Fprintf(stderr, "usage: hud-hook %s <lock dir> <pid> <started>\n", HoldMode)
 		return 2
@@ -67,7 +72,7 @@ func holdMain(args []string, jobs func(job []byte), stderr io.Writer) int {
 		// start, so the ignored signal goes no further than its exec.
 		signal.Ignore(syscall.SIGCHLD)
 	}
-	if err := hold(args[0], pid, started, jobs); err != nil {
+	if err := hold(args[0], pid, started, jobs, beside); err != nil {
 		// Stderr is /dev/null when Ensure started us; this is for a person
 		// running the mode by hand.
 		fmt.Fprintf(stderr, "hud-hook %s: %v\n", HoldMode, err)
@@ -77,7 +82,7 @@ func holdMain(args []string, jobs func(job []byte), stderr io.Writer) int {
 }
 
 // hold is the holder's life.
-func hold(dir string, pid int, started int64, jobs func(job []byte)) error {
+func hold(dir string, pid int, started int64, jobs func(job []byte), beside func(ctx context.Context)) error {
 	lockFD, held, err := lockForHolding(dir)
 	if err != nil || !held {
 		return err
@@ -122,6 +127,9 @@ func hold(dir string, pid int, started int64, jobs func(job []byte)) error {
 		in.drain()
 		return removeIfOurs(dir, dirFD)
 	}
+	// Deferred, so it stops after the lock is removed below: beside sees
+	// the session end.
+	defer start(beside)()
 	ev, err := w.wait()
 	// Jobs sent before the end still run, whatever ended the wait.
 	in.drain()
@@ -132,6 +140,24 @@ func hold(dir string, pid int, started int64, jobs func(job []byte)) error {
 		return removeIfOurs(dir, dirFD)
 	}
 	return nil
+}
+
+// start runs beside, if set, until the returned stop is called; stop
+// waits for it to return.
+func start(beside func(ctx context.Context)) (stop func()) {
+	if beside == nil {
+		return func() {}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		beside(ctx)
+	}()
+	return func() {
+		cancel()
+		<-done
+	}
 }
 
 // errLockGone says the lock directory went away before the holder watched

@@ -164,7 +164,7 @@ func holderAlive(dir string) bool {
 // hands the locked descriptor down: the lock never lapses between the two,
 // so of any number of racing callers exactly one sees it free and starts a
 // holder.
-func startHolder(dir string, claude proc.Process, holderExe string) error {
+func startHolder(home, dir string, claude proc.Process, holderExe string) error {
 	fd, err := openNoFollow(filepath.Join(dir, pidFile))
 	if err != nil {
 		return fmt.Errorf("starting lock holder: %w", err)
@@ -178,7 +178,7 @@ func startHolder(dir string, claude proc.Process, holderExe string) error {
 	if !got {
 		return nil // a live holder, or a racing Ensure starting one
 	}
-	return spawnHolder(holderExe, dir, lockFile, claude)
+	return spawnHolder(holderExe, home, dir, lockFile, claude)
 }
 
 // sameFile reports whether path still names the file open as fd, and not

@@ -30,7 +30,7 @@ const (
 
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == HoldMode {
-		os.Exit(HoldMain(os.Args[2:], testJob))
+		os.Exit(HoldMain(os.Args[2:], testJob, nil))
 	}
 	switch os.Getenv(roleEnv) {
 	case "claude":

@@ -21,7 +21,7 @@ import (
 // the job's home is its debug log).
 func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == lockholder.HoldMode {
-		os.Exit(lockholder.HoldMain(os.Args[2:], HolderJobs(fileLog)))
+		os.Exit(lockholder.HoldMain(os.Args[2:], HolderJobs(fileLog), nil))
 	}
 	if home := os.Getenv("ACTIVITY_TEST_WORKER_HOME"); home != "" {
 		workerTimeout = 300 * time.Millisecond

@@ -227,7 +227,7 @@ checkpoint_every = "0s"
 		{
 			name:     "a list where a duration belongs",
 			text:     "[breaks]\nmicro_interval = [\"1m\"]\n",
-			problems: []string{`config.toml:2: breaks.micro_interval: must be a duration in quotes, like "20m"; using the default "20m"`},
+			problems: []string{`config.toml:2: breaks.micro_interval: must be a duration in quotes, like "20m" or "30d"; using the default "20m"`},
 		},
 		{
 			name:     "a table where a bool belongs",

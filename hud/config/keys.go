@@ -49,6 +49,7 @@ var tables = []struct{ name, about string }{
 	{"work_session", "Timed work sessions (hud session start \"<task>\")."},
 	{"activity", "Checkpoints of what each session worked on."},
 	{"answer", "Answering Claude's permission dialogs and questions from the tray (hud answer on|off)."},
+	{"history", "The wait ledger: what each session did and how long it waited on you (hud history, hud away)."},
 }
 
 var keys = []setting{
@@ -165,6 +166,13 @@ var keys = []setting{
 	{table: "answer", key: "wait", kind: kindDuration,
 		why:   "How long the hook waits for the tray's answer (at most \"5m\"); the terminal's dialog stays usable meanwhile.",
 		field: func(c *Config) any { return &c.Answer.Wait }},
+
+	{table: "history", key: "keep", kind: kindDuration,
+		why:   "How long the ledger keeps what happened (\"30d\": thirty days); older days are deleted.",
+		field: func(c *Config) any { return &c.History.Keep }},
+	{table: "history", key: "away_after", kind: kindDuration, zeroOK: true,
+		why:   "Coming back after this long away from the keyboard, one notification sums up what happened meanwhile; \"0s\" turns it off.",
+		field: func(c *Config) any { return &c.History.AwayAfter }},
 }
 
 // expected says how the setting's value is written, for problems.
@@ -173,7 +181,7 @@ func (s setting) expected() string {
 	case kindBool:
 		return "true or false"
 	case kindDuration:
-		return `a duration in quotes, like "20m"`
+		return `a duration in quotes, like "20m" or "30d"`
 	case kindURL:
 		return `an http or https URL in quotes, or ""`
 	case kindPercent:
@@ -220,6 +228,9 @@ func formatDuration(d time.Duration) string {
 	s := d.String()
 	if strings.HasSuffix(s, "m0s") {
 		s = strings.TrimSuffix(s, "0s")
+	}
+	if d >= 48*time.Hour && d%(24*time.Hour) == 0 {
+		return strconv.Itoa(int(d/(24*time.Hour))) + "d"
 	}
 	if strings.HasSuffix(s, "h0m") {
 		s = strings.TrimSuffix(s, "0m")

@@ -222,8 +222,14 @@ func (v *value) UnmarshalText(text []byte) error {
 // most keys, zero) durations.
 func parseDuration(text string, zeroOK bool) (time.Duration, error) {
 	d, err := time.ParseDuration(text)
+	if days, ok := strings.CutSuffix(text, "d"); ok && err != nil {
+		// Whole days, as people write a retention: "30d".
+		if n, nerr := strconv.Atoi(days); nerr == nil && n >= 0 && n <= 3650 {
+			d, err = time.Duration(n)*24*time.Hour, nil
+		}
+	}
 	if err != nil {
-		return 0, fmt.Errorf("%q is not a duration; write it like \"90s\", \"20m\" or \"1h30m\"", text)
+		return 0, fmt.Errorf("%q is not a duration; write it like \"90s\", \"20m\", \"1h30m\" or \"30d\"", text)
 	}
 	if d < 0 {
 		return 0, fmt.Errorf("%q is negative", text)

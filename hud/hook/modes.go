@@ -1,6 +1,9 @@
 package hook
 
 import (
+	"context"
+	"strconv"
+
 	"github.com/capacitor-hud/hud/hud/activity"
 	"github.com/capacitor-hud/hud/lockholder"
 )
@@ -35,7 +38,13 @@ func lookupMode(name string) (helperMode, bool) {
 }
 
 // runLockHolder is the hidden mode the lock holder runs in; it starts the
-// activity worker for the jobs its Claude's hooks hand it.
+// activity worker for the jobs its Claude's hooks hand it, and records the
+// ledger while no other holder does (env.Record).
 func runLockHolder(args []string, env Env) int {
-	return lockholder.HoldMain(args, activity.HolderJobs(helperLog(env)))
+	var beside func(ctx context.Context)
+	if env.Record != nil && len(args) == 3 {
+		pid, _ := strconv.Atoi(args[1])
+		beside = func(ctx context.Context) { env.Record(ctx, pid, helperLog(env)) }
+	}
+	return lockholder.HoldMain(args, activity.HolderJobs(helperLog(env)), beside)
 }

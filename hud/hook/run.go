@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/capacitor-hud/hud/hud/activity"
 	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/proc"
 	"github.com/capacitor-hud/hud/internal/store"
@@ -51,6 +53,10 @@ type Env struct {
 	// Sources are the coding agents `hud-hook <agent>` may name
 	// (hud/agent/registry's).
 	Sources []*Source
+	// Record, when set, records the ledger while a lock holder holds
+	// (cmd/hud-hook passes hud/ledger's recorder): ownPID is the holder's
+	// agent process, logf its log.
+	Record func(ctx context.Context, ownPID int, logf activity.Logger)
 }
 
 // OSEnv is the environment of the running process.

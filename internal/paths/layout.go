@@ -57,6 +57,10 @@ func (l Layout) StoreDir() string { return filepath.Join(l.Home, ".capacitor") }
 // StorePath is ~/.capacitor/sessions.json.
 func (l Layout) StorePath() string { return filepath.Join(l.StoreDir(), "sessions.json") }
 
+// LedgerDir is ~/.capacitor/ledger: the wait ledger's day files
+// (hud/ledger).
+func (l Layout) LedgerDir() string { return filepath.Join(l.StoreDir(), "ledger") }
+
 // StoreLockPath is the flock file that serialises writers of the store.
 func (l Layout) StoreLockPath() string { return l.StorePath() + ".lock" }
 

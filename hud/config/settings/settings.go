@@ -14,6 +14,7 @@ type Config struct {
 	WorkSession   WorkSession
 	Activity      Activity
 	Answer        Answer
+	History       History
 }
 
 // Notifications is the [notifications] table: desktop notifications about
@@ -134,6 +135,15 @@ type Answer struct {
 	Wait time.Duration
 }
 
+// History is the [history] table: the wait ledger (hud/ledger).
+type History struct {
+	// Keep is how long the ledger is kept.
+	Keep time.Duration
+	// AwayAfter is how long the person must be away for a summary when
+	// they come back; zero turns it off.
+	AwayAfter time.Duration
+}
+
 // MaxAnswerWait is the longest wait the hook accepts: hud install wires the
 // PermissionRequest handler with a timeout above it.
 const MaxAnswerWait = 5 * time.Minute
@@ -182,7 +192,8 @@ func Default() Config {
 			CheckpointEvery:  15 * time.Minute,
 			RestoreOnCompact: false,
 		},
-		Answer: Answer{Enabled: false, Wait: time.Minute},
+		Answer:  Answer{Enabled: false, Wait: time.Minute},
+		History: History{Keep: 30 * 24 * time.Hour, AwayAfter: 10 * time.Minute},
 	}
 }
 

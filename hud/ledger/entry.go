@@ -1,0 +1,97 @@
+package ledger
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/capacitor-hud/hud/hud/text"
+)
+
+// Ended is the state of an entry that says a session ended.
+const Ended = "ended"
+
+// An Entry is one line of the ledger. It is one of three kinds:
+//   - a state: the session (Key) showed State from T on; For is what a
+//     waiting session asked;
+//   - an answer (Answer set): the person answered the dialog of session Key
+//     at T from the tray's menu or `hud answer`, with Choice;
+//   - an absence (Away set): the person was away from Away until T.
+type Entry struct {
+	T   time.Time `json:"t"`
+	Key string    `json:"key,omitempty"`
+	// Host names the remote machine the session runs on ("" for this one).
+	Host    string `json:"host,omitempty"`
+	Agent   string `json:"agent,omitempty"`
+	Project string `json:"project,omitempty"`
+	Name    string `json:"name,omitempty"`
+	State   string `json:"state,omitempty"`
+	For     string `json:"for,omitempty"`
+	// ByClaude says Claude's own session file, not a hook, decided the
+	// state: a turn that went ready so was interrupted (Esc, or No in the
+	// terminal's dialog).
+	ByClaude bool `json:"by_claude,omitempty"`
+	// Activity and Context are the session's at T: what a summary of an
+	// absence compares.
+	Commits int `json:"commits,omitempty"`
+	Files   int `json:"files,omitempty"`
+	Todos   int `json:"todos_done,omitempty"`
+	Context int `json:"ctx,omitempty"` // percent of the window
+
+	Answer  string `json:"answer,omitempty"` // ViaTray or ViaCommand
+	Choice  string `json:"choice,omitempty"`
+	Refused bool   `json:"refused,omitempty"`
+
+	Away time.Time `json:"away,omitzero"`
+}
+
+// Where an answer came from.
+const (
+	ViaTray    = "tray"
+	ViaCommand = "hud answer"
+)
+
+// maxField bounds each text of a line: a subject is a command, a path or
+// a question, shown on one line; the whole line stays well under the size
+// one append writes at once.
+const maxField = 300
+
+// maxLine is the longest line a reader accepts.
+const maxLine = 4096
+
+// encode writes e as one line, texts bounded and made one-line.
+func (e Entry) encode() ([]byte, error) {
+	for _, f := range []*string{&e.Key, &e.Host, &e.Agent, &e.Project, &e.Name, &e.State, &e.For, &e.Answer, &e.Choice} {
+		*f = text.Line(*f, maxField)
+	}
+	b, err := json.Marshal(e)
+	if err != nil {
+		return nil, fmt.Errorf("encoding a ledger entry: %w", err)
+	}
+	return append(b, '\n'), nil
+}
+
+// decode reads one line; ok is false for a line that is not a whole entry
+// (cut by a crash, written by something else).
+func decode(line []byte) (Entry, bool) {
+	var e Entry
+	if len(line) == 0 || len(line) > maxLine || json.Unmarshal(line, &e) != nil || e.T.IsZero() {
+		return Entry{}, false
+	}
+	switch {
+	case !e.Away.IsZero():
+		return e, !e.Away.After(e.T)
+	case e.Key == "":
+		return Entry{}, false
+	case e.Answer != "":
+		return e, true
+	}
+	return e, e.State != ""
+}
+
+// IsState, IsAnswer and IsAbsence tell an entry's kind.
+func (e Entry) IsState() bool {
+	return e.Key != "" && e.State != "" && e.Answer == "" && e.Away.IsZero()
+}
+func (e Entry) IsAnswer() bool  { return e.Key != "" && e.Answer != "" }
+func (e Entry) IsAbsence() bool { return !e.Away.IsZero() }

@@ -1,0 +1,193 @@
+package ledger
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/capacitor-hud/hud/internal/safefile"
+)
+
+// Bounds of the ledger. A day of twenty busy sessions writes about a
+// megabyte; a day file past MaxDay takes no more lines (the recorder says
+// so in its log), and Prune keeps the files together under MaxTotal.
+const (
+	MaxDay   = 32 << 20
+	MaxTotal = 256 << 20
+	// DefaultKeep is how long the ledger is kept ([history] keep).
+	DefaultKeep = 30 * 24 * time.Hour
+)
+
+// ErrDayFull is Append's error for a day whose file reached MaxDay.
+var ErrDayFull = errors.New("the ledger's file for the day is full")
+
+const dayLayout = "2006-01-02"
+
+// dayFile is the file of the local day of t.
+func dayFile(dir string, t time.Time) string {
+	return filepath.Join(dir, t.Local().Format(dayLayout)+".jsonl")
+}
+
+// Append adds entries to the ledger in dir, each to the file of its local
+// day, made 0600 in a 0700 directory. Each day's lines go in one write to
+// a file opened O_APPEND, so writers in several processes never cut into
+// each other's lines; a link in the file's place is refused.
+func Append(dir string, entries ...Entry) error {
+	if len(entries) == 0 {
+		return nil
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("creating the ledger: %w", err)
+	}
+	byDay := map[string][]byte{}
+	var order []string
+	for _, e := range entries {
+		line, err := e.encode()
+		if err != nil {
+			return err
+		}
+		f := dayFile(dir, e.T)
+		if _, ok := byDay[f]; !ok {
+			order = append(order, f)
+		}
+		byDay[f] = append(byDay[f], line...)
+	}
+	var errs []error
+	for _, path := range order {
+		errs = append(errs, appendFile(path, byDay[path]))
+	}
+	return errors.Join(errs...)
+}
+
+func appendFile(path string, b []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o600)
+	if err != nil {
+		return fmt.Errorf("writing the ledger: %w", err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	switch {
+	case err != nil:
+		return fmt.Errorf("writing the ledger: %w", err)
+	case !fi.Mode().IsRegular():
+		return fmt.Errorf("writing the ledger: %s is not a regular file", path)
+	case fi.Size()+int64(len(b)) > MaxDay:
+		return fmt.Errorf("%s: %w", path, ErrDayFull)
+	}
+	if _, err := f.Write(b); err != nil {
+		return fmt.Errorf("writing the ledger: %w", err)
+	}
+	return nil
+}
+
+// Read returns the entries of dir from the files of the local days from
+// from to to, in file order (each process's lines in the order written),
+// and how many lines it could not read. A missing ledger is no entries.
+func Read(dir string, from, to time.Time) ([]Entry, int, error) {
+	var out []Entry
+	bad := 0
+	for _, day := range days(from, to) {
+		path := dayFile(dir, day)
+		b, _, err := safefile.Read(path, MaxDay+maxLine, safefile.NoFollow)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return out, bad, fmt.Errorf("reading the ledger: %w", err)
+		}
+		for line := range bytes.Lines(b) {
+			line = bytes.TrimSuffix(line, []byte("\n"))
+			if len(line) == 0 {
+				continue
+			}
+			if e, ok := decode(line); ok {
+				out = append(out, e)
+			} else {
+				bad++
+			}
+		}
+	}
+	// Writers append at the moment they observe: a line may land a moment
+	// after a later one of another process. Times order them.
+	slices.SortStableFunc(out, func(a, b Entry) int { return a.T.Compare(b.T) })
+	return out, bad, nil
+}
+
+// days lists one time in each local day from from to to.
+func days(from, to time.Time) []time.Time {
+	from, to = from.Local(), to.Local()
+	start := time.Date(from.Year(), from.Month(), from.Day(), 12, 0, 0, 0, time.Local)
+	var out []time.Time
+	for d := start; !d.After(to) || sameDay(d, to); d = d.AddDate(0, 0, 1) {
+		out = append(out, d)
+		if len(out) > 400 {
+			break
+		}
+	}
+	return out
+}
+
+func sameDay(a, b time.Time) bool {
+	ay, am, ad := a.Date()
+	by, bm, bd := b.Date()
+	return ay == by && am == bm && ad == bd
+}
+
+// Prune removes the day files of dir older than keep before now, then the
+// oldest of the rest while they hold more than MaxTotal together (today's
+// file is never removed). It returns how many it removed.
+func Prune(dir string, now time.Time, keep time.Duration) (int, error) {
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("pruning the ledger: %w", err)
+	}
+	type dayOf struct {
+		path string
+		day  time.Time
+		size int64
+	}
+	var files []dayOf
+	for _, e := range ents {
+		name, ok := strings.CutSuffix(e.Name(), ".jsonl")
+		day, err := time.ParseInLocation(dayLayout, name, time.Local)
+		if !ok || err != nil || !e.Type().IsRegular() {
+			continue
+		}
+		fi, err := e.Info()
+		if err != nil {
+			continue
+		}
+		files = append(files, dayOf{filepath.Join(dir, e.Name()), day, fi.Size()})
+	}
+	slices.SortFunc(files, func(a, b dayOf) int { return a.day.Compare(b.day) })
+	var total int64
+	for _, f := range files {
+		total += f.size
+	}
+	cutoff := now.Add(-keep)
+	removed := 0
+	var errs []error
+	for i, f := range files {
+		old := f.day.AddDate(0, 0, 1).Before(cutoff)
+		if i == len(files)-1 || !old && total <= MaxTotal {
+			break
+		}
+		if err := os.Remove(f.path); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		total -= f.size
+		removed++
+	}
+	return removed, errors.Join(errs...)
+}
