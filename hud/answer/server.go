@@ -34,6 +34,23 @@ type Server struct {
 	mu      sync.Mutex
 	pending map[string]*waiting // by request ID
 	closed  bool
+	// answered, when set, hears of each answer sent (OnAnswer).
+	answered func(req Request, c Choice, by string)
+}
+
+// Who answered a request: the tray (its menu, its notifications) or
+// `hud answer` on the socket.
+const (
+	ByTray    = "tray"
+	ByCommand = "hud answer"
+)
+
+// OnAnswer sets f to hear of every answer sent to a hook, with who gave it
+// (ByTray, ByCommand): the wait ledger records how each wait ended.
+func (s *Server) OnAnswer(f func(req Request, c Choice, by string)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.answered = f
 }
 
 // waiting is one request and the hook's connection it came on.
@@ -173,7 +190,7 @@ func (s *Server) handle(uc *net.UnixConn, uid int) {
 	case m.List:
 		c.send(message{Requests: s.Pending()})
 	case m.Answer != nil:
-		req, err := s.Answer(*m.Answer)
+		req, err := s.answer(*m.Answer, ByCommand)
 		if err != nil {
 			c.send(message{Error: err.Error()})
 		} else {
@@ -242,10 +259,14 @@ func (s *Server) Pending() []Request {
 	return out
 }
 
-// Answer sends the hook waiting for r.ID the choice r.Choice. It applies
-// to that request only: an unknown or ended ID is ErrStale, and a digest or
-// session that does not match the request is refused.
-func (s *Server) Answer(r Reply) (Request, error) {
+// Answer sends the hook waiting for r.ID the choice r.Choice, as the
+// tray's answer (ByTray). It applies to that request only: an unknown or
+// ended ID is ErrStale, and a digest or session that does not match the
+// request is refused.
+func (s *Server) Answer(r Reply) (Request, error) { return s.answer(r, ByTray) }
+
+// answer is Answer, for an answer given by by.
+func (s *Server) answer(r Reply, by string) (Request, error) {
 	s.mu.Lock()
 	w := s.pending[r.ID]
 	if w == nil {
@@ -264,12 +285,16 @@ func (s *Server) Answer(r Reply) (Request, error) {
 		return Request{}, err
 	}
 	delete(s.pending, r.ID)
+	answered := s.answered
 	s.mu.Unlock()
 	defer s.changed()
 	defer w.c.c.Close()
 	w.c.c.SetWriteDeadline(time.Now().Add(time.Second))
 	if err := w.c.send(message{Answer: &Reply{ID: req.ID, Digest: req.Digest, Choice: choice.Key}}); err != nil {
 		return Request{}, fmt.Errorf("%w: the hook has gone (%v)", ErrStale, err)
+	}
+	if answered != nil {
+		answered(req, choice, by)
 	}
 	return req, nil
 }

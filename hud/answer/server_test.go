@@ -350,3 +350,42 @@ func TestLongList(t *testing.T) {
 		t.Errorf("no tray: %v, want ErrNoTray", err)
 	}
 }
+
+// OnAnswer hears of each answer sent, with who gave it; a refused answer
+// is not heard of.
+func TestOnAnswerSaysWho(t *testing.T) {
+	home, s, _ := tray(t)
+	type heard struct{ session, choice, by string }
+	got := make(chan heard, 4)
+	s.OnAnswer(func(req Request, c Choice, by string) { got <- heard{req.Session, c.Key, by} })
+
+	req := bashRequest(t, "s1")
+	hook := offer(t, home, req, 10*time.Second)
+	waitPending(t, s, 1)
+	if _, err := Send(home, Reply{ID: req.ID, Choice: Deny}); err != nil {
+		t.Fatal(err)
+	}
+	<-hook
+	if h := <-got; h != (heard{"s1", Deny, ByCommand}) {
+		t.Errorf("hud answer: heard %+v", h)
+	}
+
+	req = bashRequest(t, "s2")
+	hook = offer(t, home, req, 10*time.Second)
+	waitPending(t, s, 1)
+	if _, err := s.Answer(Reply{ID: req.ID, Choice: Allow}); err != nil {
+		t.Fatal(err)
+	}
+	<-hook
+	if h := <-got; h != (heard{"s2", Allow, ByTray}) {
+		t.Errorf("the tray: heard %+v", h)
+	}
+	if _, err := s.Answer(Reply{ID: req.ID, Choice: Allow}); err == nil {
+		t.Error("a second answer was taken")
+	}
+	select {
+	case h := <-got:
+		t.Errorf("a refused answer was heard of: %+v", h)
+	default:
+	}
+}

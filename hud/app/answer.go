@@ -42,6 +42,9 @@ type Answers struct {
 	// for every other notification (attention.Gate.HoldBack); nil shows
 	// each.
 	Hold func(notify.Notification) string
+	// Heard hears of each answer given (answer.Server.OnAnswer): the
+	// ledger records how the wait ended. Set before Configure.
+	Heard func(req answer.Request, c answer.Choice, by string)
 
 	// notesTimeout bounds each call to the notification daemon (0:
 	// notify.SendTimeout); tests shorten it.
@@ -82,6 +85,9 @@ func (x *Answers) Configure(cfg config.Answer) {
 			return
 		}
 		x.srv = srv
+		if x.Heard != nil {
+			srv.OnAnswer(x.Heard)
+		}
 		x.Logf("answering: serving %s", x.Path)
 		x.connecting.Add(1)
 		go x.connectNotes(x.notesGen)

@@ -70,6 +70,9 @@ type Options struct {
 	// Runway warns when a context window or a usage limit runs out
 	// (Notifications.Runway); nil warns of neither.
 	Runway Runway
+	// Memory is the tray's part in the wait ledger, and the menu's Today
+	// line; nil leaves both out.
+	Memory *Memory
 }
 
 // Settings are the parts of the settings file the loop itself uses.
@@ -131,6 +134,9 @@ type App struct {
 	// menuOpenUntil is when the menu is taken to be closed again (the
 	// host says when it opens a menu, not when it closes it).
 	menuOpenUntil time.Time
+	// menuOpened is set when the menu opened since the last drawing: its
+	// Today line is read afresh.
+	menuOpened bool
 }
 
 // New returns an App; Run starts it.
@@ -228,6 +234,7 @@ func (a *App) reloadSettings() {
 	if a.opts.Runway != nil {
 		a.opts.Runway.Configure(cfg.Notifications)
 	}
+	a.opts.Memory.Configure(cfg.History)
 }
 
 // reload reads the files again and redraws.
@@ -251,6 +258,7 @@ func (a *App) handle(ev Event) (quit bool) {
 	switch ev.Kind {
 	case MenuOpened:
 		a.menuOpenUntil = a.opts.Now().Add(menuOpenWindow)
+		a.menuOpened = true
 		a.render()
 	case NoTrayHost:
 		a.sayNoTray(ev.Message)

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"os/exec"
 	"runtime"
 	"time"
@@ -9,6 +10,8 @@ import (
 	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/focus"
 	"github.com/capacitor-hud/hud/hud/notify"
+	"github.com/capacitor-hud/hud/internal/store"
+	"github.com/capacitor-hud/hud/resolver"
 )
 
 // attentionGate puts hud/attention's Gate before the desktop sender: no
@@ -29,14 +32,31 @@ func attentionGate(s Setup, cfg config.Notifications, next notify.Sender, logf f
 
 // awayPush is the away push (notifications.push_url), with the desktop's
 // idle time (attention.DesktopIdle).
-func awayPush(s Setup, cfg config.Notifications, logf func(string, ...any)) *attention.Push {
-	now := s.Now
-	if now == nil {
-		now = time.Now
-	}
-	p := attention.NewPush(cfg, attention.DesktopIdle(s.Getenv, "").Idle, attention.PostNtfy, now, logf)
+func awayPush(s Setup, cfg config.Notifications, idle attention.IdleSources, logf func(string, ...any)) *attention.Push {
+	p := attention.NewPush(cfg, idle.Idle, attention.PostNtfy, s.clock(), logf)
 	p.Quiet = desktopDND(s).Reason
 	return p
+}
+
+// memory is the tray's part in the wait ledger, summing up each absence
+// through say; it hears of the answers given here.
+func memory(s Setup, say func(title, body string)) *Memory {
+	layout := s.Layout
+	return &Memory{Dir: layout.LedgerDir(), Now: s.clock(), Logf: s.Logf, Say: say,
+		Recap: func(key string, since time.Time) string {
+			st, err := store.Load(layout.StorePath())
+			if err != nil {
+				return ""
+			}
+			return resolver.Recap(layout, st.Sessions[key], since)
+		}}
+}
+
+// watchReturns sums up each absence of the person (Memory.Back) until
+// ctx ends, with the desktop's idle time.
+func watchReturns(ctx context.Context, s Setup, idle attention.IdleSources, m *Memory) {
+	r := &attention.Returns{Idle: idle.Idle, AfterFn: m.AwayAfter, Back: m.Back, Now: s.clock(), Logf: s.Logf}
+	go r.Run(ctx)
 }
 
 // desktopDND reads the desktop's Do Not Disturb where it keeps it.

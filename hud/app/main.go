@@ -12,6 +12,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/activity"
 	"github.com/capacitor-hud/hud/hud/agent/registry"
 	"github.com/capacitor-hud/hud/hud/answer"
+	"github.com/capacitor-hud/hud/hud/attention"
 	"github.com/capacitor-hud/hud/hud/breaks"
 	"github.com/capacitor-hud/hud/hud/config"
 	"github.com/capacitor-hud/hud/hud/install"
@@ -92,18 +93,26 @@ func Main(ctx context.Context, s Setup) error {
 		return err
 	}
 	defer watcher.Close()
-	answers, notifications, err := wireAttention(s, cfg.Notifications)
+	idle := attention.DesktopIdle(s.Getenv, "")
+	answers, notifications, err := wireAttention(s, cfg.Notifications, idle)
 	if err != nil {
 		return err
 	}
 	defer answers.Close()
 	defer notifications.Close()
+	mem := memory(s, notifications.Say)
+	mem.Configure(cfg.History)
+	answers.Heard = mem.Answered
+	returnsCtx, stopReturns := context.WithCancel(ctx)
+	defer stopReturns()
+	watchReturns(returnsCtx, s, idle, mem)
 	remotes, reloadRemotes, stopRemotes := followRemotes(ctx, s)
 	defer stopRemotes()
 
 	opts := loopOptions(s, cfg, watcher, first.LockDirs, notifications)
 	opts.Config = settings.Load
 	opts.Answers = answers
+	opts.Memory = mem
 	opts.Remotes, opts.ReloadRemotes = remotes, reloadRemotes
 	return show(ctx, s, New(opts))
 }
@@ -118,6 +127,14 @@ func (s Setup) withDefaults() Setup {
 		s.Getenv = func(string) string { return "" }
 	}
 	return s
+}
+
+// clock is s.Now, or time.Now.
+func (s Setup) clock() func() time.Time {
+	if s.Now == nil {
+		return time.Now
+	}
+	return s.Now
 }
 
 // startWatcher watches the store, the lock directories of lockDirs, the
@@ -139,7 +156,7 @@ func startWatcher(s Setup, lockDirs []string) (*watch.Watcher, error) {
 // wireAttention builds what reaches the person: the desktop sender behind
 // the answering tray and the attention gate, the notification rules and
 // the away push. The caller closes both results.
-func wireAttention(s Setup, cfg config.Notifications) (*Answers, *Notifications, error) {
+func wireAttention(s Setup, cfg config.Notifications, idle attention.IdleSources) (*Answers, *Notifications, error) {
 	icon, err := assets.Icon(assets.IconWaiting, 1, false)
 	if err != nil {
 		return nil, nil, err
@@ -154,7 +171,7 @@ func wireAttention(s Setup, cfg config.Notifications) (*Answers, *Notifications,
 	gate := attentionGate(s, cfg, answers.HoldWaiting(sender), s.Logf)
 	answers.Hold = gate.HoldBack
 	notifications := NewNotifications(notify.NewTracker(cfg), gate, s.Logf)
-	notifications.Push = awayPush(s, cfg, s.Logf)
+	notifications.Push = awayPush(s, cfg, idle, s.Logf)
 	return answers, notifications, nil
 }
 

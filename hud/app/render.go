@@ -67,6 +67,7 @@ func (a *App) render() {
 	if a.opts.Runway != nil {
 		a.opts.Runway.Update(now, views, accounts)
 	}
+	a.opts.Memory.Observe(now, views, accounts)
 	next := present.Earliest(picture.NextChange, resolver.NextChange(sessions, now))
 	menuOpen := now.Before(a.menuOpenUntil)
 	nextLabel := picture.NextLabel
@@ -85,6 +86,10 @@ func (a *App) render() {
 		nextLabel = present.Earliest(nextLabel, rowsNext)
 	}
 	menu.Section = append(menu.Section, a.opts.Answers.toggleRow()...)
+	if today := a.opts.Memory.Today(now, a.menuOpened); today != "" {
+		menu.Section = append([]Row{{Label: today, Disabled: true}}, menu.Section...)
+	}
+	a.menuOpened = false
 	menu.Section = fitSection(accountRows(picture.Accounts), menu.Section, SectionRows)
 	var dropped int
 	menu.Sessions, dropped = fitSessions(menu.Sessions, SessionRows)

@@ -16,6 +16,7 @@ type (
 	WorkSession   = settings.WorkSession
 	Activity      = settings.Activity
 	Answer        = settings.Answer
+	History       = settings.History
 	QuietHours    = settings.QuietHours
 	Percent       = settings.Percent
 	Problem       = settings.Problem

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/capacitor-hud/hud/hud/answer"
 	"github.com/capacitor-hud/hud/hud/text"
 )
 
@@ -47,8 +48,8 @@ type Entry struct {
 
 // Where an answer came from.
 const (
-	ViaTray    = "tray"
-	ViaCommand = "hud answer"
+	ViaTray    = answer.ByTray
+	ViaCommand = answer.ByCommand
 )
 
 // maxField bounds each text of a line: a subject is a command, a path or
@@ -56,8 +57,10 @@ const (
 // one append writes at once.
 const maxField = 300
 
-// maxLine is the longest line a reader accepts.
-const maxLine = 4096
+// maxLine is the longest line a reader accepts: more than encode writes
+// with every text at maxField in the characters JSON writes longest (six
+// bytes for each of < > &).
+const maxLine = 32 << 10
 
 // encode writes e as one line, texts bounded and made one-line.
 func (e Entry) encode() ([]byte, error) {
