@@ -35,6 +35,7 @@ var figures = []figure{
 	{"tray", benchTray},
 	{"lock", benchLock},
 	{"worksession", benchWorkSession},
+	{"history", benchHistory},
 }
 
 // bench is what every figure shares: the iteration count, a scratch

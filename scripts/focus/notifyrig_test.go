@@ -154,6 +154,8 @@ func (s *terminalSession) send(t *testing.T, name string) {
 type notifications struct {
 	mu   sync.Mutex
 	seen []string
+	// bodies are the calls' bodies, in the same order.
+	bodies []string
 }
 
 // monitor starts dbus-monitor on the bus for calls of Notify and keeps
@@ -189,9 +191,14 @@ func monitor(t *testing.T, bus string) *notifications {
 				arg = 0
 			case arg >= 0 && str.MatchString(line):
 				arg++
-				if arg == 3 { // app name, icon, summary
+				switch arg { // app name, icon, summary, body
+				case 3:
 					n.mu.Lock()
 					n.seen = append(n.seen, str.FindStringSubmatch(line)[1])
+					n.mu.Unlock()
+				case 4:
+					n.mu.Lock()
+					n.bodies = append(n.bodies, str.FindStringSubmatch(line)[1])
 					n.mu.Unlock()
 					arg = -1
 				}
@@ -210,6 +217,16 @@ func (n *notifications) summaries() []string {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	return append([]string(nil), n.seen...)
+}
+
+// body is the body of the ith call, "" when not seen yet.
+func (n *notifications) body(i int) string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if i >= len(n.bodies) {
+		return ""
+	}
+	return n.bodies[i]
 }
 
 // waitFor waits until a Notify call with that summary was seen.
