@@ -36,7 +36,8 @@ func ManPage(w io.Writer, version string, date time.Time) error {
 		fmt.Fprintf(&b, ".SS %s\n%s\n.PP\n.nf\n%s.fi\n", roffText(c.name), roffText(summary), roffLines(usage.String()))
 	}
 	b.WriteString(".SH FILES\n" + roffText(
-		"~/.capacitor/sessions.json (the sessions, written by hud-hook), ~/.config/hud/config.toml "+
+		"~/.capacitor/sessions.json (the sessions, written by hud-hook), ~/.capacitor/ledger/ "+
+			"(what each session did, a file per day: 'hud history', 'hud away'), ~/.config/hud/config.toml "+
 			"(every setting, with comments), ~/.claude/hud-hook-debug.log (one line per hook event). "+
 			"All of them are described in docs/state-files.md of the source.") + "\n")
 	b.WriteString(".SH SEE ALSO\nhud-hook(1), claude(1)\n.PP\nhttps://github.com/capacitor-hud/hud\n")

@@ -26,7 +26,7 @@ type Absence struct {
 type Away struct {
 	Key, Host, Agent, Project, Name string
 	// Finished says a turn ended while the person was away and the session
-	// is ready now; Ended that the session ended.
+	// is ready now; Ended that the session ended meanwhile and is ended now.
 	Finished, Ended bool
 	// Waiting, when set, is since when the session waits, for For.
 	Waiting time.Time
@@ -53,7 +53,8 @@ func Summarize(entries []Entry, from, to time.Time) Absence {
 	type track struct {
 		before, last Entry // the state at from, and at to
 		worked       bool  // working at from or some time after
-		ended        bool
+		ended        bool  // it ended meanwhile
+		gone         bool  // it is ended at to
 		waitingSince time.Time
 	}
 	byKey := map[string]*track{}
@@ -73,6 +74,7 @@ func Summarize(entries []Entry, from, to time.Time) Absence {
 		} else if e.State == Ended {
 			t.ended = true
 		}
+		t.gone = e.State == Ended
 		if busy(e.State) && e.T.After(from) {
 			t.worked = true
 		}
@@ -85,18 +87,19 @@ func Summarize(entries []Entry, from, to time.Time) Absence {
 	}
 	for _, key := range order {
 		t := byKey[key]
-		if t.last.T.Before(from) && t.last.State != "waiting" && !t.ended {
+		if t.gone && !t.ended || !t.gone && t.last.T.Before(from) && t.last.State != "waiting" {
 			continue // nothing happened to it meanwhile
 		}
 		if t.before.State == Ended {
 			t.before = Entry{}
 		}
 		t.worked = t.worked || busy(t.before.State)
-		a := Away{Key: key, Host: t.last.Host, Agent: t.last.Agent, Project: t.last.Project, Name: t.last.Name, Ended: t.ended}
-		switch t.last.State {
-		case "waiting":
+		a := Away{Key: key, Host: t.last.Host, Agent: t.last.Agent, Project: t.last.Project, Name: t.last.Name, Ended: t.gone}
+		switch {
+		case t.gone: // it neither waits nor is ready now
+		case t.last.State == "waiting":
 			a.Waiting, a.For = t.waitingSince, t.last.For
-		case "ready":
+		case t.last.State == "ready":
 			a.Finished = t.worked && (t.before.State != "ready" || t.last.T.After(from))
 		}
 		a.Commits = max(t.last.Commits-t.before.Commits, 0)

@@ -1,12 +1,12 @@
 package ledger
 
 import (
-	"encoding/json"
 	"fmt"
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/answer"
 	"github.com/capacitor-hud/hud/hud/text"
+	"github.com/capacitor-hud/hud/internal/jsonfields"
 )
 
 // Ended is the state of an entry that says a session ended.
@@ -50,6 +50,7 @@ type Entry struct {
 const (
 	ViaTray    = answer.ByTray
 	ViaCommand = answer.ByCommand
+	ViaWeb     = answer.ByWeb
 )
 
 // maxField bounds each text of a line: a subject is a command, a path or
@@ -67,7 +68,7 @@ func (e Entry) encode() ([]byte, error) {
 	for _, f := range []*string{&e.Key, &e.Host, &e.Agent, &e.Project, &e.Name, &e.State, &e.For, &e.Answer, &e.Choice} {
 		*f = text.Line(*f, maxField)
 	}
-	b, err := json.Marshal(e)
+	b, err := e.MarshalJSON()
 	if err != nil {
 		return nil, fmt.Errorf("encoding a ledger entry: %w", err)
 	}
@@ -76,11 +77,27 @@ func (e Entry) encode() ([]byte, error) {
 
 // decode reads one line; ok is false for a line that is not a whole entry
 // (cut by a crash, written by something else).
-func decode(line []byte) (Entry, bool) {
-	var e Entry
-	if len(line) == 0 || len(line) > maxLine || json.Unmarshal(line, &e) != nil || e.T.IsZero() {
+func decode(line []byte) (Entry, bool) { return newLineDecoder().decode(line) }
+
+// A lineDecoder reads lines into one Entry through one list of its fields,
+// made once: making the list per line was most of a long read's time.
+type lineDecoder struct {
+	e      Entry
+	fields []jsonfields.Field
+}
+
+func newLineDecoder() *lineDecoder {
+	d := &lineDecoder{}
+	d.fields = d.e.fields()
+	return d
+}
+
+func (d *lineDecoder) decode(line []byte) (Entry, bool) {
+	d.e = Entry{}
+	if len(line) == 0 || len(line) > maxLine || jsonfields.Decode(line, d.fields...) != nil || d.e.T.IsZero() {
 		return Entry{}, false
 	}
+	e := d.e
 	switch {
 	case !e.Away.IsZero():
 		return e, !e.Away.After(e.T)

@@ -7,8 +7,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -67,7 +69,7 @@ func Append(dir string, entries ...Entry) error {
 }
 
 func appendFile(path string, b []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o600)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0o600)
 	if err != nil {
 		return fmt.Errorf("writing the ledger: %w", err)
 	}
@@ -78,7 +80,16 @@ func appendFile(path string, b []byte) error {
 		return fmt.Errorf("writing the ledger: %w", err)
 	case !fi.Mode().IsRegular():
 		return fmt.Errorf("writing the ledger: %s is not a regular file", path)
-	case fi.Size()+int64(len(b)) > MaxDay:
+	}
+	// A writer that crashed mid-line left that line without its end: end
+	// it, so it alone is lost, not also the first line written after it.
+	var last [1]byte
+	if fi.Size() > 0 {
+		if _, err := f.ReadAt(last[:], fi.Size()-1); err == nil && last[0] != '\n' {
+			b = append([]byte{'\n'}, b...)
+		}
+	}
+	if fi.Size()+int64(len(b)) > MaxDay {
 		return fmt.Errorf("%s: %w", path, ErrDayFull)
 	}
 	if _, err := f.Write(b); err != nil {
@@ -88,35 +99,76 @@ func appendFile(path string, b []byte) error {
 }
 
 // Read returns the entries of dir from the files of the local days from
-// from to to, in file order (each process's lines in the order written),
-// and how many lines it could not read. A missing ledger is no entries.
+// from to to, in time order, and how many lines it could not read. A
+// missing ledger is no entries; a day it could not read at all is left
+// out, and said in the error, which comes with the other days' entries. The days are read side by side, one
+// goroutine per processor: a month is tens of thousands of lines.
 func Read(dir string, from, to time.Time) ([]Entry, int, error) {
+	ds := days(from, to)
+	type dayRead struct {
+		entries []Entry
+		bad     int
+		err     error
+	}
+	reads := make([]dayRead, len(ds))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(ds)) {
+		wg.Go(func() {
+			dec := newLineDecoder()
+			for i := range next {
+				r := &reads[i]
+				r.entries, r.bad, r.err = dec.readDay(dayFile(dir, ds[i]))
+			}
+		})
+	}
+	for i := range ds {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 	var out []Entry
 	bad := 0
-	for _, day := range days(from, to) {
-		path := dayFile(dir, day)
-		b, _, err := safefile.Read(path, MaxDay+maxLine, safefile.NoFollow)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return out, bad, fmt.Errorf("reading the ledger: %w", err)
-		}
-		for line := range bytes.Lines(b) {
-			line = bytes.TrimSuffix(line, []byte("\n"))
-			if len(line) == 0 {
-				continue
-			}
-			if e, ok := decode(line); ok {
-				out = append(out, e)
-			} else {
-				bad++
-			}
-		}
+	var errs []error
+	for _, r := range reads {
+		// A day that cannot be read (a link or a FIFO in its place, a file
+		// past the bound) costs that day, never the others.
+		errs = append(errs, r.err)
+		out = append(out, r.entries...)
+		bad += r.bad
 	}
 	// Writers append at the moment they observe: a line may land a moment
 	// after a later one of another process. Times order them.
-	slices.SortStableFunc(out, func(a, b Entry) int { return a.T.Compare(b.T) })
+	byTime := func(a, b Entry) int { return a.T.Compare(b.T) }
+	if !slices.IsSortedFunc(out, byTime) {
+		slices.SortStableFunc(out, byTime)
+	}
+	return out, bad, errors.Join(errs...)
+}
+
+// readDay reads one day's file: its entries, and how many lines it could
+// not read. A missing file has none.
+func (d *lineDecoder) readDay(path string) ([]Entry, int, error) {
+	b, _, err := safefile.Read(path, MaxDay+maxLine, safefile.NoFollow)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, 0, nil
+	}
+	if err != nil {
+		return nil, 0, fmt.Errorf("reading the ledger: %w", err)
+	}
+	out := make([]Entry, 0, bytes.Count(b, []byte{'\n'})+1)
+	bad := 0
+	for line := range bytes.Lines(b) {
+		line = bytes.TrimSuffix(line, []byte("\n"))
+		if len(line) == 0 {
+			continue
+		}
+		if e, ok := d.decode(line); ok {
+			out = append(out, e)
+		} else {
+			bad++
+		}
+	}
 	return out, bad, nil
 }
 

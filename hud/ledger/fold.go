@@ -11,6 +11,7 @@ const (
 	EndTerminal = "terminal"   // the session went on: answered in the terminal
 	EndTray     = ViaTray      // answered from the tray's menu
 	EndCommand  = ViaCommand   // answered with `hud answer`
+	EndWeb      = ViaWeb       // answered from the page (hud serve)
 	EndRefused  = "refused"    // refused from the tray or `hud answer`
 	EndEsc      = "Esc"        // interrupted in the terminal (Esc, or No)
 	EndSession  = "ended"      // the session ended while it waited
@@ -156,15 +157,23 @@ const answerSlack = 5 * time.Second
 // finish clips the timeline to [from, to), closes what is open at to,
 // credits answers to their waits, and counts.
 func (t *Timeline) finish(from, to time.Time, answers []Entry) {
+	used := make([]bool, len(answers)) // an answer ends one wait
 	for i := range t.Waits {
 		w := &t.Waits[i]
 		if w.To.IsZero() {
 			w.To, w.How = to, EndOpen
 		}
-		for _, a := range answers {
-			if a.T.Before(w.From) || a.T.After(w.To.Add(answerSlack)) || w.How == EndSession {
+		// The slack ends where the next wait begins: an answer then is
+		// that one's.
+		end := w.To.Add(answerSlack)
+		if i+1 < len(t.Waits) {
+			end = minTime(end, t.Waits[i+1].From)
+		}
+		for j, a := range answers {
+			if used[j] || a.T.Before(w.From) || a.T.After(end) || w.How == EndSession {
 				continue
 			}
+			used[j] = true
 			w.To, w.How, w.Choice = minTime(a.T, w.To), a.Answer, a.Choice
 			if a.Refused {
 				w.How = EndRefused

@@ -14,6 +14,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/watch"
 	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/proc"
+	"github.com/capacitor-hud/hud/internal/safefile"
 	"github.com/capacitor-hud/hud/resolver"
 )
 
@@ -186,4 +187,10 @@ func (src Sources) observe(r *Recorder, w *watch.Watcher, now time.Time, dir str
 		}
 	}
 	return live, resolver.NextChange(sessions, now)
+}
+
+// Recording says whether a process records this machine's sessions now
+// (holds the recorder's flock).
+func Recording(l paths.Layout) bool {
+	return safefile.Held(filepath.Join(l.LedgerDir(), recorderLock))
 }

@@ -12,6 +12,9 @@ import (
 // core of Follow and of the tray's record of remote machines.
 type Recorder struct {
 	last map[string]Entry
+	// ended is when each session recorded ended ended: one seen again
+	// starts no earlier, or the ledger would say it ended while it lives.
+	ended map[string]time.Time
 	// latest is the newest entry a resumed recorder read back, until its
 	// first Observe.
 	latest time.Time
@@ -21,13 +24,14 @@ type Recorder struct {
 // state entry is not Ended), so a recorder that takes over from another
 // writes only what changed since.
 func NewRecorder(entries []Entry, owns func(Entry) bool) *Recorder {
-	r := &Recorder{last: map[string]Entry{}}
+	r := &Recorder{last: map[string]Entry{}, ended: map[string]time.Time{}}
 	for _, e := range entries {
 		if !e.IsState() || !owns(e) {
 			continue
 		}
 		if e.State == Ended {
 			delete(r.last, e.Key)
+			r.ended[e.Key] = e.T
 		} else {
 			r.last[e.Key] = e
 		}
@@ -67,8 +71,9 @@ func (r *Recorder) Observe(now time.Time, sessions []view.Session) []Entry {
 			continue
 		}
 		if !ok && !s.Since.IsZero() && s.Since.Before(now) {
-			e.T = s.Since
+			e.T = maxTime(s.Since, r.ended[e.Key])
 		}
+		delete(r.ended, e.Key)
 		r.last[e.Key] = e
 		out = append(out, e)
 	}
@@ -82,7 +87,8 @@ func (r *Recorder) Observe(now time.Time, sessions []view.Session) []Entry {
 			continue
 		}
 		delete(r.last, key)
-		out = append(out, Entry{T: maxTime(gone, old.T), Key: key, Host: old.Host, Agent: old.Agent, Project: old.Project, Name: old.Name, State: Ended})
+		r.ended[key] = maxTime(gone, old.T)
+		out = append(out, Entry{T: r.ended[key], Key: key, Host: old.Host, Agent: old.Agent, Project: old.Project, Name: old.Name, State: Ended})
 	}
 	return out
 }
