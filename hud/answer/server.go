@@ -38,11 +38,12 @@ type Server struct {
 	answered func(req Request, c Choice, by string)
 }
 
-// Who answered a request: the tray (its menu, its notifications) or
-// `hud answer` on the socket.
+// Who answered a request: the tray (its menu, its notifications),
+// `hud answer` on the socket, or the page (hud/web).
 const (
 	ByTray    = "tray"
 	ByCommand = "hud answer"
+	ByWeb     = "web"
 )
 
 // OnAnswer sets f to hear of every answer sent to a hook, with who gave it
@@ -264,6 +265,9 @@ func (s *Server) Pending() []Request {
 // ended ID is ErrStale, and a digest or session that does not match the
 // request is refused.
 func (s *Server) Answer(r Reply) (Request, error) { return s.answer(r, ByTray) }
+
+// AnswerBy is Answer, given by another of the tray's surfaces (ByWeb).
+func (s *Server) AnswerBy(r Reply, by string) (Request, error) { return s.answer(r, by) }
 
 // answer is Answer, for an answer given by by.
 func (s *Server) answer(r Reply, by string) (Request, error) {

@@ -364,15 +364,26 @@ func (x *Answers) Clicked(key string) bool {
 // Answer sends choice to the hook waiting for request id; a request no
 // longer waiting is refused (logged), never given to a later dialog.
 func (x *Answers) Answer(id, choice string) error {
+	_, err := x.AnswerBy(answer.Reply{ID: id, Choice: choice}, answer.ByTray)
+	return err
+}
+
+// AnswerBy is Answer for a reply from another of the tray's surfaces
+// (answer.ByWeb), which names the request's digest too.
+func (x *Answers) AnswerBy(r answer.Reply, by string) (answer.Request, error) {
 	srv := x.server()
 	if srv == nil {
-		return answer.ErrStale
+		return answer.Request{}, answer.ErrStale
 	}
-	req, err := srv.Answer(answer.Reply{ID: id, Choice: choice})
+	req, err := srv.AnswerBy(r, by)
 	if err != nil {
 		x.Logf("answering: %v", err)
-		return err
+		return req, err
 	}
-	x.Logf("answering: %q to %s (%s)", choice, req.Subject, view.ShortID(req.Session))
-	return nil
+	from := ""
+	if by != answer.ByTray {
+		from = ", from the " + by
+	}
+	x.Logf("answering: %q to %s (%s%s)", r.Choice, req.Subject, view.ShortID(req.Session), from)
+	return req, nil
 }

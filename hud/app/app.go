@@ -73,6 +73,11 @@ type Options struct {
 	// Memory is the tray's part in the wait ledger, and the menu's Today
 	// line; nil leaves both out.
 	Memory *Memory
+	// Page is the page (hud/web) each drawing is published to, and
+	// PageClicks the keys of the section's rows clicked there; nil for
+	// none.
+	Page       Page
+	PageClicks <-chan string
 }
 
 // Settings are the parts of the settings file the loop itself uses.
@@ -206,6 +211,10 @@ func (a *App) Run(ctx context.Context, ui UI) error {
 			a.render()
 		case <-remotesChanged:
 			a.render()
+		case key := <-a.opts.PageClicks:
+			if a.clicked(key) {
+				return nil
+			}
 		case ev := <-ui.Events():
 			if a.handle(ev) {
 				return nil

@@ -19,6 +19,7 @@ import (
 	"github.com/capacitor-hud/hud/hud/notify"
 	"github.com/capacitor-hud/hud/hud/view"
 	"github.com/capacitor-hud/hud/hud/watch"
+	"github.com/capacitor-hud/hud/hud/web"
 	"github.com/capacitor-hud/hud/hud/worksession"
 	"github.com/capacitor-hud/hud/internal/paths"
 	"github.com/capacitor-hud/hud/internal/proc"
@@ -50,6 +51,9 @@ type Setup struct {
 	// InstallHooks does what `hud install` does without flags, for the
 	// menu's offer when the hooks are missing; nil hides its action.
 	InstallHooks func() error
+	// Serve, when set, serves the page so (`hud serve`), whatever the
+	// settings say.
+	Serve *web.Config
 }
 
 // Error is a failure to start the tray, with what the person can do about
@@ -100,12 +104,12 @@ func Main(ctx context.Context, s Setup) error {
 	}
 	defer answers.Close()
 	defer notifications.Close()
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
 	mem := memory(s, notifications.Say)
 	mem.Configure(cfg.History)
 	answers.Heard = mem.Answered
-	returnsCtx, stopReturns := context.WithCancel(ctx)
-	defer stopReturns()
-	watchReturns(returnsCtx, s, idle, mem)
+	watchReturns(ctx, s, idle, mem)
 	remotes, reloadRemotes, stopRemotes := followRemotes(ctx, s)
 	defer stopRemotes()
 
@@ -114,7 +118,30 @@ func Main(ctx context.Context, s Setup) error {
 	opts.Answers = answers
 	opts.Memory = mem
 	opts.Remotes, opts.ReloadRemotes = remotes, reloadRemotes
+	if err := wirePage(ctx, s, cfg, &opts); err != nil {
+		return err
+	}
+	defer web.RemoveServerFile(layout.WebDir())
 	return show(ctx, s, New(opts))
+}
+
+// wirePage serves the page when `hud serve` asks (s.Serve) or the
+// settings do ([serve] enabled), until ctx ends.
+func wirePage(ctx context.Context, s Setup, cfg config.Config, opts *Options) error {
+	pc := s.Serve
+	if pc == nil && cfg.Serve.Enabled {
+		pc = &web.Config{Listen: cfg.Serve.Listen, CertFile: cfg.Serve.Cert, KeyFile: cfg.Serve.Key,
+			PlaintextBeyondLoopback: cfg.Serve.PlaintextBeyondLoopback, URL: cfg.Serve.URL}
+	}
+	if pc == nil {
+		return nil
+	}
+	srv, clicks, err := serve(ctx, s, *pc, opts.Answers)
+	if err != nil {
+		return &Error{fmt.Errorf("serving the page: %w", err), pageHint(err)}
+	}
+	opts.Page, opts.PageClicks = srv, clicks
+	return nil
 }
 
 // withDefaults fills in the optional parts of s: a log that discards, an
@@ -172,6 +199,7 @@ func wireAttention(s Setup, cfg config.Notifications, idle attention.IdleSources
 	answers.Hold = gate.HoldBack
 	notifications := NewNotifications(notify.NewTracker(cfg), gate, s.Logf)
 	notifications.Push = awayPush(s, cfg, idle, s.Logf)
+	notifications.Push.Link = pageLink(s)
 	return answers, notifications, nil
 }
 

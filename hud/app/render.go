@@ -86,10 +86,12 @@ func (a *App) render() {
 		nextLabel = present.Earliest(nextLabel, rowsNext)
 	}
 	menu.Section = append(menu.Section, a.opts.Answers.toggleRow()...)
-	if today := a.opts.Memory.Today(now, a.menuOpened); today != "" {
+	today := a.opts.Memory.Today(now, a.menuOpened)
+	a.menuOpened = false
+	a.publish(now, views, picture, menu.Section, today)
+	if today != "" {
 		menu.Section = append([]Row{{Label: today, Disabled: true}}, menu.Section...)
 	}
-	a.menuOpened = false
 	menu.Section = fitSection(accountRows(picture.Accounts), menu.Section, SectionRows)
 	var dropped int
 	menu.Sessions, dropped = fitSessions(menu.Sessions, SessionRows)

@@ -47,6 +47,10 @@ func PostNtfy(ctx context.Context, rawURL string, m Message) error {
 	req.Header.Set("Title", mime.BEncoding.Encode("utf-8", text.Line(m.Title, 0)))
 	req.Header.Set("Priority", "high")
 	req.Header.Set("Tags", "hourglass_flowing_sand")
+	if m.Link != "" {
+		// ntfy opens it when the notification is tapped.
+		req.Header.Set("Click", m.Link)
+	}
 	resp, err := client.Do(req)
 	if err != nil {
 		var ue *url.Error

@@ -17,6 +17,9 @@ import (
 type Message struct {
 	Title string
 	Body  string
+	// Link, when set, is where a tap on the notification goes: the page
+	// (hud serve), at the session.
+	Link string
 }
 
 // Retry bounds for a push that fails: the first retry after RetryAfter,
@@ -51,6 +54,9 @@ type Push struct {
 	Logf func(format string, args ...any)
 	// RetryAfter is the first retry's delay; 0 means DefaultRetryAfter.
 	RetryAfter time.Duration
+	// Link, when set, is the page's address of a session (by its view
+	// key), sent with the push. Set it before the first Update.
+	Link func(key string) string
 
 	mu  sync.Mutex
 	cfg config.Notifications
@@ -238,7 +244,11 @@ func (p *Push) message(w *wait) Message {
 	}
 	since := w.start.Local().Format("15:04")
 	waited := p.Now().Sub(w.start)
-	return Message{Title: n.Title, Body: what + "\nWaiting since " + since + " (" + text.Duration(waited) + ")"}
+	m := Message{Title: n.Title, Body: what + "\nWaiting since " + since + " (" + text.Duration(waited) + ")"}
+	if p.Link != nil {
+		m.Link = p.Link(w.session.Key)
+	}
+	return m
 }
 
 // sleepUntil waits until t by the clock now; false when ctx ended first.

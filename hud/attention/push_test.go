@@ -26,6 +26,7 @@ const after = 150 * time.Millisecond
 type post struct {
 	title, priority, tags, body string
 	at                          time.Time
+	click                       string
 }
 
 // listener is a loopback HTTP server that keeps what it was sent.
@@ -44,7 +45,7 @@ func newListener(t *testing.T) *listener {
 			t.Errorf("%s with title %q: %v", r.Method, r.Header.Get("Title"), err)
 		}
 		l.mu.Lock()
-		l.posts = append(l.posts, post{title, r.Header.Get("Priority"), r.Header.Get("Tags"), string(body), time.Now()})
+		l.posts = append(l.posts, post{title, r.Header.Get("Priority"), r.Header.Get("Tags"), string(body), time.Now(), r.Header.Get("Click")})
 		l.mu.Unlock()
 	}))
 	t.Cleanup(l.Close)
@@ -399,5 +400,21 @@ func TestPushFollowsNoRedirect(t *testing.T) {
 	}
 	if strings.Contains(out, "tk_secret") || strings.Contains(out, "/hud") || strings.Contains(out, "/collect") {
 		t.Errorf("the log holds a URL:\n%s", out)
+	}
+}
+
+// With the page served, a tap on the push opens it at the session.
+func TestPushLinksToThePage(t *testing.T) {
+	l := newListener(t)
+	p := &person{}
+	p.leftAgo(time.Hour)
+	log := &logs{}
+	push := newPush(t, l.URL+"/hud-topic", p, log)
+	push.Link = func(key string) string { return "https://box.example.ts.net/#s-" + key }
+	s := waitingSession(time.Now())
+	loop(push, 3*after, func() []view.Session { return []view.Session{s} })
+	got := l.got()
+	if len(got) != 1 || got[0].click != "https://box.example.ts.net/#s-k1" {
+		t.Fatalf("pushes %+v, want one with Click at the session\n%s", got, log)
 	}
 }

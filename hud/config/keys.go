@@ -19,6 +19,8 @@ const (
 	kindPercent
 	// kindChoice is a string that must be one of the setting's choices.
 	kindChoice
+	// kindText is one line of text: an address, a file's path.
+	kindText
 )
 
 // setting is one key of the file. The list below is the single source of
@@ -50,6 +52,7 @@ var tables = []struct{ name, about string }{
 	{"activity", "Checkpoints of what each session worked on."},
 	{"answer", "Answering Claude's permission dialogs and questions from the tray (hud answer on|off)."},
 	{"history", "The wait ledger: what each session did and how long it waited on you (hud history, hud away)."},
+	{"serve", "The page in a browser or on a phone (hud serve; pair a device with hud serve --pair). See docs/web.md."},
 }
 
 var keys = []setting{
@@ -173,6 +176,25 @@ var keys = []setting{
 	{table: "history", key: "away_after", kind: kindDuration, zeroOK: true,
 		why:   "Coming back after this long away from the keyboard, one notification sums up what happened meanwhile; \"0s\" turns it off.",
 		field: func(c *Config) any { return &c.History.AwayAfter }},
+
+	{table: "serve", key: "enabled", kind: kindBool,
+		why:   "Serve the page from the tray (restart the tray after a change).",
+		field: func(c *Config) any { return &c.Serve.Enabled }},
+	{table: "serve", key: "listen", kind: kindText,
+		why:   "The address to listen on; anything but the loopback needs cert and key (or plaintext_beyond_loopback).",
+		field: func(c *Config) any { return &c.Serve.Listen }},
+	{table: "serve", key: "url", kind: kindURL,
+		why:   "The page's address as your phone opens it, when a proxy serves it (tailscale serve, an ssh tunnel); pairing links and the away push use it.",
+		field: func(c *Config) any { return &c.Serve.URL }},
+	{table: "serve", key: "cert", kind: kindText,
+		why:   "A TLS certificate file (PEM), with key: the page is served over HTTPS.",
+		field: func(c *Config) any { return &c.Serve.Cert }},
+	{table: "serve", key: "key", kind: kindText,
+		why:   "The certificate's private key file (PEM).",
+		field: func(c *Config) any { return &c.Serve.Key }},
+	{table: "serve", key: "plaintext_beyond_loopback", kind: kindBool,
+		why:   "Allow listening beyond the loopback without TLS: your device's cookie and every answer then cross the network readable.",
+		field: func(c *Config) any { return &c.Serve.PlaintextBeyondLoopback }},
 }
 
 // expected says how the setting's value is written, for problems.
@@ -188,6 +210,8 @@ func (s setting) expected() string {
 		return "a whole number from 0 to 100"
 	case kindChoice:
 		return choiceList(s.choices)
+	case kindText:
+		return "one line of text in quotes"
 	}
 	return `a time range in quotes, like "22:00-08:00", or ""`
 }

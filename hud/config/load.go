@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/BurntSushi/toml"
 
@@ -200,6 +201,13 @@ func (v *value) UnmarshalText(text []byte) error {
 		if v.s.kind == kindChoice {
 			if !slices.Contains(v.s.choices, t) {
 				return fmt.Errorf("%q is not %s", t, choiceList(v.s.choices))
+			}
+			*dst = t
+			break
+		}
+		if v.s.kind == kindText {
+			if strings.ContainsFunc(t, unicode.IsControl) || len(t) > 1024 {
+				return fmt.Errorf("%q is not one line of text", t)
 			}
 			*dst = t
 			break

@@ -17,6 +17,7 @@ type (
 	Activity      = settings.Activity
 	Answer        = settings.Answer
 	History       = settings.History
+	Serve         = settings.Serve
 	QuietHours    = settings.QuietHours
 	Percent       = settings.Percent
 	Problem       = settings.Problem

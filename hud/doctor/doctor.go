@@ -116,6 +116,8 @@ var checks = []check{
 	{"config", checkConfig},
 	{"permissions", checkPermissions},
 	{"remotes", checkRemotes},
+	{"history", checkHistory},
+	{"page", checkWeb},
 }
 
 // Run runs every check.

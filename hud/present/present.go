@@ -90,14 +90,14 @@ type Row struct {
 // Present computes the view of in.
 func Present(in Input) View {
 	sessions := slices.Clone(in.Sessions)
-	sortByAttention(sessions)
+	ByAttention(sessions)
 	maxRows := cmp.Or(in.MaxRows, DefaultMaxRows)
 
 	v := View{Count: len(sessions), HooksProblem: in.HooksProblem}
 	// A remote session's events say nothing of this machine's hooks.
 	doubt := HooksDoubt(in.HooksProblem, slices.ContainsFunc(sessions, func(s view.Session) bool { return s.Hooked && s.Host == "" }))
 	v.Icon = iconFor(sessions, in.Now, doubt == "")
-	summary := summarize(sessions)
+	summary := SummaryLine(sessions)
 	if in.ShowTitle {
 		v.Title = summary
 	}
@@ -165,10 +165,10 @@ func Present(in Input) View {
 	return v
 }
 
-// sortByAttention orders sessions as the menu lists them: the most urgent
+// ByAttention orders sessions as the menu lists them: the most urgent
 // state first, then the longest in it, then by project and id so the order
 // never flickers between two equal sessions.
-func sortByAttention(sessions []view.Session) {
+func ByAttention(sessions []view.Session) {
 	slices.SortStableFunc(sessions, func(a, b view.Session) int {
 		return cmp.Or(
 			cmp.Compare(b.State.Attention(), a.State.Attention()),
@@ -209,9 +209,9 @@ func iconFor(sorted []view.Session, now time.Time, hooksInstalled bool) string {
 	return string(top.State)
 }
 
-// summarize counts the sessions per state, attention first:
+// SummaryLine counts the sessions per state, attention first:
 // "1 waiting · 2 working".
-func summarize(sessions []view.Session) string {
+func SummaryLine(sessions []view.Session) string {
 	var parts []string
 	for _, p := range view.Summary(sessions, 0) {
 		parts = append(parts, p.Text)

@@ -61,6 +61,10 @@ func (l Layout) StorePath() string { return filepath.Join(l.StoreDir(), "session
 // (hud/ledger).
 func (l Layout) LedgerDir() string { return filepath.Join(l.StoreDir(), "ledger") }
 
+// WebDir is ~/.capacitor/web: the page's paired devices and where it is
+// served (hud/web).
+func (l Layout) WebDir() string { return filepath.Join(l.StoreDir(), "web") }
+
 // StoreLockPath is the flock file that serialises writers of the store.
 func (l Layout) StoreLockPath() string { return l.StorePath() + ".lock" }
 

@@ -15,6 +15,7 @@ type Config struct {
 	Activity      Activity
 	Answer        Answer
 	History       History
+	Serve         Serve
 }
 
 // Notifications is the [notifications] table: desktop notifications about
@@ -144,6 +145,17 @@ type History struct {
 	AwayAfter time.Duration
 }
 
+// Serve is the [serve] table: the page (hud/web).
+type Serve struct {
+	Enabled bool
+	// Listen is the address; URL the page's as a phone opens it.
+	Listen, URL string
+	// Cert and Key are the TLS pair's files.
+	Cert, Key string
+	// PlaintextBeyondLoopback allows a non-loopback address without TLS.
+	PlaintextBeyondLoopback bool
+}
+
 // MaxAnswerWait is the longest wait the hook accepts: hud install wires the
 // PermissionRequest handler with a timeout above it.
 const MaxAnswerWait = 5 * time.Minute
@@ -194,6 +206,7 @@ func Default() Config {
 		},
 		Answer:  Answer{Enabled: false, Wait: time.Minute},
 		History: History{Keep: 30 * 24 * time.Hour, AwayAfter: 10 * time.Minute},
+		Serve:   Serve{Listen: "127.0.0.1:7878"},
 	}
 }
 
