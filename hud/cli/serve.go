@@ -117,8 +117,11 @@ func runningPage(env *Env) (web.ServerInfo, error) {
 // QR code on a terminal.
 func pairDevice(env *Env) error {
 	info, err := runningPage(env)
-	if err != nil {
-		return withHint(fmt.Errorf("no page is served here (%w)", err), "start it: hud serve (or [serve] enabled = true for the tray)")
+	switch {
+	case errors.Is(err, web.ErrNoServer):
+		return withHint(errors.New("no page is served here"), "start it: hud serve (or [serve] enabled = true for the tray)")
+	case err != nil:
+		return err
 	}
 	secret, err := web.DevicesIn(env.Layout().WebDir()).NewPairing()
 	if err != nil {

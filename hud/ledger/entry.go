@@ -84,6 +84,11 @@ func decode(line []byte) (Entry, bool) { return newLineDecoder().decode(line) }
 type lineDecoder struct {
 	e      Entry
 	fields []jsonfields.Field
+	json   jsonfields.Decoder
+	// names holds one copy of each key, project, name, agent and state
+	// read: a month repeats a few hundred of them in tens of thousands of
+	// lines, and the copies would all stay alive.
+	names map[string]string
 }
 
 func newLineDecoder() *lineDecoder {
@@ -94,10 +99,13 @@ func newLineDecoder() *lineDecoder {
 
 func (d *lineDecoder) decode(line []byte) (Entry, bool) {
 	d.e = Entry{}
-	if len(line) == 0 || len(line) > maxLine || jsonfields.Decode(line, d.fields...) != nil || d.e.T.IsZero() {
+	if len(line) == 0 || len(line) > maxLine || d.json.Decode(line, d.fields...) != nil || d.e.T.IsZero() {
 		return Entry{}, false
 	}
 	e := d.e
+	for _, p := range []*string{&e.Key, &e.Host, &e.Agent, &e.Project, &e.Name, &e.State} {
+		*p = d.intern(*p)
+	}
 	switch {
 	case !e.Away.IsZero():
 		return e, !e.Away.After(e.T)
@@ -107,6 +115,22 @@ func (d *lineDecoder) decode(line []byte) (Entry, bool) {
 		return e, true
 	}
 	return e, e.State != ""
+}
+
+// maxNames bounds the names a lineDecoder keeps.
+const maxNames = 4096
+
+func (d *lineDecoder) intern(s string) string {
+	if v, ok := d.names[s]; ok {
+		return v
+	}
+	if d.names == nil {
+		d.names = map[string]string{}
+	}
+	if len(d.names) < maxNames {
+		d.names[s] = s
+	}
+	return s
 }
 
 // IsState, IsAnswer and IsAbsence tell an entry's kind.

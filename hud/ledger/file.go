@@ -137,12 +137,6 @@ func Read(dir string, from, to time.Time) ([]Entry, int, error) {
 		out = append(out, r.entries...)
 		bad += r.bad
 	}
-	// Writers append at the moment they observe: a line may land a moment
-	// after a later one of another process. Times order them.
-	byTime := func(a, b Entry) int { return a.T.Compare(b.T) }
-	if !slices.IsSortedFunc(out, byTime) {
-		slices.SortStableFunc(out, byTime)
-	}
 	return out, bad, errors.Join(errs...)
 }
 
@@ -169,7 +163,28 @@ func (d *lineDecoder) readDay(path string) ([]Entry, int, error) {
 			bad++
 		}
 	}
-	return out, bad, nil
+	// Writers append at the moment they observe: a line may land a moment
+	// after a later one of another process. Times order them; a day's
+	// lines are all of that day, so the days in turn are in order.
+	return inTimeOrder(out), bad, nil
+}
+
+// inTimeOrder sorts entries by time, those of one time in the order read.
+// An entry is large, so the sort moves indices, and each entry once.
+func inTimeOrder(entries []Entry) []Entry {
+	if slices.IsSortedFunc(entries, func(a, b Entry) int { return a.T.Compare(b.T) }) {
+		return entries
+	}
+	order := make([]int, len(entries))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return entries[a].T.Compare(entries[b].T) })
+	out := make([]Entry, len(entries))
+	for i, j := range order {
+		out[i] = entries[j]
+	}
+	return out
 }
 
 // days lists one time in each local day from from to to.

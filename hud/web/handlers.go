@@ -102,12 +102,21 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// event is one server-sent event: each line of data after "data: ".
+// lineBreaks are what ends a line of an event stream: CR LF, LF, and CR
+// alone.
+var lineBreaks = strings.NewReplacer("\r\n", "\n", "\r", "\n")
+
+// event is one server-sent event: each line of data after "data: ". A
+// browser ends a line at a CR alone too, so data is split there as well:
+// a CR left inside a line would start a line of its own, one that text
+// from a session could write ("event: …", "retry: …"), losing the rest of
+// the line's markup. An HTML parser reads CR as LF, so the page is the
+// same.
 func event(name string, data []byte) []byte {
 	var b bytes.Buffer
 	b.WriteString("event: " + name + "\n")
-	for line := range strings.Lines(string(data)) {
-		b.WriteString("data: " + strings.TrimRight(line, "\r\n") + "\n")
+	for line := range strings.Lines(lineBreaks.Replace(string(data))) {
+		b.WriteString("data: " + strings.TrimSuffix(line, "\n") + "\n")
 	}
 	b.WriteString("\n")
 	return b.Bytes()

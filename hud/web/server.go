@@ -48,14 +48,17 @@ type Server struct {
 // Bounds that keep a client from holding the server: connections open at
 // once, a request's headers and body, how long each may take.
 const (
-	maxConns      = 256
-	maxBody       = 16 << 10
-	headerTimeout = 5 * time.Second
-	idleTimeout   = 60 * time.Second
+	maxConns    = 256
+	maxBody     = 16 << 10
+	idleTimeout = 60 * time.Second
 	// keepAlive is how often an idle event stream says it lives, so a
 	// proxy does not drop it and a gone client is noticed.
 	keepAlive = 30 * time.Second
 )
+
+// headerTimeout is how long a connection may take to send a request's
+// headers (a variable for tests).
+var headerTimeout = 5 * time.Second
 
 // New returns a server for cfg, its files in dir (~/.capacitor/web: the
 // paired devices), acting through actions.
@@ -98,6 +101,7 @@ func (s *Server) Serve(ctx context.Context, ready func(addr net.Addr)) error {
 		ReadTimeout:       headerTimeout + 5*time.Second,
 		IdleTimeout:       idleTimeout,
 		MaxHeaderBytes:    8 << 10,
+		ConnState:         trackConn,
 		ErrorLog:          nil,
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 	}

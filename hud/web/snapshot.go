@@ -34,8 +34,10 @@ type Card struct {
 	Since      time.Time
 	Age        string
 	WaitingFor string
-	// Detail is the activity line ("3/7 todos · 12 files · main*").
-	Detail string
+	// Detail is the activity line ("3/7 todos · 12 files · main*"), and
+	// Context the context window's fill ("context 87 % (174k of 200k
+	// tokens)").
+	Detail, Context string
 	// Dialog, when set, is offered with its choices.
 	Dialog *answer.Request
 }
@@ -59,6 +61,7 @@ func Cards(sessions []view.Session, now time.Time) []Card {
 		if s.Activity != nil {
 			c.Detail = s.Activity.Summary()
 		}
+		c.Context = s.ContextLong()
 		out = append(out, c)
 	}
 	return out
@@ -69,7 +72,7 @@ func (s Snapshot) equal(o Snapshot) bool {
 		slices.Equal(s.Accounts, o.Accounts) && slices.Equal(s.Section, o.Section) &&
 		slices.EqualFunc(s.Sessions, o.Sessions, func(a, b Card) bool {
 			return a.Key == b.Key && a.Name == b.Name && a.State == b.State && a.Age == b.Age &&
-				a.WaitingFor == b.WaitingFor && a.Detail == b.Detail && sameDialog(a.Dialog, b.Dialog)
+				a.WaitingFor == b.WaitingFor && a.Detail == b.Detail && a.Context == b.Context && sameDialog(a.Dialog, b.Dialog)
 		})
 }
 

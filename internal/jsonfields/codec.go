@@ -16,8 +16,29 @@ import (
 // (b is not one JSON object, a required field is missing) stops the
 // reading, and the fields may then hold part of b. Names match exactly, as encoding/json/v2
 // matches them (encoding/json also takes "Session_ID" for "session_id").
-func Decode(b []byte, fields ...Field) error {
-	d := decoder(b)
+func Decode(b []byte, fields ...Field) error { return decodeWith(decoder(b), fields) }
+
+// A Decoder decodes one object after another, as Decode does, through one
+// reader made once: a file of many lines pays for it once, not per line.
+// The zero Decoder is ready to use.
+type Decoder struct {
+	buf bytes.Buffer
+	d   *jsontext.Decoder
+}
+
+// Decode is Decode through x.
+func (x *Decoder) Decode(b []byte, fields ...Field) error {
+	x.buf.Reset()
+	x.buf.Write(b)
+	if x.d == nil {
+		x.d = jsontext.NewDecoder(&x.buf, decodeOptions...)
+	} else {
+		x.d.Reset(&x.buf, decodeOptions...)
+	}
+	return decodeWith(x.d, fields)
+}
+
+func decodeWith(d *jsontext.Decoder, fields []Field) error {
 	if err := atObject(d); err != nil {
 		return err
 	}
@@ -34,8 +55,10 @@ func Decode(b []byte, fields ...Field) error {
 // decoder reads b as leniently as encoding/json reads: a name given twice,
 // invalid UTF-8. A bytes.Buffer is read in place: it copies nothing.
 func decoder(b []byte) *jsontext.Decoder {
-	return jsontext.NewDecoder(bytes.NewBuffer(b), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	return jsontext.NewDecoder(bytes.NewBuffer(b), decodeOptions...)
 }
+
+var decodeOptions = []jsontext.Options{jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true)}
 
 // atObject checks that d's input is a JSON object.
 func atObject(d *jsontext.Decoder) error {

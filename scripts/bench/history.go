@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/capacitor-hud/hud/hud/ledger"
@@ -108,6 +109,9 @@ func writeMonth(l paths.Layout, now time.Time) (int, int64, error) {
 			}
 			add(ledger.Ended, "")
 		}
+		// The recorder appends each change as it sees it: a day's lines are
+		// in time order, the sessions interleaved.
+		slices.SortStableFunc(entries, func(a, b ledger.Entry) int { return a.T.Compare(b.T) })
 		if err := ledger.Append(l.LedgerDir(), entries...); err != nil {
 			return 0, 0, err
 		}

@@ -36,6 +36,7 @@ var figures = []figure{
 	{"lock", benchLock},
 	{"worksession", benchWorkSession},
 	{"history", benchHistory},
+	{"web", benchWeb},
 }
 
 // bench is what every figure shares: the iteration count, a scratch
