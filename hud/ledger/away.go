@@ -78,7 +78,9 @@ func Summarize(entries []Entry, from, to time.Time) Absence {
 		if busy(e.State) && e.T.After(from) {
 			t.worked = true
 		}
-		if e.State == "waiting" && (t.last.State != "waiting" || t.last.For != e.For) {
+		// A new dialog is a new wait; the hook naming the dialog Claude's
+		// own file said waits is not.
+		if e.State == "waiting" && (t.last.State != "waiting" || t.last.For != e.For && !t.last.ByClaude) {
 			t.waitingSince = e.T
 		}
 		if e.State != Ended {

@@ -30,6 +30,9 @@ type Wait struct {
 	For      string
 	How      string // EndTerminal, EndTray, …
 	Choice   string // the choice made from the tray or `hud answer`
+	// generic says For is Claude's own file's word for the dialog
+	// ("permission prompt"), until the hook names it.
+	generic bool
 }
 
 // Response is how long the person took to answer.
@@ -125,10 +128,25 @@ func (t *Timeline) add(e Entry) {
 	if e.State != Ended {
 		t.Spans = append(t.Spans, Span{From: e.T, State: e.State})
 	}
+	if t.named(e) {
+		return
+	}
 	t.endWait(e)
 	if e.State == "waiting" {
-		t.Waits = append(t.Waits, Wait{From: e.T, For: e.For})
+		t.Waits = append(t.Waits, Wait{From: e.T, For: e.For, generic: e.ByClaude})
 	}
+}
+
+// named takes e as the hook naming the dialog of the open wait: Claude's
+// own file says a session waits ("permission prompt") a moment before the
+// hook says for what, and that is one dialog, one wait.
+func (t *Timeline) named(e Entry) bool {
+	n := len(t.Waits)
+	if n == 0 || !t.Waits[n-1].To.IsZero() || !t.Waits[n-1].generic || e.State != "waiting" || e.ByClaude {
+		return false
+	}
+	t.Waits[n-1].For, t.Waits[n-1].generic = e.For, false
+	return true
 }
 
 // endWait closes an open wait at e: how it ended follows from what came
@@ -143,7 +161,10 @@ func (t *Timeline) endWait(e Entry) {
 	switch {
 	case e.State == Ended:
 		w.How = EndSession
-	case e.State == "ready" && e.ByClaude:
+	case e.State == "ready":
+		// The turn ended on the dialog: refused in the terminal (Esc,
+		// or No), which Claude's own file reports and another agent's
+		// hooks (its turn's end).
 		w.How = EndEsc
 	default:
 		w.How = EndTerminal

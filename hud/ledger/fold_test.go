@@ -2,6 +2,7 @@ package ledger
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 )
@@ -77,7 +78,7 @@ func TestFoldWaitEnds(t *testing.T) {
 	}{
 		{"answered in the terminal", []Entry{st(12, "a", "working")}, EndTerminal, 12, "", 1, min_(2)},
 		{"Esc", []Entry{{T: at(12), Key: "a", State: "ready", ByClaude: true}}, EndEsc, 12, "", 1, min_(2)},
-		{"ready by a hook", []Entry{st(12, "a", "ready")}, EndTerminal, 12, "", 1, min_(2)},
+		{"the turn ended on it (another agent's No)", []Entry{st(12, "a", "ready")}, EndEsc, 12, "", 1, min_(2)},
 		{"working by Claude", []Entry{{T: at(12), Key: "a", State: "working", ByClaude: true}}, EndTerminal, 12, "", 1, min_(2)},
 		{"the session ended", []Entry{st(12, "a", Ended)}, EndSession, 12, "", 1, min_(2)},
 		{"still open", nil, EndOpen, 60, "", 1, min_(50)},
@@ -256,5 +257,29 @@ func TestFoldOneAnswerOneWait(t *testing.T) {
 		if len(w) != 2 || w[0].How+" "+w[1].How != tt.hows {
 			t.Errorf("%s: waits %+v, want them ended %s", tt.name, w, tt.hows)
 		}
+	}
+}
+
+// Claude's own file says a session waits a moment before the hook names
+// the dialog: one dialog, one wait, named as the hook names it. A second
+// dialog the hook names is a second wait.
+func TestFoldOneDialogOneWait(t *testing.T) {
+	entries := []Entry{
+		st(0, "a", "working"),
+		{T: at(10), Key: "a", State: "waiting", For: "permission prompt", ByClaude: true},
+		{T: at(10).Add(40 * time.Millisecond), Key: "a", State: "waiting", For: "Bash: rm -rf build"},
+		waiting(11, "a", "Edit: main.go"),
+		st(12, "a", "working"),
+		{T: at(20), Key: "a", State: "waiting", For: "input needed", ByClaude: true},
+		st(21, "a", "working"),
+	}
+	h := Fold(entries, at(0), at(60))
+	var got []string
+	for _, w := range h.Timelines[0].Waits {
+		got = append(got, fmt.Sprintf("%s %s %v", w.For, w.How, w.Response()))
+	}
+	want := []string{"Bash: rm -rf build terminal 1m0s", "Edit: main.go terminal 1m0s", "input needed terminal 1m0s"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("waits %q, want %q", got, want)
 	}
 }
