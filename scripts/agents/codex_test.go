@@ -129,9 +129,13 @@ func (r *rig) tryStartCodex(codex, name string) (p *tmux.Pane, died bool) {
 }
 
 // TestCodex walks one Codex session through every step a person takes,
-// checking `hud status` after each.
+// checking `hud status` after each; at the end, the wait ledger (`hud
+// history --json`) has each dialog with its subject, how it was answered
+// and the response time the rig measured.
 func TestCodex(t *testing.T) {
 	r, codex := codexRig(t)
+	begin := time.Now()
+	var made []madeWait
 	p := r.startCodex(codex, "codex")
 	if out, _ := r.hud("doctor"); !strings.Contains(out, "Codex: installed") {
 		t.Errorf("once Codex trusts the hooks, hud doctor does not say all is well:\n%s", out)
@@ -141,23 +145,27 @@ func TestCodex(t *testing.T) {
 
 	r.say(p, "hello")
 	r.waitScreen(p, "• ok")
-	r.expect("prompt answered → ready", one("ready", func(s session) bool {
+	started := r.expect("prompt answered → ready", one("ready", func(s session) bool {
 		return s.WorkingOn == "hello" && s.PID != nil && *s.PID == p.PID && s.Source == "lock"
 	}))
+	id := started[0].SessionID
 
+	// Each dialog is answered a measured while after it showed, as a
+	// person who reads it first: the ledger's response time is checked
+	// against it.
 	r.say(p, "ask: touch approved.txt")
+	shown := r.dialogShown(p, "Yes, proceed")
 	r.expect("permission dialog → waiting", one("waiting", func(s session) bool { return s.WaitingFor == "Bash: touch approved.txt" }))
-	r.waitScreen(p, "Yes, proceed")
-	r.keys(p, "y")
+	made = append(made, r.answerAfter(p, shown, "y", 2*time.Second, "touch approved.txt", "terminal"))
 	r.expect("approved → ready", one("ready", nil))
 	if _, err := os.Stat(filepath.Join(r.project, "approved.txt")); err != nil {
 		t.Errorf("the approved command did not run: %v", err)
 	}
 
 	r.say(p, "ask: touch denied.txt")
+	shown = r.dialogShown(p, "Yes, proceed")
 	r.expect("second dialog → waiting", one("waiting", func(s session) bool { return s.WaitingFor == "Bash: touch denied.txt" }))
-	r.waitScreen(p, "Yes, proceed")
-	r.keys(p, "Escape")
+	made = append(made, r.answerAfter(p, shown, "Escape", 1500*time.Millisecond, "touch denied.txt", "Esc"))
 	r.expect("denied → ready", one("ready", nil))
 
 	r.say(p, "slow answer please")
@@ -174,14 +182,15 @@ func TestCodex(t *testing.T) {
 	r.keys(p, "BTab")
 	r.waitScreen(p, "Plan mode")
 	r.say(p, "question: Which colour?")
+	shown = r.dialogShown(p, "Red (Recommended)")
 	r.expect("a question → waiting", one("waiting", func(s session) bool { return s.WaitingFor == "Choice: Which colour?" }))
-	r.waitScreen(p, "Red (Recommended)")
-	r.keys(p, "Enter")
+	made = append(made, r.answerAfter(p, shown, "Enter", 2500*time.Millisecond, "Which colour?", "terminal"))
 	r.expect("answered → ready", one("ready", nil))
 
 	r.say(p, "/exit")
 	r.expect("/exit → gone", none)
 	r.expectNoLocks("/exit → lock released")
+	r.expectLedger(id, begin, made)
 }
 
 // TestCodexTwoTerminals: two Codex sessions side by side, each its own

@@ -17,6 +17,13 @@
 // prints the state expected, the state seen, what Claude itself said, the
 // hook's debug log, the store, the locks and the screen.
 //
+// TestLedger checks the wait ledger (`hud history --json`) against what
+// the rig did and measured: each dialog with its subject, how it was
+// answered (in the terminal, with Esc, from the tray's menu, clicked over
+// D-Bus on a session bus of the rig's own, or with `hud answer`) and a
+// response time within a second of the rig's, with the tray running and
+// stopped.
+//
 // A scenario that needs a newer client than the oldest calls needClient,
 // which skips it on older ones with the reason in the output and the
 // run's summary. HUD_E2E_RECORD=DIR saves every hook payload (see
@@ -48,8 +55,11 @@
 // the same as Markdown to bin/e2e/soak-<release>.md (every sample and
 // step, to look into one: soak-<release>.tsv). It fails on a
 // disagreement over 2 s in which hud is behind Claude or wrong (hud ahead,
-// a hook earlier than Claude's own status, is reported), a flicker, a failed `hud status`, or a run the
-// rig lost control of. SOAK_SEED and SOAK_S (seconds) change the seed (1)
-// and the length (120 s, the run `make test` has); the long run:
-// SOAK_S=1800 make soak.
+// a hook earlier than Claude's own status, is reported), a flicker, a
+// failed `hud status`, a run the rig lost control of, a ledger (`hud
+// history --json` over the run) that says other than the samples of hud
+// for over 1 % of the time, or one that lacks a dialog the soak opened
+// (the share and the dialogs are in the report). SOAK_SEED and SOAK_S
+// (seconds) change the seed (1) and the length (120 s, the run `make
+// test` has); the long run: SOAK_S=1800 make soak.
 package e2e

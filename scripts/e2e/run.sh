@@ -31,6 +31,10 @@
 #   HUD_E2E_STATUSLINE=DIR  save the status line input TestRunway saw in DIR
 #   E2E_RUN=Regexp      run only the matching scenarios (go test -run)
 #   HUD_E2E_BIN=DIR     take hud and hud-hook from DIR instead of bin/
+#   UPDATE_SCREENSHOT=1 TestPage (the page in headless chromium, on a phone's
+#                       screen) also writes its picture, on the newest tested
+#                       release, to docs/web-phone.png; every run writes it
+#                       to testdata/out/page-<release>.png
 #
 # Where tmux or the CLI cannot be had, a person's run says why and skips;
 # under CI (CI=true) that is a failure, since .ci/run installs what is needed.

@@ -30,9 +30,11 @@ func (k *soaker) planMode() error {
 	if k.rng.Intn(2) == 0 {
 		key, what = "Escape", "reject the plan (Esc)"
 	}
-	if _, err := k.press(c, key, what); err != nil {
+	at, err := k.press(c, key, what)
+	if err != nil {
 		return err
 	}
+	k.noteWait(c, "plan approval", shown, at, key)
 	if err := k.settle(c, sent, true, soakTimeout); err != nil {
 		return err
 	}

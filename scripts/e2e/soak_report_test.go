@@ -22,6 +22,8 @@ type soakRun struct {
 	problems   []string         // steps the rig could not drive as planned
 	hudErrors  []string         // `hud status --json` runs that failed
 	hudTook    [3]time.Duration // p50, p95, max of one `hud status --json`
+	history    history          // the ledger over the run (`hud history --json`)
+	ledger     soakLedger       // how it compares with the samples
 }
 
 // hudTook is the p50, p95 and max of how long one `hud status --json` took:
@@ -37,7 +39,8 @@ func hudTook(samples []soakSample) [3]time.Duration {
 // trace is every sample and every step of the run in time order, one a
 // line, tab-separated: seconds from the start, then "step" and what it
 // did, or the process, Claude's status, when it last changed (seconds from
-// the start), hud's state and the screen.
+// the start), hud's state, the screen and the states the ledger says the
+// session showed while that `hud status` ran.
 func (run soakRun) trace(samples []soakSample) string {
 	type line struct {
 		at   time.Time
@@ -48,11 +51,13 @@ func (run soakRun) trace(samples []soakSample) string {
 		lines = append(lines, line{st.at, "step\t" + st.name})
 	}
 	for _, s := range samples {
-		lines = append(lines, line{s.at, fmt.Sprintf("%s\t%s\t%.3f\t%s\t%s", s.proc, s.claude, s.claudeSince.Sub(run.start).Seconds(), s.hud, s.screen)})
+		sess, _ := run.history.session(s.session)
+		ledger := strings.Join(sess.statesDuring(s.at.Add(-s.took), s.at), "/")
+		lines = append(lines, line{s.at, fmt.Sprintf("%s\t%s\t%.3f\t%s\t%s\t%s", s.proc, s.claude, s.claudeSince.Sub(run.start).Seconds(), s.hud, s.screen, ledger)})
 	}
 	slices.SortStableFunc(lines, func(a, b line) int { return a.at.Compare(b.at) })
 	var b strings.Builder
-	b.WriteString("# seconds\tprocess\tclaude\tclaude since\thud\tscreen (or: seconds, step, what)\n")
+	b.WriteString("# seconds\tprocess\tclaude\tclaude since\thud\tscreen\tledger (or: seconds, step, what)\n")
 	for _, l := range lines {
 		fmt.Fprintf(&b, "%.3f\t%s\n", l.at.Sub(run.start).Seconds(), l.text)
 	}
@@ -76,7 +81,8 @@ func (run soakRun) markdown() string {
 		soakLateAfter, 100*v.lateShare(), v.late, v.samples)
 	fmt.Fprintf(&b, "| disagreements over 1 s | %d (%s) | |\n", len(over1), kindCounts(over1))
 	fmt.Fprintf(&b, "| disagreements over 2 s | %d | 0 |\n", len(over2))
-	fmt.Fprintf(&b, "| flickers: a hud state shown under %v while Claude's status held | %d | 0 |\n\n", soakFlickerUnder, len(v.flickers))
+	fmt.Fprintf(&b, "| flickers: a hud state shown under %v while Claude's status held | %d | 0 |\n", soakFlickerUnder, len(v.flickers))
+	b.WriteString(run.ledger.tableRows() + "\n")
 
 	b.WriteString("Lag from a change of Claude's own status to `hud status` showing it (an upper bound: the first sample that shows it); " +
 		"missed: Claude changed again before hud showed it.\n\n")
@@ -104,6 +110,7 @@ func (run soakRun) markdown() string {
 			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s at %s |\n", run.offset(f.at), f.proc, f.state, ms(f.length), f.claude, f.step.name, run.offset(f.step.at))
 		}
 	}
+	b.WriteString(run.ledger.markdown(run))
 	fmt.Fprintf(&b, "\nSteps: %s.\n", run.stepCounts())
 	if len(run.problems) > 0 {
 		fmt.Fprintf(&b, "\nSteps the rig could not drive as planned (%d):\n\n", len(run.problems))

@@ -84,7 +84,7 @@ func (s *soakSampler) take() {
 		smp := soakSample{at: at, proc: name, screen: soakScreen(c.pane.capture()), took: at.Sub(asked)}
 		cs, err := c.claudeState()
 		if err == nil {
-			smp.claude = cs.Status
+			smp.claude, smp.session = cs.Status, cs.SessionID
 			smp.claudeSince = time.UnixMilli(cs.StatusUpdatedAt)
 		}
 		if st.err == nil && err == nil {

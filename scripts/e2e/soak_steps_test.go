@@ -22,7 +22,8 @@ type soaker struct {
 	steps    []soakStep
 	counts   map[string]int
 	problems []string
-	n        int // numbers the files, scripts and prompts
+	waits    []soakWait // the dialogs it opened and answered
+	n        int        // numbers the files, scripts and prompts
 	// longIdles counts the gaps long enough for Claude's idle
 	// notification; there are at most maxLongIdles.
 	longIdles, maxLongIdles int
@@ -315,10 +316,13 @@ func (k *soaker) escMidTool() error {
 			return fmt.Errorf("%s: the command never started within %v; screen:\n%s", c.name, soakTimeout, lastLines(c.pane.capture(), 15))
 		}
 		if !answered && dialog("Do you want to proceed?")(c.pane.capture()) {
+			shown := time.Now()
 			time.Sleep(readingTime)
-			if _, err := k.press(c, "2", "don't ask again for the script (2)"); err != nil {
+			at, err := k.press(c, "2", "don't ask again for the script (2)")
+			if err != nil {
 				return err
 			}
+			k.noteWait(c, fmt.Sprintf("./%s %d", soakWaitScript, n), shown, at, "2")
 			answered = true
 		}
 	}
@@ -355,16 +359,19 @@ func (k *soaker) askPermission(c *claudeProc, prompt, key, what string) error {
 		return err
 	}
 	time.Sleep(time.Until(shown.Add(readingTime)))
-	if _, err := k.press(c, key, what); err != nil {
+	at, err := k.press(c, key, what)
+	if err != nil {
 		return err
 	}
+	k.noteWait(c, strings.TrimPrefix(prompt, "TOOL:"), shown, at, key)
 	return k.settle(c, sent, true, soakTimeout)
 }
 
 // question has Claude ask (AskUserQuestion) and answers with key.
 func (k *soaker) question(key, what string) error {
 	c := k.target()
-	sent, err := k.send(c, fmt.Sprintf("ASK:Which colour for the soak? (%d)", k.next()))
+	question := fmt.Sprintf("Which colour for the soak? (%d)", k.next())
+	sent, err := k.send(c, "ASK:"+question)
 	if err != nil {
 		return err
 	}
@@ -374,8 +381,10 @@ func (k *soaker) question(key, what string) error {
 		return err
 	}
 	time.Sleep(time.Until(shown.Add(readingTime)))
-	if _, err := k.press(c, key, what); err != nil {
+	at, err := k.press(c, key, what)
+	if err != nil {
 		return err
 	}
+	k.noteWait(c, question, shown, at, key)
 	return k.settle(c, sent, true, soakTimeout)
 }

@@ -46,9 +46,12 @@ func soakSettings(getenv func(string) string) (seed int64, length time.Duration,
 // TestSoak drives the CLI at random (see soakKinds) for SOAK_S seconds and
 // samples, every soakEvery, hud's state beside Claude's own status and its
 // screen. It fails on a disagreement over 2 s in which hud is behind
-// Claude or wrong (not ahead of it), on a flicker, and on a run the rig
-// could not finish; the late share and the lag per kind of change
-// are measured and printed, not judged: on a loaded machine they vary.
+// Claude or wrong (not ahead of it), on a flicker, on a run the rig
+// could not finish, and on a ledger (`hud history --json` over the run)
+// that says other than the samples of hud for over 1 % of the time or
+// lacks a dialog the soak opened (soak_ledger_test.go); the late share
+// and the lag per kind of change are measured and printed, not judged:
+// on a loaded machine they vary.
 func TestSoak(t *testing.T) {
 	if os.Getenv(envSoak) != "1" {
 		t.Skip("the soak runs through `make soak` (" + envSoak + "=1)")
@@ -83,6 +86,12 @@ func TestSoak(t *testing.T) {
 	run.steps, run.counts, run.problems, run.hudErrors = k.steps, k.counts, k.problems, hudErrors
 	run.verdict = judgeSoak(samples, k.steps)
 	run.hudTook = hudTook(samples)
+	run.history, err = r.history(time.Since(run.start) + time.Minute)
+	if err != nil {
+		run.ledger.err = err.Error()
+	} else {
+		run.ledger = judgeLedger(samples, k.waits, run.history)
+	}
 	report := run.markdown()
 	fmt.Printf("\n%s\n", report)
 	if path := os.Getenv(envSoakReport); path != "" {
@@ -126,6 +135,9 @@ func checkSoak(t *testing.T, run soakRun) {
 		if strings.HasPrefix(p, "the run stopped") {
 			t.Errorf("the rig lost control of the CLI: %s", p)
 		}
+	}
+	for _, p := range run.ledger.problems() {
+		t.Errorf("ledger: %s", p)
 	}
 }
 

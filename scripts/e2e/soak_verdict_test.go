@@ -22,6 +22,7 @@ const (
 type soakSample struct {
 	at          time.Time     // when `hud status --json` returned
 	proc        string        // the process, unique in the run ("main", "second-1")
+	session     string        // the session id Claude's own file names; "" unknown
 	claude      string        // Claude's own status (idle, busy, waiting); "" unknown
 	claudeSince time.Time     // when Claude says its status last changed
 	hud         string        // hud's state for Claude's session id; "absent" when not listed; "" unknown

@@ -58,6 +58,34 @@ func FindItem(conn *dbus.Conn, pid int, timeout time.Duration) (*Item, error) {
 	}
 }
 
+// ItemOf returns the item process pid exports at the default path, found
+// among the bus's connections rather than through a watcher: on a bus no
+// tray host is on, the process exports its item all the same. It waits
+// up to timeout for the item to answer.
+func ItemOf(conn *dbus.Conn, pid int, timeout time.Duration) (*Item, error) {
+	deadline := time.Now().Add(timeout)
+	for {
+		var names []string
+		err := conn.BusObject().Call(busInterface+".ListNames", 0).Store(&names)
+		for _, bus := range names {
+			var owner uint32
+			if !strings.HasPrefix(bus, ":") ||
+				conn.BusObject().Call(busInterface+".GetConnectionUnixProcessID", 0, bus).Store(&owner) != nil || int(owner) != pid {
+				continue
+			}
+			it := &Item{conn: conn, Bus: bus, Path: defaultPath}
+			var id string
+			if it.prop("Id", &id) == nil {
+				return it, nil
+			}
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("no item of pid %d on the bus within %v (%v)", pid, timeout, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // splitItem splits a registered item into its bus name and object path.
 // Watchers write it "<bus name>/<object path>", except GNOME's (the
 // AppIndicator extension), which writes "<bus name>@<object path>". A bus
