@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/capacitor-hud/hud/assets"
 	"github.com/capacitor-hud/hud/hud/answer"
 	"github.com/capacitor-hud/hud/hud/text"
 )
@@ -245,4 +246,16 @@ func (s *Server) notPaired(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	fmt.Fprintln(w, "Not paired: run hud serve --pair on the machine and open its link.")
+}
+
+// favicon is the tray's idle icon: a browser asks for it on every page.
+func favicon(w http.ResponseWriter, r *http.Request) {
+	png, err := assets.Icon(assets.IconIdle, 0, false)
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	w.Header().Set("Content-Type", "image/png")
+	w.Header().Set("Cache-Control", "max-age=86400")
+	w.Write(png)
 }

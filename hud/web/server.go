@@ -127,6 +127,7 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /pair", s.pairPage)
 	mux.HandleFunc("POST /pair", s.pair)
 	mux.HandleFunc("GET /static/{file}", s.static)
+	mux.HandleFunc("GET /favicon.ico", favicon)
 	mux.Handle("GET /{$}", s.paired(s.index))
 	mux.Handle("GET /events", s.paired(s.events))
 	mux.Handle("GET /timeline.svg", s.paired(s.timeline))
