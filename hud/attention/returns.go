@@ -30,27 +30,38 @@ type Returns struct {
 // summary comes within that of their first key.
 const awayPoll = 2 * time.Second
 
-// retryIdle spaces questions to an idle source that failed, and checks
-// for a setting turned back on.
-const retryIdle = time.Minute
+// retryIdle spaces questions to an idle source that failed, twice as far
+// apart after each failure, up to maxRetryIdle: a desktop that cannot
+// tell (no display, no idle monitor on the bus) seldom learns to, and
+// each question to the bus costs its daemon a name lookup. A setting
+// turned back on is noticed within offCheck.
+const (
+	retryIdle    = 10 * time.Minute
+	maxRetryIdle = time.Hour
+	offCheck     = time.Minute
+)
 
 // Run watches until ctx ends.
 func (r *Returns) Run(ctx context.Context) {
 	var awaySince time.Time // zero while present
 	var lastIdle time.Duration
-	failed := false
+	failed, retry := false, retryIdle
 	for {
-		wait := retryIdle
+		wait := offCheck
 		after := r.AfterFn()
 		if after > 0 {
 			idle, err := r.ask(ctx)
 			now := r.Now()
+			if err == nil {
+				retry = retryIdle
+			}
 			switch {
 			case err != nil:
 				if !failed {
 					r.Logf("away summary: cannot tell whether you are away (%v)", err)
 				}
 				failed, awaySince = true, time.Time{}
+				wait, retry = retry, min(2*retry, maxRetryIdle)
 			case !awaySince.IsZero() && idle < lastIdle:
 				// Input came since the last look: back at its moment.
 				r.Back(awaySince, now.Add(-idle))

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -23,6 +24,9 @@ const lookBack = 48 * time.Hour
 // runHistory prints what the sessions did over a period, from the ledger:
 // a timeline and the wait figures, as text, JSON or an SVG image.
 func runHistory(env *Env, args []string) error {
+	// A month of the ledger is held whole for a moment, then the command
+	// exits: collecting garbage as it goes was a third of its time.
+	defer debug.SetGCPercent(debug.SetGCPercent(400))
 	fs := newFlagSet(env, "history", "history [--since DURATION | --day YYYY-MM-DD] [--project DIR] [--json | --svg FILE]\n\n"+
 		"What each session did today, or over the period asked for, from the ledger hud keeps\n"+
 		"(~/.capacitor/ledger): a timeline, the time working and waiting on you, and how long\n"+

@@ -127,7 +127,14 @@ func Read(dir string, from, to time.Time) ([]Entry, int, error) {
 	}
 	close(next)
 	wg.Wait()
+	n := 0
+	for _, r := range reads {
+		n += len(r.entries)
+	}
 	var out []Entry
+	if n > 0 {
+		out = make([]Entry, 0, n)
+	}
 	bad := 0
 	var errs []error
 	for _, r := range reads {

@@ -102,7 +102,6 @@ func (s *Server) Serve(ctx context.Context, ready func(addr net.Addr)) error {
 		IdleTimeout:       idleTimeout,
 		MaxHeaderBytes:    8 << 10,
 		ConnState:         trackConn,
-		ErrorLog:          nil,
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 	}
 	if ready != nil {
@@ -174,7 +173,8 @@ func (s *Server) hostAllowed(hostport string) bool {
 	return false
 }
 
-// device is a request's paired device, from its cookie.
+// deviceKey is the context key of a request's paired device, from its
+// cookie.
 type deviceKey struct{}
 
 // paired lets through a request from a paired device; any other is
