@@ -20,8 +20,8 @@ import (
 )
 
 // Page is the loop's side of the page (hud/web): each drawing is published
-// to it, and its clicks come back on Clicks for the loop to act on as on a
-// menu click.
+// to it; its clicks come back on Options.PageClicks, for the loop to act on
+// as on a menu click.
 type Page interface {
 	Publish(web.Snapshot)
 }

@@ -38,24 +38,24 @@ func runTray(env *Env, args []string) error {
 	if env.Tray == nil {
 		return withHint(errors.New("this hud was built without the tray"), noTrayHint())
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	logf := log.New(env.Stderr, "hud: ", log.LstdFlags).Printf
-	err := app.Main(ctx, app.Setup{
-		Layout:       env.Layout(),
-		ConfigPath:   config.DefaultPath(env.Home, env.Getenv),
-		Getenv:       env.Getenv,
-		Now:          env.Now,
-		Logf:         logf,
-		Show:         env.Tray,
-		InstallHooks: installFromMenu(env, logf),
-	})
-	var hinted *app.Error
-	switch {
-	case errors.Is(err, app.ErrAlreadyRunning):
+	err := mainLoop(env, app.Setup{Logf: logf, Show: env.Tray, InstallHooks: installFromMenu(env, logf)})
+	if errors.Is(err, app.ErrAlreadyRunning) {
 		fmt.Fprintf(env.Stderr, "hud: %v; its icon is already in the tray.\n", err)
 		return nil
-	case errors.As(err, &hinted):
+	}
+	return err
+}
+
+// mainLoop runs the tray's loop (app.Main) with s, filled in from env,
+// until Quit, SIGINT or SIGTERM; an error the app gives a hint keeps it.
+func mainLoop(env *Env, s app.Setup) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	s.Layout, s.ConfigPath = env.Layout(), config.DefaultPath(env.Home, env.Getenv)
+	s.Getenv, s.Now = env.Getenv, env.Now
+	err := app.Main(ctx, s)
+	if hinted := (*app.Error)(nil); errors.As(err, &hinted) {
 		return withHint(hinted.Err, hinted.Hint)
 	}
 	return err

@@ -1,13 +1,9 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"log"
-	"os"
-	"os/signal"
-	"syscall"
 
 	qrcode "github.com/skip2/go-qrcode"
 
@@ -75,30 +71,16 @@ func runServe(env *Env, args []string) error {
 
 // serveLoop runs the tray's loop without an icon, serving the page.
 func serveLoop(env *Env, wc web.Config) error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	logf := log.New(env.Stderr, "hud serve: ", log.LstdFlags).Printf
-	err := app.Main(ctx, app.Setup{
-		Layout:     env.Layout(),
-		ConfigPath: config.DefaultPath(env.Home, env.Getenv),
-		Getenv:     env.Getenv,
-		Now:        env.Now,
-		Logf:       logf,
-		Show:       app.Headless,
-		Serve:      &wc,
-	})
-	var hinted *app.Error
-	switch {
-	case errors.Is(err, app.ErrAlreadyRunning):
-		if info, err := runningPage(env); err == nil {
-			return withHint(fmt.Errorf("the tray serves the page already, at %s", info.URL), "pair a browser with: hud serve --pair")
-		}
-		return withHint(errors.New("the tray runs, and serves no page"),
-			"set enabled = true under [serve] in "+config.DefaultPath(env.Home, env.Getenv)+" and restart the tray, or quit the tray and run hud serve")
-	case errors.As(err, &hinted):
-		return withHint(hinted.Err, hinted.Hint)
+	err := mainLoop(env, app.Setup{Logf: logf, Show: app.Headless, Serve: &wc})
+	if !errors.Is(err, app.ErrAlreadyRunning) {
+		return err
 	}
-	return err
+	if info, err := runningPage(env); err == nil {
+		return withHint(fmt.Errorf("the tray serves the page already, at %s", info.URL), "pair a browser with: hud serve --pair")
+	}
+	return withHint(errors.New("the tray runs, and serves no page"),
+		"set enabled = true under [serve] in "+config.DefaultPath(env.Home, env.Getenv)+" and restart the tray, or quit the tray and run hud serve")
 }
 
 // runningPage is the page a live process serves here.

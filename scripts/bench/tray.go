@@ -36,28 +36,12 @@ func benchTray(b *bench) error {
 		fmt.Printf("tray: skipped, no dbus-daemon (apt-get install dbus)\n\n")
 		return nil
 	}
-	hud, err := b.build("./cmd/hud")
+	r, err := newTrayRig(b)
 	if err != nil {
 		return err
 	}
-	hook, err := b.build("./cmd/hud-hook")
-	if err != nil {
-		return err
-	}
-	claude, err := b.build("./scripts/desktop/claude")
-	if err != nil {
-		return err
-	}
-	bus, err := startTrayBus(b.dir)
-	if err != nil {
-		return err
-	}
-	defer bus.stop()
-	conn, err := dbus.Connect(bus.address)
-	if err != nil {
-		return fmt.Errorf("connecting to the private bus: %w", err)
-	}
-	defer conn.Close()
+	defer r.close()
+	hud, hook, claude, bus, conn := r.hud, r.hook, r.claude, r.bus, r.conn
 
 	busy, err := startTray(b, bus.address, conn, hud, "busy")
 	if err != nil {
@@ -191,6 +175,40 @@ func trayIdle(b *bench, busy, quiet *trayProcess, hook, claude string) error {
 	fmt.Printf("| CPU time         | %11s | %10s | %5.2f× |\n", ms(cpu1-cpu0), ms(quiet1-quiet0), trayRatio(cpu1-cpu0, quiet1-quiet0))
 	fmt.Printf("| resident memory  | %8.1f MB | %7.1f MB | %5.2f× |\n\n", megabytes(rss), megabytes(quietRSS), float64(rss)/float64(quietRSS))
 	return nil
+}
+
+// trayRig is what the tray's figures share: the release binaries, the
+// stand-in Claude, a private session bus and a connection to it.
+type trayRig struct {
+	hud, hook, claude string
+	bus               *trayBus
+	conn              *dbus.Conn
+}
+
+func newTrayRig(b *bench) (*trayRig, error) {
+	r := &trayRig{}
+	var err error
+	for _, p := range []struct {
+		path *string
+		pkg  string
+	}{{&r.hud, "./cmd/hud"}, {&r.hook, "./cmd/hud-hook"}, {&r.claude, "./scripts/desktop/claude"}} {
+		if *p.path, err = b.build(p.pkg); err != nil {
+			return nil, err
+		}
+	}
+	if r.bus, err = startTrayBus(b.dir); err != nil {
+		return nil, err
+	}
+	if r.conn, err = dbus.Connect(r.bus.address); err != nil {
+		r.bus.stop()
+		return nil, fmt.Errorf("connecting to the private bus: %w", err)
+	}
+	return r, nil
+}
+
+func (r *trayRig) close() {
+	r.conn.Close()
+	r.bus.stop()
 }
 
 // trayBus is a dbus-daemon of the benchmark's own.

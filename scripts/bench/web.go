@@ -8,6 +8,7 @@ import (
 	"net/http/cookiejar"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -36,28 +37,16 @@ func benchWeb(b *bench) error {
 		fmt.Printf("web: skipped, it reads /proc\n\n")
 		return nil
 	}
-	hud, err := b.build("./cmd/hud")
+	if _, err := exec.LookPath("dbus-daemon"); err != nil {
+		fmt.Printf("web: skipped, no dbus-daemon (apt-get install dbus)\n\n")
+		return nil
+	}
+	r, err := newTrayRig(b)
 	if err != nil {
 		return err
 	}
-	hook, err := b.build("./cmd/hud-hook")
-	if err != nil {
-		return err
-	}
-	claude, err := b.build("./scripts/desktop/claude")
-	if err != nil {
-		return err
-	}
-	bus, err := startTrayBus(b.dir)
-	if err != nil {
-		return err
-	}
-	defer bus.stop()
-	conn, err := dbus.Connect(bus.address)
-	if err != nil {
-		return err
-	}
-	defer conn.Close()
+	defer r.close()
+	hud, hook, claude, bus, conn := r.hud, r.hook, r.claude, r.bus, r.conn
 	plain, err := startTray(b, bus.address, conn, hud, "web-off")
 	if err != nil {
 		return err
