@@ -12,7 +12,7 @@ import (
 // core of Follow and of the tray's record of remote machines.
 type Recorder struct {
 	last map[string]Entry
-	// ended is when each session recorded ended ended: one seen again
+	// ended is when each session was recorded ended: one seen again
 	// starts no earlier, or the ledger would say it ended while it lives.
 	ended map[string]time.Time
 	// latest is the newest entry a resumed recorder read back, until its
