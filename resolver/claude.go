@@ -40,7 +40,8 @@ const ClaudeAgentIdleAfter = 5 * time.Second
 // status therefore wins only when it changed after our record learned
 // otherwise; a hook that fired after the status changed is the newer news
 // and keeps the record in charge:
-//   - "idle" that has lasted its confirmation (idleBelievedAt) turns
+//   - "idle" that has lasted its confirmation (idleBelievedAt; none for a
+//     waiting record, whose dialog Claude's "waiting" covered) turns
 //     working, waiting or compacting into ready: the interrupted turn
 //     whose Stop never fired, the dialog denied or dismissed (no hook
 //     fires), the /compact Claude refused, and the background agent's
@@ -114,6 +115,13 @@ func idleBelievedAt(rec *store.Record, c *ClaudeSession) (time.Time, bool) {
 	case store.StateWorking, store.StateWaiting, store.StateCompacting:
 		if len(rec.Subagents) > 0 || (rec.LastEvent != nil && rec.LastEvent.Event == "SubagentStop") {
 			return since.Add(ClaudeAgentIdleAfter), true
+		}
+		if rec.State == store.StateWaiting && since.After(rec.StateChangedAt.Time) {
+			// Claude says waiting while its dialog is up: idle since then
+			// means the dialog is gone (denied, or approved and the tool
+			// interrupted, which fires no hook). Waiting until the idle is
+			// confirmed would show the closed dialog again.
+			return since, true
 		}
 		return since.Add(ClaudeIdleAfter), true
 	}

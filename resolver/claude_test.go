@@ -74,7 +74,7 @@ func TestSecondOpinion(t *testing.T) {
 		{"idle, then a notification, but work began after the idle: working", notified(record(store.StateWorking)), claudeAt(pidA, "s", "idle", 35*time.Second), ""},
 		{"dialog dismissed with Esc: waiting → ready", record(store.StateWaiting), claudeAt(pidA, "s", "idle", 10*time.Second), store.StateReady},
 		{"dialog denied or dismissed, idle for its confirmation: waiting → ready", record(store.StateWaiting), claudeAt(pidA, "s", "idle", 300*time.Millisecond), store.StateReady},
-		{"dialog denied, idle only 100 ms: waiting stays", record(store.StateWaiting), claudeAt(pidA, "s", "idle", 100*time.Millisecond), ""},
+		{"dialog denied, idle only 100 ms: ready at once (the dialog is gone)", record(store.StateWaiting), claudeAt(pidA, "s", "idle", 100*time.Millisecond), store.StateReady},
 		{"a background agent ended, Claude idle 1 s before going on with its result: working stays", agentEnded(record(store.StateWorking)), claudeAt(pidA, "s", "idle", time.Second), ""},
 		{"a background agent ended, idle 1 ms short of ClaudeAgentIdleAfter: working stays", agentEnded(record(store.StateWorking)), claudeAt(pidA, "s", "idle", ClaudeAgentIdleAfter-time.Millisecond), ""},
 		{"a background agent ended, idle ClaudeAgentIdleAfter (no turn came): ready", agentEnded(record(store.StateWorking)), claudeAt(pidA, "s", "idle", ClaudeAgentIdleAfter), store.StateReady},
