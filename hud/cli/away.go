@@ -47,7 +47,7 @@ func runAway(env *Env, args []string) error {
 			"after [history] away_after (%s) away from the keyboard.\n", awayAfter(env))
 		return err
 	}
-	entries, _, err := ledger.Read(dir, last.Away.Add(-lookBack), last.T)
+	entries, _, err := ledger.ReadFor(dir, last.Away, last.T)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "hud away: %v (left out)\n", err)
 	}

@@ -17,10 +17,6 @@ import (
 	"github.com/capacitor-hud/hud/internal/paths"
 )
 
-// lookBack is how far before a period `hud history` reads the ledger, so
-// a state that began before the period and lasted into it is known.
-const lookBack = 48 * time.Hour
-
 // runHistory prints what the sessions did over a period, from the ledger:
 // a timeline and the wait figures, as text, JSON or an SVG image.
 func runHistory(env *Env, args []string) error {
@@ -52,7 +48,7 @@ func runHistory(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	entries, bad, err := ledger.Read(env.Layout().LedgerDir(), from.Add(-lookBack), to)
+	entries, bad, err := ledger.ReadFor(env.Layout().LedgerDir(), from, to)
 	if err != nil {
 		fmt.Fprintf(env.Stderr, "hud history: %v (left out)\n", err)
 	}

@@ -78,9 +78,7 @@ func Summarize(entries []Entry, from, to time.Time) Absence {
 		if busy(e.State) && e.T.After(from) {
 			t.worked = true
 		}
-		// A new dialog is a new wait; the hook naming the dialog Claude's
-		// own file said waits is not.
-		if e.State == "waiting" && (t.last.State != "waiting" || t.last.For != e.For && !t.last.ByClaude) {
+		if e.State == "waiting" && !sameWait(t.last, e) {
 			t.waitingSince = e.T
 		}
 		if e.State != Ended {

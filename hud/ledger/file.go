@@ -194,6 +194,17 @@ func inTimeOrder(entries []Entry) []Entry {
 	return out
 }
 
+// Lookback is how far before a period its readers read the ledger: a
+// state that began before the period (a session working since the evening
+// before) is known at its start.
+const Lookback = 48 * time.Hour
+
+// ReadFor reads the entries a period [from, to) is told from: Read from
+// Lookback before it.
+func ReadFor(dir string, from, to time.Time) ([]Entry, int, error) {
+	return Read(dir, from.Add(-Lookback), to)
+}
+
 // days lists one time in each local day from from to to.
 func days(from, to time.Time) []time.Time {
 	from, to = from.Local(), to.Local()

@@ -30,9 +30,6 @@ type Wait struct {
 	For      string
 	How      string // EndTerminal, EndTray, …
 	Choice   string // the choice made from the tray or `hud answer`
-	// generic says For is Claude's own file's word for the dialog
-	// ("permission prompt"), until the hook names it.
-	generic bool
 }
 
 // Response is how long the person took to answer.
@@ -124,29 +121,28 @@ func (t *Timeline) add(e Entry) {
 	if n := len(t.Spans); n > 0 && t.Spans[n-1].To.IsZero() {
 		t.Spans[n-1].To = e.T
 	}
+	prev := t.Last
 	t.Last = e
 	if e.State != Ended {
 		t.Spans = append(t.Spans, Span{From: e.T, State: e.State})
 	}
-	if t.named(e) {
+	if n := len(t.Waits); n > 0 && t.Waits[n-1].To.IsZero() && sameWait(prev, e) {
+		t.Waits[n-1].For = e.For
 		return
 	}
 	t.endWait(e)
 	if e.State == "waiting" {
-		t.Waits = append(t.Waits, Wait{From: e.T, For: e.For, generic: e.ByClaude})
+		t.Waits = append(t.Waits, Wait{From: e.T, For: e.For})
 	}
 }
 
-// named takes e as the hook naming the dialog of the open wait: Claude's
-// own file says a session waits ("permission prompt") a moment before the
-// hook says for what, and that is one dialog, one wait.
-func (t *Timeline) named(e Entry) bool {
-	n := len(t.Waits)
-	if n == 0 || !t.Waits[n-1].To.IsZero() || !t.Waits[n-1].generic || e.State != "waiting" || e.ByClaude {
-		return false
-	}
-	t.Waits[n-1].For, t.Waits[n-1].generic = e.For, false
-	return true
+// sameWait says whether e, a session's state entry after prev, goes on
+// prev's wait rather than beginning one: the same dialog, or the hook
+// naming the dialog Claude's own file said the session waits on
+// ("permission prompt" a moment before "Bash: npm test"). Every reader of
+// waits (Fold, Summarize) counts them by it.
+func sameWait(prev, e Entry) bool {
+	return prev.State == "waiting" && e.State == "waiting" && (prev.For == e.For || prev.ByClaude && !e.ByClaude)
 }
 
 // endWait closes an open wait at e: how it ended follows from what came

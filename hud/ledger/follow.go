@@ -109,7 +109,7 @@ func (src Sources) record(ctx context.Context, dir string) error {
 	if n, err := Prune(dir, start, src.keep()); err != nil || n > 0 {
 		src.logf("ledger: pruned %d day files (%v)", n, err)
 	}
-	prior, bad, err := Read(dir, start.Add(-resumeWindow), start)
+	prior, bad, err := ReadFor(dir, start, start)
 	if err != nil || bad > 0 {
 		src.logf("ledger: read back with %d bad lines (%v)", bad, err)
 	}
@@ -149,9 +149,6 @@ func (src Sources) record(ctx context.Context, dir string) error {
 		}
 	}
 }
-
-// resumeWindow is how far back a recorder reads what the last one held.
-const resumeWindow = 48 * time.Hour
 
 func (src Sources) keep() time.Duration {
 	if src.Keep > 0 {

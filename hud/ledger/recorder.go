@@ -50,9 +50,6 @@ func (r *Recorder) resumed(entries []Entry) {
 	}
 }
 
-// Live is how many sessions the recorder holds live.
-func (r *Recorder) Live() int { return len(r.last) }
-
 // Observe returns the entries for sessions, the whole set the recorder
 // follows, as seen at now. A session seen for the first time starts when
 // its state did (its Since), if that is not in the future.

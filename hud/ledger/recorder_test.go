@@ -67,8 +67,8 @@ func TestRecorderObserve(t *testing.T) {
 			t.Errorf("%s: %s, want %s", s.name, said(got), s.want)
 		}
 	}
-	if r.Live() != 1 {
-		t.Errorf("Live() = %d, want 1", r.Live())
+	if len(r.last) != 1 {
+		t.Errorf("live sessions %d, want 1", len(r.last))
 	}
 }
 
@@ -124,8 +124,8 @@ func TestNewRecorderPrimed(t *testing.T) {
 		{T: at(7), Key: "d", State: Ended}, // an end alone
 	}
 	r := NewRecorder(entries, func(e Entry) bool { return e.Host == "" })
-	if r.Live() != 2 {
-		t.Errorf("Live() = %d, want 2 (a and b)", r.Live())
+	if len(r.last) != 2 {
+		t.Errorf("live sessions %d, want 2 (a and b)", len(r.last))
 	}
 	got := r.Observe(at(10), []view.Session{
 		sess("a", store.StateWorking, 0, ""),
