@@ -183,6 +183,7 @@ func (a *App) Run(ctx context.Context, ui UI) error {
 	if a.opts.Remotes != nil {
 		remotesChanged = a.opts.Remotes.Changed()
 	}
+	memoryChanged := a.opts.Memory.Changed()
 	for {
 		select {
 		case <-ctx.Done():
@@ -210,6 +211,8 @@ func (a *App) Run(ctx context.Context, ui UI) error {
 		case <-a.opts.Answers.Changed():
 			a.render()
 		case <-remotesChanged:
+			a.render()
+		case <-memoryChanged:
 			a.render()
 		case key := <-a.opts.PageClicks:
 			if a.clicked(key) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"time"
@@ -108,6 +109,7 @@ func Main(ctx context.Context, s Setup) error {
 	defer stop()
 	mem := memory(s, notifications.Say)
 	mem.Configure(cfg.History)
+	mem.Prime(s.clock()())
 	answers.Heard = mem.Answered
 	watchReturns(ctx, s, idle, mem)
 	remotes, reloadRemotes, stopRemotes := followRemotes(ctx, s)
@@ -118,7 +120,7 @@ func Main(ctx context.Context, s Setup) error {
 	opts.Answers = answers
 	opts.Memory = mem
 	opts.Remotes, opts.ReloadRemotes = remotes, reloadRemotes
-	if err := wirePage(ctx, s, cfg, &opts); err != nil {
+	if err := wirePage(ctx, s, cfg, &opts, notifications.Push); err != nil {
 		return err
 	}
 	defer web.RemoveServerFile(layout.WebDir())
@@ -126,8 +128,9 @@ func Main(ctx context.Context, s Setup) error {
 }
 
 // wirePage serves the page when `hud serve` asks (s.Serve) or the
-// settings do ([serve] enabled), until ctx ends.
-func wirePage(ctx context.Context, s Setup, cfg config.Config, opts *Options) error {
+// settings do ([serve] enabled), until ctx ends; the away push then links
+// to it.
+func wirePage(ctx context.Context, s Setup, cfg config.Config, opts *Options, push *attention.Push) error {
 	pc := s.Serve
 	if pc == nil && cfg.Serve.Enabled {
 		pc = &web.Config{Listen: cfg.Serve.Listen, CertFile: cfg.Serve.Cert, KeyFile: cfg.Serve.Key,
@@ -141,6 +144,7 @@ func wirePage(ctx context.Context, s Setup, cfg config.Config, opts *Options) er
 		return &Error{fmt.Errorf("serving the page: %w", err), pageHint(err)}
 	}
 	opts.Page, opts.PageClicks = srv, clicks
+	push.Link = func(key string) string { return srv.URL() + "/#s-" + url.PathEscape(key) }
 	return nil
 }
 
@@ -199,7 +203,6 @@ func wireAttention(s Setup, cfg config.Notifications, idle attention.IdleSources
 	answers.Hold = gate.HoldBack
 	notifications := NewNotifications(notify.NewTracker(cfg), gate, s.Logf)
 	notifications.Push = awayPush(s, cfg, idle, s.Logf)
-	notifications.Push.Link = pageLink(s)
 	return answers, notifications, nil
 }
 

@@ -40,8 +40,11 @@ type Memory struct {
 	remote *ledger.Recorder
 	usage  []usageMark
 	today  string
-	// todayAt is when today was computed; zero: never.
+	// todayAt is when today was computed; zero: never. reading says a
+	// goroutine reads it anew.
 	todayAt time.Time
+	reading bool
+	changed chan struct{}
 }
 
 // usageMark is the usage limits' lines at a time, kept for what moved
@@ -81,17 +84,30 @@ func (m *Memory) Observe(now time.Time, views []view.Session, accounts []view.Ac
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.remote == nil {
-		prior, _, err := ledger.Read(m.Dir, now.Add(-48*time.Hour), now)
-		if err != nil {
-			m.Logf("ledger: %v", err)
-		}
-		m.remote = ledger.NewRecorder(prior, func(e ledger.Entry) bool { return e.Host != "" })
-	}
+	m.primeLocked(now)
 	if err := ledger.Append(m.Dir, m.remote.Observe(now, remote)...); err != nil {
 		m.Logf("ledger: %v", err)
 	}
 	m.noteUsage(now, accounts)
+}
+
+// Prime reads back which remote sessions the ledger holds live, before
+// the tray's loop starts; Observe does it when not done.
+func (m *Memory) Prime(now time.Time) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.primeLocked(now)
+}
+
+func (m *Memory) primeLocked(now time.Time) {
+	if m.remote != nil {
+		return
+	}
+	prior, _, err := ledger.ReadFor(m.Dir, now, now)
+	if err != nil {
+		m.Logf("ledger: %v", err)
+	}
+	m.remote = ledger.NewRecorder(prior, func(e ledger.Entry) bool { return e.Host != "" })
 }
 
 // noteUsage keeps the limits when they changed; m.mu is held.
@@ -126,25 +142,57 @@ func (m *Memory) Answered(req answer.Request, c answer.Choice, by string) {
 }
 
 // Today is the menu's line of the day: "Today: agents waited 47m on you ·
-// 23 times · median 38s"; "" before any session today. It is read again
-// from the ledger at most every todayFresh, or at once with force (the
-// menu opened).
+// 23 times · median 38s"; "" before any session today. It returns the
+// line read last and, when that is older than todayFresh (or with force:
+// the menu opened), has it read again off the loop: the ledger is a file
+// others write, up to its bounds. Changed says when the new line is in.
 func (m *Memory) Today(now time.Time, force bool) string {
 	if m == nil {
 		return ""
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if !force && !m.todayAt.IsZero() && now.Sub(m.todayAt) < todayFresh && sameDay(now, m.todayAt) {
-		return m.today
+	stale := m.todayAt.IsZero() || now.Sub(m.todayAt) >= todayFresh || !sameDay(now, m.todayAt)
+	if (force || stale) && !m.reading {
+		m.reading = true
+		go m.readToday(now)
 	}
+	return m.today
+}
+
+// readToday reads the day's line for Today.
+func (m *Memory) readToday(now time.Time) {
 	from := startOfDay(now)
-	entries, _, err := ledger.Read(m.Dir, from.Add(-48*time.Hour), now)
+	entries, _, err := ledger.ReadFor(m.Dir, from, now)
 	if err != nil {
 		m.Logf("ledger: %v", err)
 	}
-	m.today, m.todayAt = TodayLine(ledger.Fold(entries, from, now)), now
-	return m.today
+	line := TodayLine(ledger.Fold(entries, from, now))
+	m.mu.Lock()
+	m.today, m.todayAt, m.reading = line, now, false
+	ch := m.changedLocked()
+	m.mu.Unlock()
+	select {
+	case ch <- struct{}{}:
+	default:
+	}
+}
+
+// Changed signals that Today has a new line; nil for no Memory.
+func (m *Memory) Changed() <-chan struct{} {
+	if m == nil {
+		return nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.changedLocked()
+}
+
+func (m *Memory) changedLocked() chan struct{} {
+	if m.changed == nil {
+		m.changed = make(chan struct{}, 1)
+	}
+	return m.changed
 }
 
 // TodayLine writes a day's figures as the menu's line.
@@ -171,7 +219,7 @@ func TodayLine(h ledger.History) string {
 // (`hud away` reads it), and told in one notification when anything
 // happened meanwhile. It runs off the loop (attention.Returns).
 func (m *Memory) Back(from, to time.Time) {
-	entries, _, err := ledger.Read(m.Dir, from.Add(-48*time.Hour), to)
+	entries, _, err := ledger.ReadFor(m.Dir, from, to)
 	if err != nil {
 		m.Logf("ledger: %v", err)
 	}

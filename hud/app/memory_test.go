@@ -23,10 +23,27 @@ func newMemory(t *testing.T, now *time.Time) (*Memory, *[]said) {
 	return m, &out
 }
 
+// todayOf is m.Today, once the read it may have started is in.
+func todayOf(t *testing.T, m *Memory, now time.Time, force bool) string {
+	t.Helper()
+	m.Today(now, force)
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+		m.mu.Lock()
+		reading, line := m.reading, m.today
+		m.mu.Unlock()
+		if !reading {
+			return line
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the day's line was never read")
+		}
+	}
+}
+
 func TestMemoryToday(t *testing.T) {
 	now := time.Date(2026, 11, 29, 15, 0, 0, 0, time.Local)
 	m, _ := newMemory(t, &now)
-	if got := m.Today(now, true); got != "" {
+	if got := todayOf(t, m, now, true); got != "" {
 		t.Errorf("no ledger: Today = %q, want none", got)
 	}
 	at := func(h, min int) time.Time { return time.Date(2026, 11, 29, h, min, 0, 0, time.Local) }
@@ -41,11 +58,11 @@ func TestMemoryToday(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := m.Today(now, false); got != "" {
+	if got := todayOf(t, m, now, false); got != "" {
 		t.Errorf("within todayFresh: Today = %q, want the cached line", got)
 	}
 	want := "Today: agents waited 21m on you · 2 times · median 1m"
-	if got := m.Today(now, true); got != want {
+	if got := todayOf(t, m, now, true); got != want {
 		t.Errorf("Today = %q, want %q", got, want)
 	}
 	// An answer from the tray is news at once.

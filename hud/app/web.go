@@ -5,8 +5,6 @@ import (
 	"context"
 	"errors"
 	"net"
-	"net/url"
-	"os"
 	"slices"
 	"syscall"
 	"time"
@@ -96,23 +94,11 @@ func serve(ctx context.Context, s Setup, cfg web.Config, answers *Answers) (*web
 	return srv, clicks, nil
 }
 
-// pageLink is the page's address of session key, for the away push; ""
-// while no page is served.
-func pageLink(s Setup) func(key string) string {
-	return func(key string) string {
-		info, err := web.ReadServerFile(s.Layout.WebDir())
-		if err != nil || info.PID != os.Getpid() {
-			return ""
-		}
-		return info.URL + "/#s-" + url.PathEscape(key)
-	}
-}
-
 // todaySVG is today's timeline from the ledger, as hud history --svg draws
 // it.
 func todaySVG(dir string, now time.Time) ([]byte, error) {
 	from := startOfDay(now)
-	entries, _, err := ledger.Read(dir, from.Add(-48*time.Hour), now)
+	entries, _, err := ledger.ReadFor(dir, from, now)
 	if err != nil {
 		return nil, err
 	}

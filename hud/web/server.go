@@ -43,6 +43,14 @@ type Server struct {
 	changed chan struct{} // closed and replaced on every Publish
 	page    []byte        // the live part, rendered for version
 	pageFor uint64
+	url     string // the page's address, once it listens
+}
+
+// URL is the page's address as a browser opens it ("" until it listens).
+func (s *Server) URL() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.url
 }
 
 // Bounds that keep a client from holding the server: connections open at
@@ -104,6 +112,9 @@ func (s *Server) Serve(ctx context.Context, ready func(addr net.Addr)) error {
 		ConnState:         trackConn,
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 	}
+	s.mu.Lock()
+	s.url = s.cfg.pageURL(ln.Addr())
+	s.mu.Unlock()
 	if ready != nil {
 		ready(ln.Addr())
 	}
